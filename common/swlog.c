@@ -1,0 +1,584 @@
+/* SPDX-License-Identifier: MIT */
+/* swlog.c - framed, crc-checked, crash-readable log files (see swlog.h). */
+#include "swlog.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "swtime.h"
+
+#define HDR_FIXED 24u        /* magic 8, version 2, kind 2, meta_len 4, run_id 8 */
+#define FRAME_HEAD 8u        /* len 4, type 2, zero 2 */
+#define FRAME_TAIL 4u        /* crc */
+#define WBUF_SIZE (256u << 10)
+#define MAX_META (16u << 20)
+
+static void put_le16(uint8_t *p, uint16_t v) { p[0] = v; p[1] = v >> 8; }
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = v >> (8 * i);
+}
+static void put_le64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = v >> (8 * i);
+}
+static uint16_t get_le16(const uint8_t *p) { return p[0] | (uint16_t)p[1] << 8; }
+static uint32_t get_le32(const uint8_t *p)
+{
+	uint32_t v = 0;
+	for (int i = 3; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+static uint64_t get_le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* ------------------------------------------------------------------ */
+/* writer                                                             */
+
+struct swlog_writer {
+	int fd;                  /* log file, O_WRONLY|O_APPEND */
+	char path[4096];         /* for messages */
+	pthread_mutex_t lock;    /* guards everything below */
+	pthread_cond_t cond;     /* wakes the flusher at close */
+	pthread_t flusher;       /* background flush thread */
+	int flusher_running;     /* 1 while the thread exists */
+	int stopping;            /* close requested */
+	unsigned flush_ms;       /* flush interval, ms */
+	uint8_t *buf;            /* WBUF_SIZE bytes */
+	size_t used;             /* bytes buffered */
+	uint64_t records;        /* records appended */
+	int error;               /* first error (negative errno), sticky */
+	char errtext[SWLOG_ERRLEN];
+};
+
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t r = write(fd, p, n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			return -EIO;
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+static int flush_locked(struct swlog_writer *w)
+{
+	if (w->error)
+		return w->error;
+	if (w->used == 0)
+		return 0;
+	int rc = write_all(w->fd, w->buf, w->used);
+	if (rc) {
+		w->error = rc;
+		snprintf(w->errtext, sizeof(w->errtext),
+			 "writing log %.200s: expected to write %zu bytes, saw %s",
+			 w->path, w->used, strerror(-rc));
+		/* Keep only whole records on disk: a partial write leaves a torn
+		 * tail the reader detects; nothing before it is lost. */
+		return rc;
+	}
+	w->used = 0;
+	return 0;
+}
+
+static void *flusher_main(void *arg)
+{
+	struct swlog_writer *w = arg;
+	pthread_mutex_lock(&w->lock);
+	while (!w->stopping) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		int64_t dl = sw_ts_ns(&ts) + (int64_t)w->flush_ms * SW_NS_PER_MS;
+		ts = sw_ns_ts(dl);
+		pthread_cond_timedwait(&w->cond, &w->lock, &ts);
+		flush_locked(w);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+int swlog_create(struct swlog_writer **out, const char *path, int overwrite,
+		 enum swlog_kind kind, uint64_t run_id, const char *meta_json,
+		 unsigned flush_ms, char err[SWLOG_ERRLEN])
+{
+	*out = NULL;
+	if (!meta_json)
+		meta_json = "{}";
+	size_t mlen = strlen(meta_json);
+	if (mlen > MAX_META) {
+		snprintf(err, SWLOG_ERRLEN, "log %.200s: expected metadata <= %u bytes, saw %zu",
+			 path, MAX_META, mlen);
+		return -EINVAL;
+	}
+	int flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
+		    (overwrite ? O_TRUNC : O_EXCL);
+	int fd = open(path, flags, 0644);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(err, SWLOG_ERRLEN, "cannot create log %.200s: %s%s", path,
+			 strerror(e), e == EEXIST ? " (expected a new file)" : "");
+		return -e;
+	}
+	struct swlog_writer *w = calloc(1, sizeof(*w));
+	uint8_t *hdr = malloc(HDR_FIXED + mlen + 4);
+	if (!w || !hdr) {
+		free(w);
+		free(hdr);
+		close(fd);
+		snprintf(err, SWLOG_ERRLEN, "log %.200s: out of memory", path);
+		return -ENOMEM;
+	}
+	memcpy(hdr, SWLOG_MAGIC, 8);
+	put_le16(hdr + 8, SWLOG_FORMAT_VERSION);
+	put_le16(hdr + 10, (uint16_t)kind);
+	put_le32(hdr + 12, (uint32_t)mlen);
+	put_le64(hdr + 16, run_id);
+	memcpy(hdr + HDR_FIXED, meta_json, mlen);
+	uint32_t crc = crc32(0L, hdr, HDR_FIXED + mlen);
+	put_le32(hdr + HDR_FIXED + mlen, crc);
+	int rc = write_all(fd, hdr, HDR_FIXED + mlen + 4);
+	free(hdr);
+	if (rc) {
+		snprintf(err, SWLOG_ERRLEN, "writing header of log %.200s: %s", path,
+			 strerror(-rc));
+		close(fd);
+		free(w);
+		return rc;
+	}
+	w->fd = fd;
+	snprintf(w->path, sizeof(w->path), "%s", path);
+	w->flush_ms = flush_ms ? flush_ms : 100;
+	w->buf = malloc(WBUF_SIZE);
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	if (!w->buf || pthread_create(&w->flusher, NULL, flusher_main, w) != 0) {
+		snprintf(err, SWLOG_ERRLEN, "log %.200s: cannot start flusher", path);
+		free(w->buf);
+		close(fd);
+		free(w);
+		return -ENOMEM;
+	}
+	w->flusher_running = 1;
+	*out = w;
+	return 0;
+}
+
+int swlog_append2(struct swlog_writer *w, uint16_t type, const void *fixed,
+		  uint32_t fixed_len, const void *tail, uint32_t tail_len)
+{
+	uint32_t len = fixed_len + tail_len;
+	if (len > SWLOG_MAX_RECORD || len < fixed_len)
+		return -EMSGSIZE;
+	size_t need = FRAME_HEAD + len + FRAME_TAIL;
+	pthread_mutex_lock(&w->lock);
+	int rc = w->error;
+	if (!rc && w->used + need > WBUF_SIZE)
+		rc = flush_locked(w);
+	if (!rc && need > WBUF_SIZE) {
+		/* A huge record goes straight to the file. */
+		uint8_t *tmp = malloc(need);
+		if (!tmp) {
+			rc = -ENOMEM;
+		} else {
+			uint8_t *p = tmp;
+			put_le32(p, len);
+			put_le16(p + 4, type);
+			put_le16(p + 6, 0);
+			if (fixed_len)
+				memcpy(p + FRAME_HEAD, fixed, fixed_len);
+			if (tail_len)
+				memcpy(p + FRAME_HEAD + fixed_len, tail, tail_len);
+			put_le32(p + FRAME_HEAD + len,
+				 crc32(0L, p, FRAME_HEAD + len));
+			rc = write_all(w->fd, tmp, need);
+			if (rc) {
+				w->error = rc;
+				snprintf(w->errtext, sizeof(w->errtext),
+					 "writing log %.200s: %s", w->path, strerror(-rc));
+			}
+			free(tmp);
+		}
+	} else if (!rc) {
+		uint8_t *p = w->buf + w->used;
+		put_le32(p, len);
+		put_le16(p + 4, type);
+		put_le16(p + 6, 0);
+		if (fixed_len)
+			memcpy(p + FRAME_HEAD, fixed, fixed_len);
+		if (tail_len)
+			memcpy(p + FRAME_HEAD + fixed_len, tail, tail_len);
+		put_le32(p + FRAME_HEAD + len, crc32(0L, p, FRAME_HEAD + len));
+		w->used += need;
+	}
+	if (!rc)
+		w->records++;
+	pthread_mutex_unlock(&w->lock);
+	return rc;
+}
+
+int swlog_append(struct swlog_writer *w, uint16_t type, const void *payload,
+		 uint32_t len)
+{
+	return swlog_append2(w, type, payload, len, NULL, 0);
+}
+
+int swlog_note(struct swlog_writer *w, enum sw_note_level level,
+	       const char *fmt, ...)
+{
+	char text[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -EINVAL;
+	if ((size_t)n >= sizeof(text))
+		n = sizeof(text) - 1;
+	struct sw_rec_note note = { .t_real_ns = sw_real_ns(),
+				    .level = (uint32_t)level,
+				    .len = (uint32_t)n };
+	return swlog_append2(w, SW_REC_NOTE, &note, sizeof(note), text,
+			     (uint32_t)n);
+}
+
+int swlog_flush(struct swlog_writer *w)
+{
+	pthread_mutex_lock(&w->lock);
+	int rc = flush_locked(w);
+	pthread_mutex_unlock(&w->lock);
+	return rc;
+}
+
+int swlog_sync(struct swlog_writer *w)
+{
+	pthread_mutex_lock(&w->lock);
+	int rc = flush_locked(w);
+	if (!rc && fsync(w->fd) != 0) {
+		rc = -errno;
+		w->error = rc;
+		snprintf(w->errtext, sizeof(w->errtext), "fsync of log %.200s: %s",
+			 w->path, strerror(errno));
+	}
+	pthread_mutex_unlock(&w->lock);
+	return rc;
+}
+
+int swlog_close(struct swlog_writer *w)
+{
+	if (!w)
+		return 0;
+	pthread_mutex_lock(&w->lock);
+	w->stopping = 1;
+	pthread_cond_signal(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	if (w->flusher_running)
+		pthread_join(w->flusher, NULL);
+	int rc = swlog_sync(w);
+	if (close(w->fd) != 0 && !rc)
+		rc = -errno;
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->cond);
+	free(w->buf);
+	free(w);
+	return rc;
+}
+
+const char *swlog_strerror(const struct swlog_writer *w)
+{
+	return w->errtext;
+}
+
+uint64_t swlog_records(const struct swlog_writer *w)
+{
+	return w->records;
+}
+
+/* ------------------------------------------------------------------ */
+/* reader                                                             */
+
+struct swlog_reader {
+	FILE *f;               /* the log */
+	char path[4096];
+	unsigned version;      /* header version */
+	enum swlog_kind kind;
+	uint64_t run_id;
+	char *meta;            /* NUL-terminated JSON */
+	uint64_t off;          /* offset of the next frame */
+	uint64_t index;        /* next record number */
+	uint64_t size;         /* file size at open */
+	uint8_t *buf;          /* current frame */
+	size_t cap;
+	char errtext[SWLOG_ERRLEN];
+};
+
+int swlog_open(struct swlog_reader **out, const char *path,
+	       char err[SWLOG_ERRLEN])
+{
+	*out = NULL;
+	FILE *f = fopen(path, "rbe");
+	if (!f) {
+		int e = errno;
+		snprintf(err, SWLOG_ERRLEN, "cannot open log %.200s: %s", path, strerror(e));
+		return -e;
+	}
+	setvbuf(f, NULL, _IOFBF, 1 << 20);
+	uint8_t h[HDR_FIXED];
+	if (fread(h, 1, HDR_FIXED, f) != HDR_FIXED) {
+		snprintf(err, SWLOG_ERRLEN,
+			 "log %.200s: expected a %u-byte stalewin header, saw a shorter file",
+			 path, HDR_FIXED);
+		fclose(f);
+		return -EINVAL;
+	}
+	if (memcmp(h, SWLOG_MAGIC, 8) != 0) {
+		snprintf(err, SWLOG_ERRLEN,
+			 "log %.200s: expected magic \"STALEWIN\" at offset 0, saw other bytes (not a stalewin log)",
+			 path);
+		fclose(f);
+		return -EINVAL;
+	}
+	unsigned version = get_le16(h + 8);
+	if (version != SWLOG_FORMAT_VERSION) {
+		snprintf(err, SWLOG_ERRLEN,
+			 "log %.200s: expected log format version %u, saw version %u",
+			 path, SWLOG_FORMAT_VERSION, version);
+		fclose(f);
+		return -EPROTONOSUPPORT;
+	}
+	uint32_t mlen = get_le32(h + 12);
+	if (mlen > MAX_META) {
+		snprintf(err, SWLOG_ERRLEN,
+			 "log %.200s: expected metadata <= %u bytes, saw %u (damaged header)",
+			 path, MAX_META, mlen);
+		fclose(f);
+		return -EINVAL;
+	}
+	struct swlog_reader *r = calloc(1, sizeof(*r));
+	uint8_t *all = malloc(HDR_FIXED + mlen + 4);
+	if (!r || !all) {
+		free(r);
+		free(all);
+		fclose(f);
+		snprintf(err, SWLOG_ERRLEN, "log %.200s: out of memory", path);
+		return -ENOMEM;
+	}
+	memcpy(all, h, HDR_FIXED);
+	if (fread(all + HDR_FIXED, 1, mlen + 4, f) != mlen + 4) {
+		snprintf(err, SWLOG_ERRLEN,
+			 "log %.200s: expected %u bytes of header metadata, saw a shorter file (torn header)",
+			 path, mlen + 4);
+		free(all);
+		free(r);
+		fclose(f);
+		return -EINVAL;
+	}
+	uint32_t crc = get_le32(all + HDR_FIXED + mlen);
+	if (crc32(0L, all, HDR_FIXED + mlen) != crc) {
+		snprintf(err, SWLOG_ERRLEN, "log %.200s: header crc mismatch (damaged header)",
+			 path);
+		free(all);
+		free(r);
+		fclose(f);
+		return -EINVAL;
+	}
+	r->meta = malloc(mlen + 1);
+	if (!r->meta) {
+		free(all);
+		free(r);
+		fclose(f);
+		return -ENOMEM;
+	}
+	memcpy(r->meta, all + HDR_FIXED, mlen);
+	r->meta[mlen] = 0;
+	free(all);
+	r->f = f;
+	snprintf(r->path, sizeof(r->path), "%s", path);
+	r->version = version;
+	r->kind = (enum swlog_kind)get_le16(h + 10);
+	r->run_id = get_le64(h + 16);
+	r->off = HDR_FIXED + mlen + 4;
+	if (fseeko(f, 0, SEEK_END) == 0) {
+		r->size = (uint64_t)ftello(f);
+		fseeko(f, (off_t)r->off, SEEK_SET);
+	}
+	*out = r;
+	return 0;
+}
+
+static int bad_record(struct swlog_reader *r, const char *what)
+{
+	/* Torn if nothing but this record's remains follow it; else corrupt. */
+	int torn = 1;
+	if (r->size > r->off) {
+		/* A bad frame at the tail is torn only if the file ends within
+		 * one maximal frame; data well past it means real damage. */
+		uint64_t left = r->size - r->off;
+		uint32_t len = r->cap >= 4 ? get_le32(r->buf) : 0;
+		if (len <= SWLOG_MAX_RECORD &&
+		    left > FRAME_HEAD + (uint64_t)len + FRAME_TAIL)
+			torn = 0;
+	}
+	snprintf(r->errtext, sizeof(r->errtext),
+		 "log %.200s: record %llu at offset %llu: %s%s", r->path,
+		 (unsigned long long)r->index, (unsigned long long)r->off, what,
+		 torn ? " (torn tail: the writer stopped mid-record; records before it are good)"
+		      : " (damaged log: data follows the bad record)");
+	return torn ? SWLOG_TORN : SWLOG_CORRUPT;
+}
+
+int swlog_next(struct swlog_reader *r, struct swlog_rec *rec)
+{
+	uint8_t head[FRAME_HEAD];
+	size_t n = fread(head, 1, FRAME_HEAD, r->f);
+	if (n == 0 && feof(r->f))
+		return SWLOG_EOF;
+	if (ferror(r->f))
+		return -EIO;
+	if (r->cap < FRAME_HEAD) {
+		free(r->buf);
+		r->buf = malloc(4096);
+		if (!r->buf)
+			return -ENOMEM;
+		r->cap = 4096;
+	}
+	memcpy(r->buf, head, n);
+	if (n < FRAME_HEAD) {
+		char what[96];
+		snprintf(what, sizeof(what),
+			 "expected an %u-byte frame header, saw %zu bytes", FRAME_HEAD, n);
+		return bad_record(r, what);
+	}
+	uint32_t len = get_le32(head);
+	uint16_t type = get_le16(head + 4);
+	if (len > SWLOG_MAX_RECORD || get_le16(head + 6) != 0) {
+		char what[96];
+		snprintf(what, sizeof(what),
+			 "expected a frame length <= %u and zero pad, saw length %u",
+			 SWLOG_MAX_RECORD, len);
+		return bad_record(r, what);
+	}
+	size_t total = FRAME_HEAD + len + FRAME_TAIL;
+	if (r->cap < total) {
+		uint8_t *nb = realloc(r->buf, total);
+		if (!nb)
+			return -ENOMEM;
+		r->buf = nb;
+		r->cap = total;
+	}
+	size_t got = fread(r->buf + FRAME_HEAD, 1, len + FRAME_TAIL, r->f);
+	if (got != len + FRAME_TAIL) {
+		char what[128];
+		snprintf(what, sizeof(what),
+			 "expected %u payload+crc bytes of a %s record, saw %zu",
+			 len + FRAME_TAIL, swlog_type_name(type), got);
+		return bad_record(r, what);
+	}
+	uint32_t crc = get_le32(r->buf + FRAME_HEAD + len);
+	if (crc32(0L, r->buf, FRAME_HEAD + len) != crc)
+		return bad_record(r, "crc mismatch");
+	uint32_t min = swlog_min_len(type);
+	if (min && len < min) {
+		char what[128];
+		snprintf(what, sizeof(what),
+			 "expected a %s payload of >= %u bytes, saw %u",
+			 swlog_type_name(type), min, len);
+		snprintf(r->errtext, sizeof(r->errtext), "log %.200s: record %llu at offset %llu: %s",
+			 r->path, (unsigned long long)r->index,
+			 (unsigned long long)r->off, what);
+		return SWLOG_CORRUPT;
+	}
+	rec->type = type;
+	rec->len = len;
+	rec->payload = r->buf + FRAME_HEAD;
+	rec->offset = r->off;
+	rec->index = r->index++;
+	r->off += total;
+	return SWLOG_OK;
+}
+
+const char *swlog_reader_error(const struct swlog_reader *r) { return r->errtext; }
+enum swlog_kind swlog_reader_kind(const struct swlog_reader *r) { return r->kind; }
+unsigned swlog_reader_version(const struct swlog_reader *r) { return r->version; }
+uint64_t swlog_reader_run_id(const struct swlog_reader *r) { return r->run_id; }
+const char *swlog_reader_meta(const struct swlog_reader *r) { return r->meta; }
+const char *swlog_reader_path(const struct swlog_reader *r) { return r->path; }
+
+void swlog_reader_close(struct swlog_reader *r)
+{
+	if (!r)
+		return;
+	fclose(r->f);
+	free(r->meta);
+	free(r->buf);
+	free(r);
+}
+
+uint32_t swlog_min_len(uint16_t type)
+{
+	switch (type) {
+	case SW_REC_NOTE: return sizeof(struct sw_rec_note);
+	case SW_REC_END: return sizeof(struct sw_rec_end);
+	case SW_REC_STORE: return sizeof(struct sw_rec_store);
+	case SW_REC_UPDATE: return sizeof(struct sw_rec_update);
+	case SW_REC_CLEAN: return sizeof(struct sw_rec_clean);
+	case SW_REC_SYNC: return sizeof(struct sw_rec_sync);
+	case SW_REC_MUNMAP: return sizeof(struct sw_rec_munmap);
+	case SW_REC_ATTR: return sizeof(struct sw_rec_attr);
+	case SW_REC_READ: return sizeof(struct sw_rec_read);
+	case SW_REC_GAP: return sizeof(struct sw_rec_gap);
+	case SW_REC_EVENT: return sizeof(struct sw_rec_event);
+	case SW_REC_KREAD: return sizeof(struct sw_rec_kread);
+	default: return 0;
+	}
+}
+
+const char *swlog_type_name(uint16_t type)
+{
+	switch (type) {
+	case SW_REC_NOTE: return "NOTE";
+	case SW_REC_END: return "END";
+	case SW_REC_STORE: return "STORE";
+	case SW_REC_UPDATE: return "UPDATE";
+	case SW_REC_CLEAN: return "CLEAN";
+	case SW_REC_SYNC: return "SYNC";
+	case SW_REC_MUNMAP: return "MUNMAP";
+	case SW_REC_ATTR: return "ATTR";
+	case SW_REC_READ: return "READ";
+	case SW_REC_GAP: return "GAP";
+	case SW_REC_EVENT: return "EVENT";
+	case SW_REC_KREAD: return "KREAD";
+	default: return "UNKNOWN";
+	}
+}
+
+const char *swlog_kind_name(enum swlog_kind kind)
+{
+	switch (kind) {
+	case SWLOG_KIND_WRITER: return "writer";
+	case SWLOG_KIND_PROBE: return "probe";
+	case SWLOG_KIND_READER: return "reader";
+	default: return "unknown";
+	}
+}
