@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * model.h - the emulated page/inode state machine and writeback model.
+ *
+ * Pure computation, no mmap, no clocks: the caller feeds events (a trap on
+ * page p at t, a kupdate tick, background writeback, msync, fsync, munmap)
+ * with their CLOCK_MONOTONIC times, and gets a decision ("update the times
+ * now" or not, how many pages were write-protected again).  The writer calls
+ * it from the trap path (sw_model_trap is async-signal-safe) and from its
+ * main loop; tests/writer/test_model.c drives it with scripted events.
+ *
+ * Per page (semantics.md, "The mechanism being modelled"):
+ *   writable     the pte is dirty/writable: stores land silently;
+ *   cache-dirty  the page is dirty in the page cache (not yet written back).
+ * A writable page is always cache-dirty.  A trap makes a page writable and
+ * cache-dirty.  A flush (kupdate/background writeback, msync(MS_SYNC),
+ * fsync) write-protects every writable page and cleans every page and the
+ * inode.  msync(MS_ASYNC) under deferred/lang write-protects the writable
+ * pages but leaves them cache-dirty (patch 4/5), so the inode stays dirty.
+ *
+ * Inode: dirtied_when = time of the trap that made it go from clean to
+ * dirty, not moved by later dirtying; the policy's pending flag.
+ *
+ * kupdate: ticks at t_start + k * writeback_ns; at a tick, if the inode is
+ * dirty and t - dirtied_when >= expire_ns, the inode is flushed.
+ * Background: when cache-dirty bytes exceed background_bytes after a trap,
+ * the trap's decision says so and the caller flushes (cause BACKGROUND).
+ */
+#ifndef STALEWIN_MODEL_H
+#define STALEWIN_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "policy.h"
+
+#define SW_MODEL_MAX_PAGES ((uint64_t)UINT32_MAX)
+
+struct sw_model_cfg {
+	uint64_t npages;           /* pages in the mapping (<= SW_MODEL_MAX_PAGES) */
+	uint32_t page_size;        /* bytes */
+	int64_t writeback_ns;      /* kupdate period, ns; 0: no periodic writeback */
+	int64_t expire_ns;         /* dirtied_when age that kupdate flushes, ns */
+	uint64_t background_bytes; /* cache-dirty bytes that start background
+				      writeback; 0: never */
+};
+
+/* What the caller must do after an event. */
+struct sw_decision {
+	int update;         /* 1: update the file's times now (futimens) */
+	uint32_t cause;     /* enum sw_cause (records.h) of the event */
+	uint64_t cleaned;   /* pages write-protected again by this event */
+	int flushed;        /* 1: this event flushed the inode (it is clean) */
+	int background_due; /* trap only: over the background limit, flush */
+};
+
+/* How the caller write-protects pages again.  The model calls all() instead
+ * of page() for every page when more than npages/32 pages are writable (one
+ * mprotect/madvise over the whole mapping is then cheaper). Either may be
+ * NULL (tests). */
+struct sw_reprotect {
+	void (*page)(void *ctx, uint64_t page);
+	void (*all)(void *ctx);
+	void *ctx;
+};
+
+#define SW_PG_WRITABLE 0x1u
+#define SW_PG_CDIRTY 0x2u
+
+struct sw_model {
+	struct sw_model_cfg cfg;
+	const struct sw_policy_ops *pol;
+	struct sw_pstate ps;             /* policy state of the inode */
+	uint8_t *flags;                  /* per page SW_PG_*, npages bytes */
+	uint32_t *cdirty;                /* cache-dirty page list, ndirty used */
+	uint64_t ndirty;                 /* cache-dirty pages */
+	uint64_t nwritable;              /* writable pages */
+	int inode_dirty;                 /* 1: some page is cache-dirty */
+	int64_t t_dirtied_when_mono_ns;  /* valid when inode_dirty */
+	int64_t t_next_tick_mono_ns;     /* next kupdate tick; INT64_MAX: off */
+	uint64_t traps;                  /* sw_model_trap calls accepted */
+	uint64_t updates;                /* decisions with update = 1 */
+	uint64_t flushes;                /* flushes of a dirty inode */
+};
+
+/* Allocates the per-page arrays (5 bytes a page).  Returns 0 or -errno with
+ * a one-line reason in err. */
+int sw_model_init(struct sw_model *m, const struct sw_model_cfg *cfg,
+		  const struct sw_policy_ops *pol, int64_t t_start_mono_ns,
+		  char *err, size_t errlen);
+void sw_model_free(struct sw_model *m);
+/* Bytes of model state per page of the mapping. */
+size_t sw_model_bytes_per_page(void);
+
+static inline int sw_model_writable(const struct sw_model *m, uint64_t page)
+{
+	return page < m->cfg.npages && (m->flags[page] & SW_PG_WRITABLE);
+}
+
+/* The first store to a write-protected page trapped.  Async-signal-safe.
+ * Returns 0, or -EINVAL (page out of range or already writable: a trap
+ * that should not have happened; nothing changed). */
+int sw_model_trap(struct sw_model *m, uint64_t page, int64_t t_mono_ns,
+		  struct sw_decision *d);
+/* Next kupdate tick (INT64_MAX when periodic writeback is off). */
+int64_t sw_model_next_tick(const struct sw_model *m);
+/* Runs every tick due at t (returns how many ran, 0 if none); d describes
+ * the last one. */
+int sw_model_tick(struct sw_model *m, int64_t t_mono_ns,
+		  const struct sw_reprotect *rp, struct sw_decision *d);
+void sw_model_background(struct sw_model *m, int64_t t_mono_ns,
+			 const struct sw_reprotect *rp, struct sw_decision *d);
+void sw_model_msync_async(struct sw_model *m, int64_t t_mono_ns,
+			  const struct sw_reprotect *rp, struct sw_decision *d);
+void sw_model_msync_sync(struct sw_model *m, int64_t t_mono_ns,
+			 const struct sw_reprotect *rp, struct sw_decision *d);
+void sw_model_fsync(struct sw_model *m, int64_t t_mono_ns,
+		    const struct sw_reprotect *rp, struct sw_decision *d);
+/* munmap / exit: the policy's munmap semantics; pages are not touched. */
+void sw_model_munmap(struct sw_model *m, int64_t t_mono_ns,
+		     struct sw_decision *d);
+
+#endif

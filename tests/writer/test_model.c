@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: table-driven unit test of the writer's policy state machine
+ * and writeback model (server/model.c, server/policy_*.c).  Each case feeds
+ * a scripted timeline (stores, kupdate ticks, msync, fsync, munmap) to one
+ * policy and checks the exact times and causes of the timestamp updates it
+ * decides, and the number of traps.  A broken model shows as an update at
+ * the wrong time (eager updating again on a dirty page, deferred updating
+ * before the flush, lang missing its spurious flush update, none updating
+ * at all) or as pages not write-protected again after a flush.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model.h"
+#include "records.h"
+
+#define MS 1000000ll
+#define PG 4096u
+
+enum op { END = 0, STORE, MSYNC_A, MSYNC_S, FSYNC, MUNMAP };
+
+struct ev {
+	int op;
+	uint64_t page;
+	int64_t t_ms;
+};
+
+struct upd {
+	int64_t t_ms;
+	uint32_t cause;
+};
+
+struct tcase {
+	const char *name;
+	const struct sw_policy_ops *pol;
+	int64_t wb_ms, exp_ms;
+	uint64_t bg_pages; /* background limit in pages, 0 = off */
+	uint64_t npages;
+	struct ev ev[96];
+	struct upd upd[16]; /* expected updates, t_ms < 0 ends */
+	uint64_t traps;
+	uint64_t cleaned; /* pages write-protected again, total */
+};
+
+/* stores to page 0 every 100 ms from 50 to 6950, end 7100 */
+#define REWRITE_70                                                            \
+	{ STORE, 0, 50 }, { STORE, 0, 150 }, { STORE, 0, 250 },               \
+	{ STORE, 0, 350 }, { STORE, 0, 450 }, { STORE, 0, 550 },              \
+	{ STORE, 0, 650 }, { STORE, 0, 750 }, { STORE, 0, 850 },              \
+	{ STORE, 0, 950 }, { STORE, 0, 1050 }, { STORE, 0, 1550 },            \
+	{ STORE, 0, 2050 }, { STORE, 0, 2550 }, { STORE, 0, 3050 },           \
+	{ STORE, 0, 3450 }, { STORE, 0, 3550 }, { STORE, 0, 3650 },           \
+	{ STORE, 0, 4050 }, { STORE, 0, 5050 }, { STORE, 0, 6050 },           \
+	{ STORE, 0, 6450 }, { STORE, 0, 6550 }, { STORE, 0, 6950 },           \
+	{ MUNMAP, 0, 7100 }
+
+static const struct tcase cases[] = {
+	{ "eager rewrite: update at each trap only, second store to a dirty page changes nothing",
+	  &sw_policy_eager, 500, 3000, 0, 16,
+	  { REWRITE_70 },
+	  { { 50, SW_CAUSE_TRAP }, { 3550, SW_CAUSE_TRAP }, { -1, 0 } }, 2, 2 },
+	{ "deferred rewrite: nothing until the kupdate flush, then exactly one update",
+	  &sw_policy_deferred, 500, 3000, 0, 16,
+	  { REWRITE_70 },
+	  { { 3500, SW_CAUSE_KUPDATE }, { 7000, SW_CAUSE_KUPDATE }, { -1, 0 } }, 2, 2 },
+	{ "lang rewrite: update at the trap and again at each flush",
+	  &sw_policy_lang, 500, 3000, 0, 16,
+	  { REWRITE_70 },
+	  { { 50, SW_CAUSE_TRAP }, { 3500, SW_CAUSE_KUPDATE },
+	    { 3550, SW_CAUSE_TRAP }, { 7000, SW_CAUSE_KUPDATE }, { -1, 0 } }, 2, 2 },
+	{ "none rewrite: never an update, same traps",
+	  &sw_policy_none, 500, 3000, 0, 16,
+	  { REWRITE_70 },
+	  { { -1, 0 } }, 2, 2 },
+	{ "lang lone store: first-fault update plus the spurious flush update",
+	  &sw_policy_lang, 500, 1000, 0, 16,
+	  { { STORE, 3, 100 }, { MUNMAP, 0, 2000 } },
+	  { { 100, SW_CAUSE_TRAP }, { 1500, SW_CAUSE_KUPDATE }, { -1, 0 } }, 1, 1 },
+	{ "deferred msync(MS_ASYNC): update now, pages write-protected, munmap flushes the next",
+	  &sw_policy_deferred, 0, 0, 0, 16,
+	  { { STORE, 0, 100 }, { MSYNC_A, 0, 200 }, { STORE, 0, 300 },
+	    { STORE, 0, 350 }, { MUNMAP, 0, 400 } },
+	  { { 200, SW_CAUSE_MSYNC_ASYNC }, { 400, SW_CAUSE_MUNMAP }, { -1, 0 } }, 2, 1 },
+	{ "eager msync(MS_ASYNC): nothing, page stays writable",
+	  &sw_policy_eager, 0, 0, 0, 16,
+	  { { STORE, 0, 100 }, { MSYNC_A, 0, 200 }, { STORE, 0, 300 },
+	    { MUNMAP, 0, 400 } },
+	  { { 100, SW_CAUSE_TRAP }, { -1, 0 } }, 1, 0 },
+	{ "deferred fsync and msync(MS_SYNC): one update per flush with pending",
+	  &sw_policy_deferred, 0, 0, 0, 16,
+	  { { STORE, 1, 100 }, { STORE, 2, 150 }, { FSYNC, 0, 200 },
+	    { FSYNC, 0, 250 }, { STORE, 1, 300 }, { MSYNC_S, 0, 400 },
+	    { MUNMAP, 0, 500 } },
+	  { { 200, SW_CAUSE_FSYNC }, { 400, SW_CAUSE_MSYNC_SYNC }, { -1, 0 } }, 3, 3 },
+	{ "eager fsync cleans: the next store traps and updates",
+	  &sw_policy_eager, 0, 0, 0, 16,
+	  { { STORE, 1, 100 }, { STORE, 1, 150 }, { FSYNC, 0, 200 },
+	    { STORE, 1, 300 }, { MUNMAP, 0, 500 } },
+	  { { 100, SW_CAUSE_TRAP }, { 300, SW_CAUSE_TRAP }, { -1, 0 } }, 2, 1 },
+	{ "deferred background writeback over the dirty limit",
+	  &sw_policy_deferred, 0, 0, 2, 16,
+	  { { STORE, 0, 10 }, { STORE, 1, 20 }, { STORE, 2, 30 },
+	    { STORE, 0, 40 }, { MUNMAP, 0, 50 } },
+	  { { 30, SW_CAUSE_BACKGROUND }, { 50, SW_CAUSE_MUNMAP }, { -1, 0 } }, 4, 3 },
+	{ "deferred MS_ASYNC keeps the inode dirty: kupdate by the first dirtied_when",
+	  &sw_policy_deferred, 100, 1000, 0, 16,
+	  { { STORE, 0, 0 }, { MSYNC_A, 0, 50 }, { STORE, 0, 500 },
+	    { MUNMAP, 0, 1700 } },
+	  { { 50, SW_CAUSE_MSYNC_ASYNC }, { 1000, SW_CAUSE_KUPDATE }, { -1, 0 } }, 2, 2 },
+	{ "eager kupdate off (writeback 0): never cleaned, one trap",
+	  &sw_policy_eager, 0, 3000, 0, 16,
+	  { { STORE, 5, 0 }, { STORE, 5, 10000 }, { STORE, 5, 20000 },
+	    { MUNMAP, 0, 30000 } },
+	  { { 0, SW_CAUSE_TRAP }, { -1, 0 } }, 1, 0 },
+	{ "deferred expire 0: every tick flushes a dirty inode",
+	  &sw_policy_deferred, 100, 0, 0, 16,
+	  { { STORE, 5, 10 }, { STORE, 6, 150 }, { STORE, 6, 160 },
+	    { MUNMAP, 0, 250 } },
+	  { { 100, SW_CAUSE_KUPDATE }, { 200, SW_CAUSE_KUPDATE }, { -1, 0 } }, 2, 2 },
+};
+
+static int whole_calls, page_calls;
+static void cb_page(void *ctx, uint64_t p)
+{
+	(void)ctx;
+	(void)p;
+	page_calls++;
+}
+static void cb_all(void *ctx)
+{
+	(void)ctx;
+	whole_calls++;
+}
+
+struct run {
+	struct upd got[64];
+	int ngot;
+	uint64_t cleaned;
+};
+
+static void take(struct run *r, const struct sw_decision *d, int64_t t_ns)
+{
+	r->cleaned += d->cleaned;
+	if (d->update && r->ngot < 64)
+		r->got[r->ngot++] = (struct upd){ t_ns / MS, d->cause };
+}
+
+static int run_case(const struct tcase *c)
+{
+	struct sw_model m;
+	struct sw_model_cfg cfg = {
+		.npages = c->npages,
+		.page_size = PG,
+		.writeback_ns = c->wb_ms * MS,
+		.expire_ns = c->exp_ms * MS,
+		.background_bytes = c->bg_pages * PG,
+	};
+	struct sw_reprotect rp = { cb_page, cb_all, NULL };
+	struct sw_decision d;
+	struct run r = { .ngot = 0 };
+	char err[256];
+	int fail = 0;
+
+	if (sw_model_init(&m, &cfg, c->pol, 0, err, sizeof(err)) != 0) {
+		printf("FAIL %s: init: %s\n", c->name, err);
+		return 1;
+	}
+	for (const struct ev *e = c->ev; e->op != END; e++) {
+		int64_t t = e->t_ms * MS;
+		/* kupdate ticks due at or before this event run first, each
+		 * at its own scheduled time */
+		while (sw_model_next_tick(&m) <= t) {
+			int64_t tt = sw_model_next_tick(&m);
+			sw_model_tick(&m, tt, &rp, &d);
+			take(&r, &d, tt);
+		}
+		switch (e->op) {
+		case STORE:
+			if (!sw_model_writable(&m, e->page)) {
+				if (sw_model_trap(&m, e->page, t, &d) != 0) {
+					printf("FAIL %s: trap refused\n", c->name);
+					fail = 1;
+				}
+				take(&r, &d, t);
+				if (d.background_due) {
+					sw_model_background(&m, t, &rp, &d);
+					take(&r, &d, t);
+				}
+			}
+			break;
+		case MSYNC_A:
+			sw_model_msync_async(&m, t, &rp, &d);
+			take(&r, &d, t);
+			break;
+		case MSYNC_S:
+			sw_model_msync_sync(&m, t, &rp, &d);
+			take(&r, &d, t);
+			break;
+		case FSYNC:
+			sw_model_fsync(&m, t, &rp, &d);
+			take(&r, &d, t);
+			break;
+		case MUNMAP:
+			sw_model_munmap(&m, t, &d);
+			take(&r, &d, t);
+			break;
+		}
+	}
+	int nexp = 0;
+	while (c->upd[nexp].t_ms >= 0)
+		nexp++;
+	if (nexp != r.ngot)
+		fail = 1;
+	for (int i = 0; i < nexp && i < r.ngot; i++)
+		if (c->upd[i].t_ms != r.got[i].t_ms ||
+		    c->upd[i].cause != r.got[i].cause)
+			fail = 1;
+	if (m.traps != c->traps || r.cleaned != c->cleaned ||
+	    m.updates != (uint64_t)r.ngot)
+		fail = 1;
+	printf("%s %s\n", fail ? "FAIL" : "ok  ", c->name);
+	if (fail) {
+		printf("  expected updates:");
+		for (int i = 0; i < nexp; i++)
+			printf(" %" PRId64 "ms/cause%u", c->upd[i].t_ms, c->upd[i].cause);
+		printf("\n  got updates:     ");
+		for (int i = 0; i < r.ngot; i++)
+			printf(" %" PRId64 "ms/cause%u", r.got[i].t_ms, r.got[i].cause);
+		printf("\n  traps expected %" PRIu64 " got %" PRIu64
+		       ", cleaned expected %" PRIu64 " got %" PRIu64 "\n",
+		       c->traps, m.traps, c->cleaned, r.cleaned);
+	}
+	sw_model_free(&m);
+	return fail;
+}
+
+/* Error paths and the whole-mapping write-protect switch. */
+static int run_edges(void)
+{
+	struct sw_model m;
+	struct sw_model_cfg cfg = { .npages = 64, .page_size = PG };
+	struct sw_reprotect rp = { cb_page, cb_all, NULL };
+	struct sw_decision d;
+	char err[256];
+	int fail = 0;
+
+	cfg.npages = 0;
+	if (sw_model_init(&m, &cfg, &sw_policy_eager, 0, err, sizeof(err)) != -EINVAL) {
+		printf("FAIL 0 pages accepted\n");
+		fail = 1;
+	}
+	cfg.npages = 64;
+	if (sw_model_init(&m, &cfg, &sw_policy_eager, 0, err, sizeof(err)) != 0) {
+		printf("FAIL init: %s\n", err);
+		return 1;
+	}
+	if (sw_model_next_tick(&m) != INT64_MAX)
+		fail = 1, printf("FAIL writeback 0 must disable ticks\n");
+	if (sw_model_trap(&m, 64, 0, &d) != -EINVAL)
+		fail = 1, printf("FAIL trap beyond the mapping accepted\n");
+	if (sw_model_trap(&m, 1, 0, &d) != 0 || !d.update)
+		fail = 1, printf("FAIL eager trap\n");
+	if (sw_model_trap(&m, 1, 0, &d) != -EINVAL)
+		fail = 1, printf("FAIL trap on a writable page accepted\n");
+	whole_calls = page_calls = 0;
+	sw_model_fsync(&m, 1, &rp, &d);
+	if (page_calls != 1 || whole_calls != 0 || d.cleaned != 1)
+		fail = 1, printf("FAIL one page: expected 1 page call, saw %d/%d\n",
+				 page_calls, whole_calls);
+	for (uint64_t p = 0; p < 3; p++)
+		sw_model_trap(&m, p, 2, &d);
+	whole_calls = page_calls = 0;
+	sw_model_fsync(&m, 3, &rp, &d);
+	if (page_calls != 0 || whole_calls != 1 || d.cleaned != 3)
+		fail = 1, printf("FAIL 3 of 64 pages: expected one whole call, saw %d/%d\n",
+				 page_calls, whole_calls);
+	for (uint64_t p = 0; p < 64; p++)
+		if (sw_model_writable(&m, p))
+			fail = 1, printf("FAIL page %" PRIu64 " writable after fsync\n", p);
+	sw_model_free(&m);
+	printf("%s edge cases\n", fail ? "FAIL" : "ok  ");
+	return fail;
+}
+
+int main(void)
+{
+	int fail = 0;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		fail |= run_case(&cases[i]);
+	fail |= run_edges();
+	return fail ? 1 : 0;
+}
