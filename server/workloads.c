@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/* workloads.c - the explicit list of workloads and their shared helpers. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "workload.h"
+
+const struct sw_workload_ops *const sw_workloads[] = {
+	&sw_wl_rewrite,
+	&sw_wl_stream,
+	&sw_wl_random,
+	&sw_wl_burst,
+	NULL,
+};
+
+const struct sw_workload_ops *sw_workload_find(const char *name)
+{
+	for (size_t i = 0; sw_workloads[i]; i++)
+		if (strcmp(sw_workloads[i]->name, name) == 0)
+			return sw_workloads[i];
+	return NULL;
+}
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+int sw_wl_init(struct sw_wl *w, const struct sw_workload_ops *ops,
+	       const struct sw_wl_params *p, char *err, size_t errlen)
+{
+	memset(w, 0, sizeof(*w));
+	w->ops = ops;
+	w->p = *p;
+	uint64_t s = p->seed;
+	for (int i = 0; i < 4; i++)
+		w->rng[i] = splitmix64(&s);
+	return ops->init(w, err, errlen);
+}
+
+int sw_wl_check_pages(struct sw_wl *w, char *err, size_t errlen)
+{
+	if (w->p.pages == 0)
+		w->p.pages = w->p.npages;
+	if (w->p.pages > w->p.npages) {
+		snprintf(err, errlen,
+			 "expected --pages at most %llu (the mapping's pages), saw %llu",
+			 (unsigned long long)w->p.npages,
+			 (unsigned long long)w->p.pages);
+		return -EINVAL;
+	}
+	if (w->p.rate < 0 || w->p.rate > 1e8) {
+		snprintf(err, errlen,
+			 "expected --rate in 0..100000000 stores/s (0 = as fast as possible), saw %g",
+			 w->p.rate);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int64_t sw_wl_rate_offset(double rate, uint64_t i)
+{
+	if (rate <= 0)
+		return 0;
+	return (int64_t)((double)i * 1e9 / rate);
+}
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t sw_wl_rand(struct sw_wl *w)
+{
+	uint64_t *s = w->rng;
+	uint64_t r = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return r;
+}
+
+uint64_t sw_wl_rand_below(struct sw_wl *w, uint64_t n)
+{
+	/* Lemire's multiply-shift, bias < 2^-32 for n < 2^32 pages */
+	return (uint64_t)(((unsigned __int128)sw_wl_rand(w) * n) >> 64);
+}
+
+double sw_wl_rand_unit(struct sw_wl *w)
+{
+	return (double)(sw_wl_rand(w) >> 11) * 0x1.0p-53;
+}

@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: MIT */
+/* writer_cli.c - stalewin-writer's command line (IFACES.md). */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "swtime.h"
+#include "writer.h"
+
+enum {
+	O_SIZE = 256, O_DURATION, O_RUNID, O_STATUS, O_TRAP, O_INTERVAL,
+	O_PAGE, O_RATE, O_PAGES, O_HOTPAGES, O_HOTSHARE, O_SEED, O_BSTORES,
+	O_SILENCE, O_MSA, O_MSS, O_FSYNC, O_NOMUNMAP, O_WB, O_EXP, O_BG,
+	O_FORCE, O_POPULATE, O_NPOLL, O_SPIN,
+};
+
+static const struct option longopts[] = {
+	{ "file", required_argument, NULL, 'f' },
+	{ "policy", required_argument, NULL, 'p' },
+	{ "workload", required_argument, NULL, 'w' },
+	{ "log", required_argument, NULL, 'l' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "size", required_argument, NULL, O_SIZE },
+	{ "duration", required_argument, NULL, O_DURATION },
+	{ "run-id", required_argument, NULL, O_RUNID },
+	{ "status-file", required_argument, NULL, O_STATUS },
+	{ "trap", required_argument, NULL, O_TRAP },
+	{ "interval-ms", required_argument, NULL, O_INTERVAL },
+	{ "page", required_argument, NULL, O_PAGE },
+	{ "rate", required_argument, NULL, O_RATE },
+	{ "pages", required_argument, NULL, O_PAGES },
+	{ "hot-pages", required_argument, NULL, O_HOTPAGES },
+	{ "hot-share", required_argument, NULL, O_HOTSHARE },
+	{ "seed", required_argument, NULL, O_SEED },
+	{ "burst-stores", required_argument, NULL, O_BSTORES },
+	{ "silence-ms", required_argument, NULL, O_SILENCE },
+	{ "msync-async-ms", required_argument, NULL, O_MSA },
+	{ "msync-sync-ms", required_argument, NULL, O_MSS },
+	{ "fsync-ms", required_argument, NULL, O_FSYNC },
+	{ "no-munmap", no_argument, NULL, O_NOMUNMAP },
+	{ "writeback-ms", required_argument, NULL, O_WB },
+	{ "expire-ms", required_argument, NULL, O_EXP },
+	{ "dirty-background-bytes", required_argument, NULL, O_BG },
+	{ "force", no_argument, NULL, O_FORCE },
+	{ "populate", no_argument, NULL, O_POPULATE },
+	{ "native-poll-ms", required_argument, NULL, O_NPOLL },
+	{ "uffd-spin-us", required_argument, NULL, O_SPIN },
+	{ NULL, 0, NULL, 0 },
+};
+
+void sw_opts_usage(FILE *f)
+{
+	fprintf(f,
+"usage: stalewin-writer [run] --file PATH --policy POLICY --workload WL --log PATH [options]\n"
+"       stalewin-writer serve ...   (control API, see stalewin-writer serve --help)\n"
+"  --policy   eager|deferred|lang|none (emulated, tmpfs) | native (any fs)\n"
+"  --workload rewrite|stream|random|burst\n"
+"  --size BYTES (K/M/G suffix, default 1M)   --duration SEC (default 10)\n"
+"  --run-id HEX   --status-file PATH   --force (overwrite an existing log)\n"
+"  --trap mprotect|uffd (default: mprotect if the mapping fits vm.max_map_count)\n"
+"  workload: --interval-ms N (100) --page N (0) --rate N (1000; 0 = flat out)\n"
+"            --pages N --hot-pages N --hot-share F --seed N\n"
+"            --burst-stores N (100) --silence-ms N (1000)\n"
+"  sync: --msync-async-ms N --msync-sync-ms N --fsync-ms N --no-munmap\n"
+"  writeback model: --writeback-ms N --expire-ms N --dirty-background-bytes N\n"
+"            (defaults from /proc/sys/vm)\n"
+"  native: --populate (map pages by MADV_POPULATE_READ first)\n"
+"          --native-poll-ms N (fstat between stores, default 10)\n"
+"  uffd: --uffd-spin-us N (handler busy-poll, default 200)\n");
+}
+
+/* Unsigned integer with an optional K/M/G/T (binary) suffix. */
+static int parse_u64(const char *s, uint64_t *out, int suffix)
+{
+	char *end;
+	errno = 0;
+	if (!s[0] || s[0] == '-')
+		return -1;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno)
+		return -1;
+	unsigned long long mul = 1;
+	if (suffix && *end) {
+		switch (*end) {
+		case 'k': case 'K': mul = 1ull << 10; break;
+		case 'm': case 'M': mul = 1ull << 20; break;
+		case 'g': case 'G': mul = 1ull << 30; break;
+		case 't': case 'T': mul = 1ull << 40; break;
+		default: return -1;
+		}
+		end++;
+		if (*end == 'i' || *end == 'I')
+			end++;
+		if (*end == 'b' || *end == 'B')
+			end++;
+	}
+	if (*end)
+		return -1;
+	if (v > UINT64_MAX / mul)
+		return -1;
+	*out = v * mul;
+	return 0;
+}
+
+static int parse_dbl(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || !s[0] || *end || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+#define BAD(...)                                                              \
+	do {                                                                  \
+		snprintf(err, errlen, __VA_ARGS__);                           \
+		return -EINVAL;                                               \
+	} while (0)
+
+static int num_opt(const char *name, const char *arg, uint64_t *v, int suffix,
+		   char *err, size_t errlen)
+{
+	if (parse_u64(arg, v, suffix))
+		BAD("expected a non-negative integer%s for --%s, saw '%s'",
+		    suffix ? " (K/M/G suffix ok)" : "", name, arg);
+	return 0;
+}
+
+static int ms_opt(const char *name, const char *arg, int64_t *v, char *err,
+		  size_t errlen)
+{
+	uint64_t u;
+	if (parse_u64(arg, &u, 0) || u > (uint64_t)INT64_MAX / SW_NS_PER_MS)
+		BAD("expected milliseconds (integer >= 0) for --%s, saw '%s'",
+		    name, arg);
+	*v = (int64_t)u;
+	return 0;
+}
+
+int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
+		  size_t errlen)
+{
+	const char *policy = NULL, *workload = NULL;
+	uint64_t u;
+	int c, rc;
+
+	memset(o, 0, sizeof(*o));
+	o->size = 1u << 20;
+	o->duration_s = 10;
+	o->writeback_ms = o->expire_ms = o->background_bytes = -1;
+	o->native_poll_ms = 10;
+	o->uffd_spin_us = 200;
+	o->wl.interval_ns = 100 * SW_NS_PER_MS;
+	o->wl.rate = 1000;
+	o->wl.hot_share = 0.9;
+	o->wl.seed = 1;
+	o->wl.burst_stores = 100;
+	o->wl.silence_ns = 1000 * SW_NS_PER_MS;
+	o->argc = argc;
+	o->argv = argv;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:p:w:l:h", longopts, NULL)) != -1) {
+		int64_t ms;
+		switch (c) {
+		case 'f': o->file = optarg; break;
+		case 'p': policy = optarg; break;
+		case 'w': workload = optarg; break;
+		case 'l': o->log = optarg; break;
+		case 'h': sw_opts_usage(stdout); return 1;
+		case O_SIZE:
+			if ((rc = num_opt("size", optarg, &o->size, 1, err, errlen)))
+				return rc;
+			break;
+		case O_DURATION:
+			if (parse_dbl(optarg, &o->duration_s) || o->duration_s <= 0 ||
+			    o->duration_s > 1e7)
+				BAD("expected --duration in seconds > 0, saw '%s'", optarg);
+			break;
+		case O_RUNID: {
+			char *end;
+			errno = 0;
+			o->run_id = strtoull(optarg, &end, 16);
+			if (errno || !optarg[0] || *end)
+				BAD("expected --run-id as up to 16 hex digits, saw '%s'", optarg);
+			o->run_id_given = 1;
+			break;
+		}
+		case O_STATUS: o->status_file = optarg; break;
+		case O_TRAP:
+			if (strcmp(optarg, "mprotect") && strcmp(optarg, "uffd"))
+				BAD("expected --trap mprotect|uffd, saw '%s'", optarg);
+			o->trap = optarg;
+			break;
+		case O_INTERVAL:
+			if ((rc = ms_opt("interval-ms", optarg, &ms, err, errlen)))
+				return rc;
+			o->wl.interval_ns = ms * SW_NS_PER_MS;
+			break;
+		case O_PAGE:
+			if ((rc = num_opt("page", optarg, &o->wl.page, 0, err, errlen)))
+				return rc;
+			break;
+		case O_RATE:
+			if (parse_dbl(optarg, &o->wl.rate) || o->wl.rate < 0)
+				BAD("expected --rate in stores/s >= 0, saw '%s'", optarg);
+			break;
+		case O_PAGES:
+			if ((rc = num_opt("pages", optarg, &o->wl.pages, 0, err, errlen)))
+				return rc;
+			if (!o->wl.pages)
+				BAD("expected --pages > 0, saw 0");
+			break;
+		case O_HOTPAGES:
+			if ((rc = num_opt("hot-pages", optarg, &o->wl.hot_pages, 0, err, errlen)))
+				return rc;
+			break;
+		case O_HOTSHARE:
+			if (parse_dbl(optarg, &o->wl.hot_share))
+				BAD("expected --hot-share as a number in [0,1], saw '%s'", optarg);
+			break;
+		case O_SEED:
+			if ((rc = num_opt("seed", optarg, &o->wl.seed, 0, err, errlen)))
+				return rc;
+			break;
+		case O_BSTORES:
+			if ((rc = num_opt("burst-stores", optarg, &o->wl.burst_stores, 0, err, errlen)))
+				return rc;
+			break;
+		case O_SILENCE:
+			if ((rc = ms_opt("silence-ms", optarg, &ms, err, errlen)))
+				return rc;
+			o->wl.silence_ns = ms * SW_NS_PER_MS;
+			break;
+		case O_MSA:
+			if ((rc = ms_opt("msync-async-ms", optarg, &o->msync_async_ms, err, errlen)))
+				return rc;
+			break;
+		case O_MSS:
+			if ((rc = ms_opt("msync-sync-ms", optarg, &o->msync_sync_ms, err, errlen)))
+				return rc;
+			break;
+		case O_FSYNC:
+			if ((rc = ms_opt("fsync-ms", optarg, &o->fsync_ms, err, errlen)))
+				return rc;
+			break;
+		case O_NOMUNMAP: o->no_munmap = 1; break;
+		case O_WB:
+			if ((rc = ms_opt("writeback-ms", optarg, &o->writeback_ms, err, errlen)))
+				return rc;
+			break;
+		case O_EXP:
+			if ((rc = ms_opt("expire-ms", optarg, &o->expire_ms, err, errlen)))
+				return rc;
+			break;
+		case O_BG:
+			if ((rc = num_opt("dirty-background-bytes", optarg, &u, 1, err, errlen)))
+				return rc;
+			if (u > INT64_MAX)
+				BAD("expected --dirty-background-bytes below 2^63, saw '%s'", optarg);
+			o->background_bytes = (int64_t)u;
+			break;
+		case O_FORCE: o->force = 1; break;
+		case O_POPULATE: o->populate = 1; break;
+		case O_NPOLL:
+			if ((rc = ms_opt("native-poll-ms", optarg, &o->native_poll_ms, err, errlen)))
+				return rc;
+			break;
+		case O_SPIN:
+			if ((rc = num_opt("uffd-spin-us", optarg, &u, 0, err, errlen)))
+				return rc;
+			if (u > 1000000)
+				BAD("expected --uffd-spin-us at most 1000000, saw %" PRIu64, u);
+			o->uffd_spin_us = (int64_t)u;
+			break;
+		case ':':
+			BAD("expected a value after %s", argv[optind - 1]);
+		default:
+			BAD("unknown option '%s' (see --help)", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		BAD("unexpected argument '%s' (see --help)", argv[optind]);
+	if (!o->file)
+		BAD("expected --file PATH");
+	if (!o->log)
+		BAD("expected --log PATH");
+	if (!policy)
+		BAD("expected --policy %s", sw_policy_names());
+	if (!(o->policy = sw_policy_find(policy)))
+		BAD("expected --policy %s, saw '%s'", sw_policy_names(), policy);
+	if (!workload)
+		BAD("expected --workload rewrite|stream|random|burst");
+	if (!(o->workload = sw_workload_find(workload)))
+		BAD("expected --workload rewrite|stream|random|burst, saw '%s'", workload);
+	if (o->size == 0)
+		BAD("expected --size > 0 bytes, saw 0");
+	if (o->trap && !o->policy->emulated)
+		BAD("expected no --trap with --policy native (no emulation), saw --trap %s", o->trap);
+	return 0;
+}

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: MIT */
+/* writer_meta.c - facts about the host and the file for the log header:
+ * filesystem magic and mount, kernel, vm sysctls; the JSON meta. */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "writer.h"
+
+static const struct {
+	long magic;
+	const char *name;
+} fs_magics[] = {
+	{ 0x01021994, "tmpfs" },   { 0xEF53, "ext4" },
+	{ 0x58465342, "xfs" },     { 0x9123683E, "btrfs" },
+	{ 0x6969, "nfs" },         { 0x794c7630, "overlayfs" },
+	{ 0x858458f6, "ramfs" },   { 0x958458f6, "hugetlbfs" },
+	{ 0x65735546, "fuse" },    { 0xF2F52010, "f2fs" },
+	{ 0x2fc12fc1, "zfs" },     { 0xca451a4e, "bcachefs" },
+	{ 0x01021997, "9p" },      { 0x62656572, "sysfs" },
+	{ 0x9fa0, "proc" },        { 0x4d44, "vfat" },
+	{ 0x5346544e, "ntfs" },    { 0x73717368, "squashfs" },
+	{ 0xFF534D42, "cifs" },    { 0x6165676C, "pstorefs" },
+};
+
+const char *sw_fs_magic_name(long f_type)
+{
+	for (size_t i = 0; i < sizeof(fs_magics) / sizeof(fs_magics[0]); i++)
+		if ((unsigned long)fs_magics[i].magic == (unsigned long)f_type)
+			return fs_magics[i].name;
+	return "unknown";
+}
+
+static void copy(char *dst, size_t n, const char *src)
+{
+	snprintf(dst, n, "%s", src ? src : "");
+}
+
+/* /proc/self/mountinfo: ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS [OPT...] -
+ * FSTYPE SOURCE SUPEROPTS.  Picks the longest mount point that holds path
+ * and has the file's device. */
+static void mountinfo(dev_t dev, const char *path, struct sw_fsinfo *fi)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char *line = NULL;
+	size_t cap = 0, best = 0;
+
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) > 0) {
+		char *save, *tok[64];
+		int n = 0;
+		for (char *t = strtok_r(line, " \n", &save); t && n < 64;
+		     t = strtok_r(NULL, " \n", &save))
+			tok[n++] = t;
+		if (n < 10)
+			continue;
+		unsigned maj, min;
+		if (sscanf(tok[2], "%u:%u", &maj, &min) != 2 ||
+		    makedev(maj, min) != dev)
+			continue;
+		int sep = 6;
+		while (sep < n && strcmp(tok[sep], "-"))
+			sep++;
+		if (sep + 3 >= n + 1 || sep + 2 >= n)
+			continue;
+		size_t ml = strlen(tok[4]);
+		int holds = strcmp(tok[4], "/") == 0 ||
+			    (strncmp(path, tok[4], ml) == 0 &&
+			     (path[ml] == '/' || path[ml] == 0));
+		if (!holds || ml < best)
+			continue;
+		best = ml;
+		copy(fi->mount_point, sizeof(fi->mount_point), tok[4]);
+		copy(fi->mount_options, sizeof(fi->mount_options), tok[5]);
+		copy(fi->mount_fstype, sizeof(fi->mount_fstype), tok[sep + 1]);
+		copy(fi->mount_source, sizeof(fi->mount_source), tok[sep + 2]);
+		copy(fi->super_options, sizeof(fi->super_options),
+		     sep + 3 < n ? tok[sep + 3] : "");
+	}
+	free(line);
+	fclose(f);
+}
+
+int sw_fsinfo_get(int fd, const char *path, struct sw_fsinfo *fi)
+{
+	struct statfs sf;
+	struct stat st;
+
+	memset(fi, 0, sizeof(*fi));
+	if (fstatfs(fd, &sf) != 0 || fstat(fd, &st) != 0)
+		return -errno;
+	fi->f_type = (long)sf.f_type;
+	fi->fs_name = sw_fs_magic_name(fi->f_type);
+	fi->bavail_bytes = (uint64_t)sf.f_bavail * (uint64_t)sf.f_bsize;
+	mountinfo(st.st_dev, path, fi);
+	return 0;
+}
+
+long long sw_read_vm_sysctl(const char *name, long long dflt)
+{
+	char p[128];
+	long long v = dflt;
+	snprintf(p, sizeof(p), "/proc/sys/vm/%s", name);
+	FILE *f = fopen(p, "r");
+	if (!f)
+		return dflt;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = dflt;
+	fclose(f);
+	return v;
+}
+
+static long long kib_field(const char *file, const char *name)
+{
+	FILE *f = fopen(file, "r");
+	char line[256];
+	long long v = -1;
+	size_t nl = strlen(name);
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, name, nl) == 0 && line[nl] == ':') {
+			v = atoll(line + nl + 1);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+long long sw_meminfo_kib(const char *name)
+{
+	return kib_field("/proc/meminfo", name);
+}
+
+long long sw_self_status_kib(const char *name)
+{
+	return kib_field("/proc/self/status", name);
+}
+
+static const char *vm_sysctls[] = {
+	"dirty_writeback_centisecs", "dirty_expire_centisecs",
+	"dirty_background_bytes",    "dirty_background_ratio",
+	"dirty_bytes",               "dirty_ratio",
+	"max_map_count",             "unprivileged_userfaultfd",
+	NULL,
+};
+
+char *sw_meta_json(const struct sw_opts *o, const struct sw_resolved *r)
+{
+	struct utsname u;
+	char hex[32], host[256] = "";
+	json_t *m = json_object(), *a = json_array(), *vm = json_object();
+	json_t *wl = json_object(), *sy = json_object(), *wb = json_object();
+	json_t *fs = json_object();
+
+	for (int i = 0; i < o->argc; i++)
+		json_array_append_new(a, json_string(o->argv[i]));
+	uname(&u);
+	gethostname(host, sizeof(host) - 1);
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)r->run_id);
+	json_object_set_new(m, "tool", json_string("stalewin-writer"));
+	json_object_set_new(m, "tool_version", json_string(STALEWIN_VERSION));
+	json_object_set_new(m, "meta_schema", json_integer(1));
+	json_object_set_new(m, "argv", a);
+	json_object_set_new(m, "run_id", json_string(hex));
+	json_object_set_new(m, "host", json_string(host));
+	json_object_set_new(m, "kernel_release", json_string(u.release));
+	json_object_set_new(m, "kernel_version", json_string(u.version));
+	json_object_set_new(m, "machine", json_string(u.machine));
+	json_object_set_new(m, "policy", json_string(o->policy->name));
+	json_object_set_new(m, "emulated", json_boolean(o->policy->emulated));
+	json_object_set_new(m, "trap", json_string(r->trap));
+	json_object_set_new(m, "trap_reason", json_string(r->trap_reason));
+	json_object_set_new(m, "file", json_string(r->path));
+	json_object_set_new(m, "size_bytes", json_integer((json_int_t)r->size));
+	json_object_set_new(m, "page_size", json_integer(r->page_size));
+	json_object_set_new(m, "pages", json_integer((json_int_t)r->npages));
+	json_object_set_new(m, "duration_s", json_real(o->duration_s));
+
+	json_object_set_new(wl, "name", json_string(o->workload->name));
+	json_object_set_new(wl, "pages", json_integer((json_int_t)(o->wl.pages ? o->wl.pages : r->npages)));
+	json_object_set_new(wl, "page", json_integer((json_int_t)o->wl.page));
+	json_object_set_new(wl, "interval_ms", json_integer(o->wl.interval_ns / 1000000));
+	json_object_set_new(wl, "rate_per_s", json_real(o->wl.rate));
+	json_object_set_new(wl, "hot_pages", json_integer((json_int_t)o->wl.hot_pages));
+	json_object_set_new(wl, "hot_share", json_real(o->wl.hot_share));
+	json_object_set_new(wl, "seed", json_integer((json_int_t)o->wl.seed));
+	json_object_set_new(wl, "burst_stores", json_integer((json_int_t)o->wl.burst_stores));
+	json_object_set_new(wl, "silence_ms", json_integer(o->wl.silence_ns / 1000000));
+	json_object_set_new(m, "workload", wl);
+
+	json_object_set_new(sy, "msync_async_ms", json_integer(o->msync_async_ms));
+	json_object_set_new(sy, "msync_sync_ms", json_integer(o->msync_sync_ms));
+	json_object_set_new(sy, "fsync_ms", json_integer(o->fsync_ms));
+	json_object_set_new(sy, "munmap", json_boolean(!o->no_munmap));
+	json_object_set_new(m, "sync", sy);
+
+	json_object_set_new(wb, "modelled", json_boolean(o->policy->emulated));
+	json_object_set_new(wb, "writeback_ms", json_integer(r->writeback_ms));
+	json_object_set_new(wb, "expire_ms", json_integer(r->expire_ms));
+	json_object_set_new(wb, "background_bytes", json_integer(r->background_bytes));
+	json_object_set_new(wb, "background_basis", json_string(r->background_basis));
+	json_object_set_new(m, "writeback_model", wb);
+
+	for (int i = 0; vm_sysctls[i]; i++)
+		json_object_set_new(vm, vm_sysctls[i],
+				    json_integer(sw_read_vm_sysctl(vm_sysctls[i], -1)));
+	json_object_set_new(m, "vm_sysctls", vm);
+
+	json_object_set_new(fs, "type", json_string(r->fs.fs_name));
+	json_object_set_new(fs, "magic", json_integer(r->fs.f_type));
+	json_object_set_new(fs, "mount_point", json_string(r->fs.mount_point));
+	json_object_set_new(fs, "mount_fstype", json_string(r->fs.mount_fstype));
+	json_object_set_new(fs, "mount_source", json_string(r->fs.mount_source));
+	json_object_set_new(fs, "mount_options", json_string(r->fs.mount_options));
+	json_object_set_new(fs, "super_options", json_string(r->fs.super_options));
+	json_object_set_new(m, "filesystem", fs);
+
+	json_object_set_new(m, "native_populate", json_boolean(o->populate));
+	json_object_set_new(m, "native_poll_ms", json_integer(o->native_poll_ms));
+	char *s = json_dumps(m, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(m);
+	return s;
+}

@@ -1,0 +1,489 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * writer_run.c - one writer run: validate the file, map it, self-check
+ * the trap, run the workload with the policy and the writeback model, log
+ * the ground truth, stop cleanly.  Setup and checks live in
+ * writer_setup.c; this file is the run loop and what each event logs.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "swlog.h"
+#include "swtime.h"
+#include "writer_run.h"
+
+static volatile sig_atomic_t g_stop; /* SIGINT/SIGTERM seen */
+
+static void stop_handler(int sig)
+{
+	(void)sig;
+	g_stop = 1;
+}
+
+int sw_run_install_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = stop_handler; /* no SA_RESTART: sleeps return EINTR */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
+		return -errno;
+	return 0;
+}
+
+int sw_run_stopped(void)
+{
+	return g_stop;
+}
+
+/* Remember the first log failure; the loop stops on it. */
+static void logged(struct sw_run *R, int rc)
+{
+	if (rc < 0 && !R->log_err) {
+		R->log_err = rc;
+		snprintf(R->fatal, sizeof(R->fatal), "writing the log %s failed: %s",
+			 R->o->log, swlog_strerror(R->log));
+	}
+}
+
+void sw_run_note(struct sw_run *R, enum sw_note_level lvl, const char *msg)
+{
+	logged(R, swlog_note(R->log, lvl, "%s", msg));
+}
+
+static void fail(struct sw_run *R, int err, const char *fmt, const char *what)
+{
+	if (!R->fatal[0]) {
+		snprintf(R->fatal, sizeof(R->fatal), fmt, what, strerror(err));
+		R->fatal_errno = err;
+	}
+}
+
+/* futimens(fd, NULL) now, read back with fstat, log UPDATE. */
+static void do_update(struct sw_run *R, uint32_t cause, uint64_t page)
+{
+	struct sw_rec_update u = { .page = page, .cause = cause };
+	struct stat st;
+
+	u.t_real_ns = sw_real_ns();
+	u.t_mono_ns = sw_mono_ns();
+	if (futimens(R->fd, NULL) != 0)
+		fail(R, errno, "futimens on %s: %s", R->r.path);
+	u.t_done_real_ns = sw_real_ns();
+	u.cost_ns = sw_mono_ns() - u.t_mono_ns;
+	if (fstat(R->fd, &st) != 0)
+		fail(R, errno, "fstat on %s: %s", R->r.path);
+	u.mtime_ns = sw_ts_ns(&st.st_mtim);
+	u.ctime_ns = sw_ts_ns(&st.st_ctim);
+	R->updates++;
+	logged(R, swlog_append(R->log, SW_REC_UPDATE, &u, sizeof(u)));
+}
+
+/* Log a model decision: CLEAN when pages were write-protected or the inode
+ * was flushed, then the update it asks for. */
+static void apply(struct sw_run *R, const struct sw_decision *d,
+		  int64_t t_real, int64_t t_mono, int64_t dur)
+{
+	if (d->cleaned || d->flushed) {
+		struct sw_rec_clean c = {
+			.t_real_ns = t_real,
+			.t_mono_ns = t_mono,
+			.dur_ns = dur,
+			.pages = d->cleaned,
+			.cause = d->cause,
+		};
+		logged(R, swlog_append(R->log, SW_REC_CLEAN, &c, sizeof(c)));
+	}
+	if (d->update)
+		do_update(R, d->cause, SW_NO_PAGE);
+}
+
+enum model_ev { EV_TICK, EV_BG, EV_MSA, EV_MSS, EV_FSYNC };
+
+static void model_event(struct sw_run *R, enum model_ev ev)
+{
+	struct sw_reprotect rp = sw_map_reprotect(&R->mp);
+	struct sw_decision d;
+	int64_t t_real = sw_real_ns(), t_mono = sw_mono_ns();
+
+	sw_map_lock(&R->mp);
+	switch (ev) {
+	case EV_TICK:
+		sw_model_tick(&R->model, t_mono, &rp, &d);
+		break;
+	case EV_BG:
+		sw_model_background(&R->model, t_mono, &rp, &d);
+		break;
+	case EV_MSA:
+		sw_model_msync_async(&R->model, t_mono, &rp, &d);
+		break;
+	case EV_MSS:
+		sw_model_msync_sync(&R->model, t_mono, &rp, &d);
+		break;
+	case EV_FSYNC:
+		sw_model_fsync(&R->model, t_mono, &rp, &d);
+		break;
+	}
+	sw_map_unlock(&R->mp);
+	apply(R, &d, t_real, t_mono, sw_mono_ns() - t_mono);
+}
+
+/* Native: fstat; an UPDATE when mtime/ctime moved since the last look.
+ * t_real_ns is the earliest the change can have happened (the store's
+ * t_before, or the previous look), t_done_real_ns when it was seen. */
+static void native_look(struct sw_run *R, int64_t t_from_real,
+			int64_t t_from_mono, uint64_t page, int64_t cost)
+{
+	struct stat st;
+	if (fstat(R->fd, &st) != 0) {
+		fail(R, errno, "fstat on %s: %s", R->r.path);
+		return;
+	}
+	int64_t now = sw_real_ns();
+	int64_t m = sw_ts_ns(&st.st_mtim), c = sw_ts_ns(&st.st_ctim);
+	if (m != R->last_mtime_ns || c != R->last_ctime_ns) {
+		struct sw_rec_update u = {
+			.t_real_ns = t_from_real,
+			.t_mono_ns = t_from_mono,
+			.t_done_real_ns = now,
+			.cost_ns = cost,
+			.mtime_ns = m,
+			.ctime_ns = c,
+			.page = page,
+			.cause = SW_CAUSE_NATIVE,
+		};
+		R->last_mtime_ns = m;
+		R->last_ctime_ns = c;
+		R->updates++;
+		logged(R, swlog_append(R->log, SW_REC_UPDATE, &u, sizeof(u)));
+	}
+	R->t_last_look_real_ns = now;
+	R->t_last_look_mono_ns = sw_mono_ns();
+}
+
+static long faults_now(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_THREAD, &ru);
+	return ru.ru_minflt + ru.ru_majflt;
+}
+
+/* The stamp's 8-byte words, stored through a volatile pointer so the
+ * compiler neither merges nor moves them across the clock reads. */
+static void store_stamp(uint8_t *page_addr, const struct sw_stamp *s)
+{
+	volatile uint64_t *d = (volatile uint64_t *)(void *)page_addr;
+	atomic_signal_fence(memory_order_seq_cst);
+	d[0] = s->magic;
+	d[1] = s->run_id;
+	d[2] = s->page;
+	d[3] = s->gen;
+	d[4] = (uint64_t)s->t_real_ns;
+	d[5] = s->check;
+	atomic_signal_fence(memory_order_seq_cst);
+}
+
+static void do_store(struct sw_run *R, uint64_t page)
+{
+	struct sw_rec_store s = { .page = page };
+	struct sw_stamp st;
+	long f0 = 0;
+	uint64_t seq0;
+
+	s.gen = ++R->gen[page];
+	if (R->native)
+		f0 = faults_now();
+	seq0 = atomic_load_explicit(&R->mp.slot.seq, memory_order_acquire);
+	s.t_before_mono_ns = sw_mono_ns();
+	s.t_before_real_ns = sw_real_ns();
+	st = (struct sw_stamp){
+		.magic = SW_STAMP_MAGIC,
+		.run_id = R->r.run_id,
+		.page = page,
+		.gen = s.gen,
+		.t_real_ns = s.t_before_real_ns,
+	};
+	st.check = sw_stamp_check(&st);
+	store_stamp(R->mp.base + page * R->r.page_size, &st);
+	s.t_after_real_ns = sw_real_ns();
+	s.t_after_mono_ns = sw_mono_ns();
+	R->stores++;
+
+	if (R->native) {
+		int faulted = faults_now() != f0;
+		int64_t dur = s.t_after_mono_ns - s.t_before_mono_ns;
+		uint64_t u0 = R->updates;
+		if (faulted) {
+			s.flags |= SW_STORE_TRAPPED;
+			s.trap_ns = dur;
+			R->traps++;
+		}
+		native_look(R, s.t_before_real_ns, s.t_before_mono_ns, page,
+			    faulted ? dur : 0);
+		if (R->updates != u0)
+			s.flags |= SW_STORE_UPDATED;
+		logged(R, swlog_append(R->log, SW_REC_STORE, &s, sizeof(s)));
+		return;
+	}
+
+	uint64_t seq1 = atomic_load_explicit(&R->mp.slot.seq, memory_order_acquire);
+	const struct sw_trap_slot *t = &R->mp.slot;
+	int bg = 0;
+	if (seq1 != seq0) {
+		s.flags |= SW_STORE_TRAPPED;
+		s.trap_ns = s.t_after_mono_ns - s.t_before_mono_ns;
+		R->traps++;
+		if (t->model_err)
+			snprintf(R->fatal, sizeof(R->fatal),
+				 "page %llu trapped although the model had it writable (mechanism %s): emulation broken",
+				 (unsigned long long)page, R->r.trap);
+		if (t->upd_err)
+			fail(R, t->upd_err, "futimens on %s: %s", R->r.path);
+		if (t->updated) {
+			struct sw_rec_update u = {
+				.t_real_ns = t->t_upd_real_ns,
+				.t_mono_ns = t->t_upd_mono_ns,
+				.t_done_real_ns = t->t_upd_done_real_ns,
+				.cost_ns = t->upd_cost_ns,
+				.page = page,
+				.cause = SW_CAUSE_TRAP,
+			};
+			struct stat fs;
+			if (fstat(R->fd, &fs) != 0)
+				fail(R, errno, "fstat on %s: %s", R->r.path);
+			u.mtime_ns = sw_ts_ns(&fs.st_mtim);
+			u.ctime_ns = sw_ts_ns(&fs.st_ctim);
+			s.flags |= SW_STORE_UPDATED;
+			R->updates++;
+			logged(R, swlog_append(R->log, SW_REC_UPDATE, &u, sizeof(u)));
+		}
+		bg = t->background_due;
+	}
+	logged(R, swlog_append(R->log, SW_REC_STORE, &s, sizeof(s)));
+	if (bg)
+		model_event(R, EV_BG);
+}
+
+static void do_sync(struct sw_run *R, uint32_t cause)
+{
+	struct sw_rec_sync s = { .cause = cause };
+	int rc;
+
+	s.t_real_ns = sw_real_ns();
+	s.t_mono_ns = sw_mono_ns();
+	if (!R->native) /* the model acts as the patched kernel would, inside */
+		model_event(R, cause == SW_CAUSE_MSYNC_ASYNC ? EV_MSA
+			       : cause == SW_CAUSE_MSYNC_SYNC ? EV_MSS
+							       : EV_FSYNC);
+	if (cause == SW_CAUSE_FSYNC)
+		rc = fsync(R->fd);
+	else
+		rc = msync(R->mp.base, R->mp.len,
+			   cause == SW_CAUSE_MSYNC_ASYNC ? MS_ASYNC : MS_SYNC);
+	s.rc = rc ? -errno : 0;
+	s.dur_ns = sw_mono_ns() - s.t_mono_ns;
+	logged(R, swlog_append(R->log, SW_REC_SYNC, &s, sizeof(s)));
+	if (R->native)
+		native_look(R, s.t_real_ns, s.t_mono_ns, SW_NO_PAGE, 0);
+}
+
+void sw_run_status(struct sw_run *R, const char *state)
+{
+	struct sw_status st = {
+		.state = state,
+		.run_id = R->r.run_id,
+		.stores = R->stores,
+		.traps = R->traps,
+		.updates = R->updates,
+		.policy = R->o->policy->name,
+		.trap = R->r.trap,
+		.rate_planned = R->rate_planned,
+		.rss_anon_kib = sw_self_status_kib("RssAnon"),
+	};
+	if (R->t0_mono_ns) {
+		int64_t end = R->t_stop_mono_ns ? R->t_stop_mono_ns : sw_mono_ns();
+		st.elapsed_s = (double)(end - R->t0_mono_ns) / 1e9;
+	}
+	if (st.elapsed_s > 0)
+		st.rate_achieved = (double)R->stores / st.elapsed_s;
+	snprintf(st.warning, sizeof(st.warning), "%s", R->warning);
+	snprintf(st.error, sizeof(st.error), "%s", R->fatal);
+	sw_status_write(R->o->status_file, &st);
+}
+
+static int64_t min64(int64_t a, int64_t b)
+{
+	return a < b ? a : b;
+}
+
+static void sleep_until(int64_t t_mono)
+{
+	struct timespec ts = sw_ns_ts(t_mono);
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+/* The main loop; returns enum sw_end_reason. */
+static int loop(struct sw_run *R)
+{
+	const struct sw_opts *o = R->o;
+	const int64_t MSNS = SW_NS_PER_MS;
+	int64_t t0 = R->t0_mono_ns, t_end = t0 + (int64_t)(o->duration_s * 1e9);
+	int64_t next_msa = o->msync_async_ms ? t0 + o->msync_async_ms * MSNS : INT64_MAX;
+	int64_t next_mss = o->msync_sync_ms ? t0 + o->msync_sync_ms * MSNS : INT64_MAX;
+	int64_t next_fs = o->fsync_ms ? t0 + o->fsync_ms * MSNS : INT64_MAX;
+	int64_t next_status = t0, next_look = INT64_MAX;
+	int64_t look_ns = o->native_poll_ms * MSNS;
+	uint64_t page;
+	int64_t off;
+	int warned_lag = 0;
+
+	if (R->native && look_ns > 0)
+		next_look = t0 + look_ns;
+	R->wl.ops->next(&R->wl, &page, &off);
+	for (;;) {
+		if (g_stop)
+			return SW_END_SIGNAL;
+		if (R->fatal[0])
+			return SW_END_ERROR;
+		int64_t now = sw_mono_ns();
+		if (now >= t_end)
+			return SW_END_DONE;
+		if (!R->native && sw_model_next_tick(&R->model) <= now)
+			model_event(R, EV_TICK);
+		if (now >= next_msa) {
+			do_sync(R, SW_CAUSE_MSYNC_ASYNC);
+			next_msa += o->msync_async_ms * MSNS;
+		}
+		if (now >= next_mss) {
+			do_sync(R, SW_CAUSE_MSYNC_SYNC);
+			next_mss += o->msync_sync_ms * MSNS;
+		}
+		if (now >= next_fs) {
+			do_sync(R, SW_CAUSE_FSYNC);
+			next_fs += o->fsync_ms * MSNS;
+		}
+		if (now >= next_look) {
+			native_look(R, R->t_last_look_real_ns,
+				    R->t_last_look_mono_ns, SW_NO_PAGE, 0);
+			next_look = now + look_ns;
+		}
+		if (now >= next_status) {
+			sw_run_status(R, "running");
+			next_status = now + 200 * MSNS;
+		}
+		if (t0 + off <= now) {
+			if (!warned_lag && now - (t0 + off) > 100 * MSNS) {
+				warned_lag = 1;
+				char msg[256];
+				snprintf(msg, sizeof(msg),
+					 "falling behind the workload's schedule: store %llu is %.1f ms late",
+					 (unsigned long long)R->stores,
+					 (double)(now - t0 - off) / 1e6);
+				sw_run_note(R, SW_NOTE_WARN, msg);
+			}
+			do_store(R, page);
+			R->wl.ops->next(&R->wl, &page, &off);
+			continue;
+		}
+		int64_t wake = min64(t0 + off, t_end);
+		wake = min64(wake, next_msa);
+		wake = min64(wake, next_mss);
+		wake = min64(wake, next_fs);
+		wake = min64(wake, next_look);
+		wake = min64(wake, next_status);
+		if (!R->native)
+			wake = min64(wake, sw_model_next_tick(&R->model));
+		sleep_until(min64(wake, now + 50 * MSNS));
+	}
+}
+
+/* Policy's munmap semantics, the munmap itself, the closing records. */
+static void finish(struct sw_run *R, int reason)
+{
+	struct sw_rec_munmap mu = { .dirty_pages = UINT64_MAX };
+	struct sw_rec_end e = { .reason = (uint32_t)reason };
+
+	R->t_stop_mono_ns = sw_mono_ns();
+	if (R->o->no_munmap) {
+		sw_run_note(R, SW_NOTE_INFO,
+			    "--no-munmap: the policy's munmap semantics were not applied; the mapping is dropped at exit");
+	} else if (R->mp.base) {
+		struct sw_decision d;
+		mu.t_real_ns = sw_real_ns();
+		mu.t_mono_ns = sw_mono_ns();
+		if (!R->native) {
+			sw_map_lock(&R->mp);
+			mu.dirty_pages = R->model.ndirty;
+			sw_model_munmap(&R->model, mu.t_mono_ns, &d);
+			sw_map_unlock(&R->mp);
+			if (d.update)
+				do_update(R, SW_CAUSE_MUNMAP, SW_NO_PAGE);
+		}
+		if (munmap(R->mp.base, R->mp.len) != 0)
+			fail(R, errno, "munmap of %s: %s", R->r.path);
+		R->mp.base = NULL;
+		mu.dur_ns = sw_mono_ns() - mu.t_mono_ns;
+		logged(R, swlog_append(R->log, SW_REC_MUNMAP, &mu, sizeof(mu)));
+		if (R->native)
+			native_look(R, mu.t_real_ns, mu.t_mono_ns, SW_NO_PAGE, 0);
+	}
+	double el = (double)(R->t_stop_mono_ns - R->t0_mono_ns) / 1e9;
+	double got = el > 0 ? (double)R->stores / el : 0;
+	char msg[512];
+	snprintf(msg, sizeof(msg),
+		 "achieved %.1f stores/s (%llu stores in %.3f s; planned %.1f/s), %llu traps, %llu updates, writer RssAnon %lld kB",
+		 got, (unsigned long long)R->stores, el, R->rate_planned,
+		 (unsigned long long)R->traps, (unsigned long long)R->updates,
+		 sw_self_status_kib("RssAnon"));
+	sw_run_note(R, SW_NOTE_INFO, msg);
+	if (R->rate_planned > 0 && reason == SW_END_DONE &&
+	    got < 0.95 * R->rate_planned) {
+		snprintf(R->warning, sizeof(R->warning),
+			 "rate not met: planned %.1f stores/s, achieved %.1f stores/s",
+			 R->rate_planned, got);
+		sw_run_note(R, SW_NOTE_WARN, R->warning);
+		fprintf(stderr, "stalewin-writer: warning: %s\n", R->warning);
+	}
+	if (R->fatal[0] && reason == SW_END_ERROR && !R->log_err)
+		sw_run_note(R, SW_NOTE_ERROR, R->fatal);
+	e.t_real_ns = sw_real_ns();
+	e.t_mono_ns = sw_mono_ns();
+	e.count_a = R->stores;
+	e.count_b = R->updates;
+	e.count_c = R->traps;
+	e.err = reason == SW_END_ERROR ? (R->fatal_errno ? R->fatal_errno : EIO) : 0;
+	logged(R, swlog_append(R->log, SW_REC_END, &e, sizeof(e)));
+}
+
+int sw_run_main(struct sw_run *R)
+{
+	struct stat st;
+	if (fstat(R->fd, &st) == 0) {
+		R->last_mtime_ns = sw_ts_ns(&st.st_mtim);
+		R->last_ctime_ns = sw_ts_ns(&st.st_ctim);
+	}
+	R->rate_planned = R->wl.ops->planned_rate(&R->wl);
+	R->t0_mono_ns = sw_mono_ns();
+	R->t_last_look_mono_ns = R->t0_mono_ns;
+	R->t_last_look_real_ns = sw_real_ns();
+	if (!R->native) {
+		/* the model's kupdate clock starts with the run */
+		R->model.t_next_tick_mono_ns =
+			R->model.cfg.writeback_ns > 0
+				? R->t0_mono_ns + R->model.cfg.writeback_ns
+				: INT64_MAX;
+		atomic_store(&R->mp.policy_active, 1);
+	}
+	int reason = loop(R);
+	finish(R, reason);
+	return reason;
+}

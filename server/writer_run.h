@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* writer_run.h - the state of one writer run, shared by writer_setup.c
+ * (validation, mapping, self-check) and writer_run.c (the loop). */
+#ifndef STALEWIN_WRITER_RUN_H
+#define STALEWIN_WRITER_RUN_H
+
+#include <stdint.h>
+
+#include "model.h"
+#include "swlog.h"
+#include "trap.h"
+#include "workload.h"
+#include "writer.h"
+#include "writer_status.h"
+
+struct sw_run {
+	const struct sw_opts *o;
+	struct sw_resolved r;
+	int fd;                         /* the file, O_RDWR */
+	int native;                     /* 1: --policy native */
+	struct swlog_writer *log;
+	struct sw_mapping mp;           /* mapping + trap mechanism */
+	struct sw_model model;          /* emulated policies only */
+	uint32_t *gen;                  /* per page: last generation stored */
+	struct sw_wl wl;
+	int64_t t0_mono_ns;             /* run start (after the self-check) */
+	int64_t t_stop_mono_ns;         /* loop end */
+	uint64_t stores, traps, updates;/* counts for END and status */
+	double rate_planned;            /* stores/s, 0: flat out */
+	int64_t last_mtime_ns;          /* native: last times seen by fstat */
+	int64_t last_ctime_ns;
+	int64_t t_last_look_real_ns;    /* native: last fstat */
+	int64_t t_last_look_mono_ns;
+	int log_err;                    /* first swlog error (-errno) */
+	int fatal_errno;
+	char fatal[512];                /* runtime failure, one line */
+	char warning[256];              /* rate not met, ... */
+};
+
+int sw_run_install_signals(void);
+int sw_run_stopped(void);
+void sw_run_note(struct sw_run *R, enum sw_note_level lvl, const char *msg);
+void sw_run_status(struct sw_run *R, const char *state);
+/* Runs the loop and the closing records; returns enum sw_end_reason. */
+int sw_run_main(struct sw_run *R);
+
+#endif
