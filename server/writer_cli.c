@@ -283,11 +283,11 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 		case ':':
 			BAD("expected a value after %s", argv[optind - 1]);
 		default:
-			BAD("unknown option '%s' (see --help)", argv[optind - 1]);
+			BAD("expected a known option (see --help), saw '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		BAD("unexpected argument '%s' (see --help)", argv[optind]);
+		BAD("expected only options (see --help), saw the argument '%s'", argv[optind]);
 	if (!o->file)
 		BAD("expected --file PATH");
 	if (!o->log)

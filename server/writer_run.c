@@ -354,6 +354,12 @@ static int loop(struct sw_run *R)
 			return SW_END_SIGNAL;
 		if (R->fatal[0])
 			return SW_END_ERROR;
+		if (atomic_load(&R->mp.thr_err)) {
+			snprintf(R->fatal, sizeof(R->fatal),
+				 "the userfaultfd handler thread stopped: %s",
+				 strerror(atomic_load(&R->mp.thr_err)));
+			return SW_END_ERROR;
+		}
 		int64_t now = sw_mono_ns();
 		if (now >= t_end)
 			return SW_END_DONE;
@@ -381,7 +387,8 @@ static int loop(struct sw_run *R)
 			next_status = now + 200 * MSNS;
 		}
 		if (t0 + off <= now) {
-			if (!warned_lag && now - (t0 + off) > 100 * MSNS) {
+			if (!warned_lag && R->rate_planned > 0 &&
+			    now - (t0 + off) > 100 * MSNS) {
 				warned_lag = 1;
 				char msg[256];
 				snprintf(msg, sizeof(msg),
