@@ -1,0 +1,27 @@
+# vm/guest/knfsd.sh - start the in-kernel NFS server inside a guest
+# (sourced by guest scripts; busybox sh).  Usage:
+#   . /sw/knfsd.sh; sw_knfsd_up "/export/tmpfs" "/export/ext4" ...
+# Each export directory must exist (a tmpfs or a mounted fs); they are
+# exported rw to everyone with fsid=1,2,... (tmpfs has no UUID: knfsd
+# needs fsid=), NFSv3 and v4.x, and the v4 grace period is ended.
+# Returns 0 when rpcbind, mountd and nfsd run; else prints what failed.
+sw_knfsd_up() {
+	local i=1 d
+	: >/etc/exports
+	for d in "$@"; do
+		echo "$d *(rw,sync,no_subtree_check,no_root_squash,insecure,fsid=$i)" >>/etc/exports
+		i=$((i + 1))
+	done
+	grep -q nfsd /proc/filesystems || modprobe nfsd 2>/dev/null
+	mount -t nfsd nfsd /proc/fs/nfsd || { echo "knfsd: cannot mount the nfsd filesystem (is nfsd in the kernel?)"; return 1; }
+	mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs 2>/dev/null
+	rpcbind -w || { echo "knfsd: rpcbind did not start"; return 1; }
+	exportfs -ra || { echo "knfsd: exportfs -ra failed for: $*"; return 1; }
+	rpc.mountd -p 20048 || { echo "knfsd: rpc.mountd did not start"; return 1; }
+	rpc.nfsd -p 2049 8 || { echo "knfsd: rpc.nfsd failed"; return 1; }
+	echo Y >/proc/fs/nfsd/v4_end_grace 2>/dev/null ||
+		echo "knfsd: warning: could not end the v4 grace period"
+	[ "$(cat /proc/fs/nfsd/threads 2>/dev/null)" -gt 0 ] 2>/dev/null ||
+		{ echo "knfsd: nfsd has no threads after rpc.nfsd"; return 1; }
+	echo "knfsd: up, versions $(cat /proc/fs/nfsd/versions), exports: $*"
+}

@@ -1,0 +1,116 @@
+# vm/lib.sh - shared helpers of the vm/ scripts (sourced, never run).
+# Everything the guests are made of comes from Debian 12 packages: the
+# stock kernel and nfs-kernel-server are fetched with `apt-get download`
+# and unpacked (never installed on the host); busybox-static, rpcbind,
+# nfs-common (mount.nfs) and the shared libraries come from the host's
+# installed Debian 12 packages (scripts/packages.d/vm.txt).
+
+SW_VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SW_TOP=${SW_TOP:-$(cd "$SW_VM_DIR/.." && pwd)}
+SW_VM_CACHE=${SW_VM_CACHE:-/var/cache/stalewin/vm}
+SW_VM_PROG=${SW_VM_PROG:-stalewin vm}
+
+vm_die() { echo "$SW_VM_PROG: $*" >&2; exit 1; }
+vm_usage_die() { echo "$SW_VM_PROG: $*" >&2; exit 2; }
+vm_log() { [ -n "${SW_VM_QUIET:-}" ] || echo "$SW_VM_PROG: $*" >&2; }
+
+# Seconds since the epoch with ms, for elapsed-time messages.
+vm_now() { date +%s.%N | cut -c1-14; }
+vm_elapsed() { awk -v a="$1" -v b="$(vm_now)" 'BEGIN{printf "%.1f", b-a}'; }
+
+# qemu usable at all?  Prints why not and returns 1.
+vm_qemu_check() {
+	local q
+	q=$(command -v qemu-system-x86_64 2>/dev/null) || {
+		echo "qemu-system-x86_64 not found (Debian package qemu-system-x86; ./stalewin setup installs it)"
+		return 1
+	}
+	"$q" -accel help 2>/dev/null | grep -qx tcg || {
+		echo "$q has no TCG accelerator"
+		return 1
+	}
+	return 0
+}
+
+# Free space check: need MIB mebibytes under DIR.
+vm_space_check() { # DIR MIB
+	local avail
+	mkdir -p "$1" 2>/dev/null || vm_die "cannot create $1 (expected a writable directory)"
+	avail=$(df -Pm "$1" | awk 'NR==2{print $4}')
+	[ -n "$avail" ] && [ "$avail" -ge "$2" ] ||
+		vm_die "not enough space in $1: need $2 MiB, have ${avail:-?} MiB free"
+}
+
+# The stock kernel package: what linux-image-amd64 depends on today.
+vm_kernel_pkg() {
+	local p
+	p=$(apt-cache depends linux-image-amd64 2>/dev/null |
+		awk '/Depends: linux-image-6\.1\.0-[0-9]+-amd64$/{print $2; exit}')
+	[ -n "$p" ] || p=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' |
+		awk '{print $1}' | sort -V | tail -1)
+	[ -n "$p" ] || vm_die "no linux-image-6.1.0-*-amd64 package known to apt (run apt-get update)"
+	echo "$p"
+}
+
+vm_pkg_candidate() { apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/{print $2; exit}'; }
+vm_pkg_installed() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null; }
+
+# Fetch a .deb into the cache (once); prints its path.
+vm_fetch_deb() { # PKG
+	local d="$SW_VM_CACHE/debs" ver f
+	mkdir -p "$d"
+	ver=$(vm_pkg_candidate "$1")
+	[ -n "$ver" ] && [ "$ver" != "(none)" ] || vm_die "apt knows no package $1 (expected a Debian 12 package)"
+	f=$(ls "$d/$1"_*"$(echo "${ver#*:}" )"_*.deb 2>/dev/null | head -1)
+	if [ -z "$f" ]; then
+		(cd "$d" && apt-get download -q "$1=$ver" >/dev/null 2>"$d/.apt.err") ||
+			vm_die "apt-get download $1=$ver failed: $(tail -1 "$d/.apt.err")"
+		f=$(ls "$d/$1"_*"${ver#*:}"_*.deb 2>/dev/null | head -1)
+	fi
+	[ -f "$f" ] || vm_die "downloaded $1 but found no .deb in $d"
+	echo "$f"
+}
+
+# Extract the ELF vmlinux from a bzImage (the logic of the kernel's
+# scripts/extract-vmlinux: find a compressed payload that decompresses to
+# an ELF).  The ELF boots under qemu through its PVH note, ~4.5 s faster
+# than the bzImage (no decompression under TCG).
+vm_extract_vmlinux() { # BZIMAGE OUT
+	local img=$1 out=$2 magic cmd pos
+	for pair in "fd377a585a00|xz -dc" "1f8b0800|gzip -dc" "28b52ffd|zstd -dc" \
+		"894c5a|lzop -dc" "02214c18|lz4 -dc" "425a68|bzip2 -dc"; do
+		magic=${pair%%|*} cmd=${pair#*|}
+		for pos in $(LC_ALL=C grep -obUaP "$(echo "$magic" | sed 's/../\\x&/g')" "$img" | cut -d: -f1 | head -5); do
+			tail -c +$((pos + 1)) "$img" | $cmd >"$out.tmp" 2>/dev/null || true
+			if [ "$(head -c 4 "$out.tmp" | od -An -tx1 | tr -d ' ')" = 7f454c46 ]; then
+				mv "$out.tmp" "$out"
+				return 0
+			fi
+		done
+	done
+	rm -f "$out.tmp"
+	return 1
+}
+
+# Copy an executable and its shared-library closure (ldd) into ROOT,
+# keeping paths.  Libraries are resolved with the host's ldd: host and
+# guest are both Debian 12.
+vm_copy_with_libs() { # ROOT FILE [DEST]
+	local root=$1 f=$2 dest=${3:-$2} lib
+	mkdir -p "$root$(dirname "$dest")"
+	cp -L "$f" "$root$dest"
+	ldd "$f" 2>/dev/null | awk '/=> \//{print $3} /^\t\/[^ ]+ \(/{print $1}' |
+	while read -r lib; do
+		[ -e "$root$lib" ] && continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+
+# newc cpio of a directory, deterministic order, owner root.
+vm_cpio() { # DIR OUT
+	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort |
+		cpio -o -H newc -R 0:0 --quiet) >"$2.tmp" && mv "$2.tmp" "$2"
+}
+
+vm_hash() { sha256sum | cut -c1-16; }
