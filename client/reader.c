@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reader.c - stalewin-reader: what a real Linux NFS client serves.
+ *
+ * Reads the stamped page of a file through a kernel NFS mount every N ms
+ * and logs the stamp generation each read returned (SW_REC_KREAD), so the
+ * analysis can tell, store by store, how long the kernel client's page
+ * cache kept serving old data under the mount's options.
+ *
+ *   stalewin-reader --path FILE --page N --every-ms N --mode kept-open|cto
+ *                   --log PATH --duration SEC [--run-id HEX]
+ *                   [--page-size BYTES] [--quiet]
+ *
+ * kept-open: the file is opened once (O_RDONLY, no O_DIRECT) and read with
+ *            pread(2): the client revalidates by its attribute cache rules
+ *            only.  If the file does not exist yet, every tick retries the
+ *            open and logs the failure.
+ * cto:       open / pread / close at every tick: close-to-open consistency
+ *            (a GETATTR at each open, unless the mount says nocto).
+ * The log header's JSON meta carries the mount the file lives on, as in
+ * /proc/mounts: "mount_source", "mount_point", "mount_fstype",
+ * "mount_options".
+ * Exit 0 done or stopped by SIGINT/SIGTERM (END record, fsync), 2 bad
+ * input, 1 runtime failure (the log keeps everything appended before).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "records.h"
+#include "swlog.h"
+#include "swtime.h"
+
+struct reader_opts {
+	const char *path;     /* file on the NFS mount */
+	const char *log_path; /* swlog output */
+	uint64_t page;        /* page index read */
+	uint64_t page_size;   /* bytes per page (default: sysconf) */
+	int64_t every_ns;     /* read period, ns */
+	int64_t duration_ns;  /* run length, ns; 0 = until a signal */
+	uint32_t mode;        /* enum sw_kread_mode */
+	uint64_t run_id;      /* writer's run id (0: unknown, no check) */
+	int have_run_id;      /* --run-id given */
+	int quiet;            /* no summary line on stderr */
+};
+
+struct mount_info {
+	char source[PATH_MAX]; /* device field of /proc/mounts */
+	char point[PATH_MAX];  /* mount point */
+	char fstype[64];       /* nfs, nfs4, ... */
+	char options[4096];    /* options as in /proc/mounts */
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: stalewin-reader --path FILE --page N --every-ms N "
+	      "--mode kept-open|cto --log PATH --duration SEC\n"
+	      "         [--run-id HEX] [--page-size BYTES] [--quiet]\n",
+	      f);
+}
+
+static int parse_u64(const char *s, uint64_t *out, int base)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, base);
+	if (errno || end == s || *end || *s == '-')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_seconds(const char *s, int64_t *out_ns)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || v < 0 || v > 1e7)
+		return -1;
+	*out_ns = (int64_t)(v * 1e9);
+	return 0;
+}
+
+/* Returns 0, or 2 after printing a one-line usage error. */
+static int parse_args(int argc, char **argv, struct reader_opts *o)
+{
+	static const struct option lo[] = {
+		{ "path", required_argument, NULL, 'p' },
+		{ "page", required_argument, NULL, 'n' },
+		{ "every-ms", required_argument, NULL, 'e' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "log", required_argument, NULL, 'l' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "run-id", required_argument, NULL, 'r' },
+		{ "page-size", required_argument, NULL, 's' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int c, have_page = 0, have_every = 0, have_dur = 0;
+
+	memset(o, 0, sizeof(*o));
+	long ps = sysconf(_SC_PAGESIZE);
+	o->page_size = ps > 0 ? (uint64_t)ps : 4096;
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			o->path = optarg;
+			break;
+		case 'l':
+			o->log_path = optarg;
+			break;
+		case 'n':
+			if (parse_u64(optarg, &o->page, 10)) {
+				fprintf(stderr, "stalewin-reader: --page: expected a page index, saw '%s'\n", optarg);
+				return 2;
+			}
+			have_page = 1;
+			break;
+		case 'e':
+			if (parse_u64(optarg, &v, 10) || v == 0 || v > 3600000) {
+				fprintf(stderr, "stalewin-reader: --every-ms: expected 1..3600000 ms, saw '%s'\n", optarg);
+				return 2;
+			}
+			o->every_ns = (int64_t)v * SW_NS_PER_MS;
+			have_every = 1;
+			break;
+		case 'm':
+			if (!strcmp(optarg, "kept-open"))
+				o->mode = SW_KREAD_KEPT_OPEN;
+			else if (!strcmp(optarg, "cto"))
+				o->mode = SW_KREAD_CTO;
+			else {
+				fprintf(stderr, "stalewin-reader: --mode: expected kept-open or cto, saw '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'd':
+			if (parse_seconds(optarg, &o->duration_ns)) {
+				fprintf(stderr, "stalewin-reader: --duration: expected seconds >= 0, saw '%s'\n", optarg);
+				return 2;
+			}
+			have_dur = 1;
+			break;
+		case 'r':
+			if (parse_u64(optarg, &o->run_id, 16)) {
+				fprintf(stderr, "stalewin-reader: --run-id: expected a hex run id, saw '%s'\n", optarg);
+				return 2;
+			}
+			o->have_run_id = 1;
+			break;
+		case 's':
+			if (parse_u64(optarg, &v, 10) || v < sizeof(struct sw_stamp) || v > (1u << 24)) {
+				fprintf(stderr, "stalewin-reader: --page-size: expected 48..16777216 bytes, saw '%s'\n", optarg);
+				return 2;
+			}
+			o->page_size = v;
+			break;
+		case 'q':
+			o->quiet = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "stalewin-reader: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	const char *missing = !o->path ? "--path" : !o->log_path ? "--log" :
+			      !have_page ? "--page" : !have_every ? "--every-ms" :
+			      !o->mode ? "--mode" : !have_dur ? "--duration" : NULL;
+	if (missing) {
+		fprintf(stderr, "stalewin-reader: %s is required\n", missing);
+		usage(stderr);
+		return 2;
+	}
+	return 0;
+}
+
+/* /proc/mounts escapes space, tab, newline and backslash as \ooo. */
+static void unescape(char *s)
+{
+	char *d = s;
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] >= '0' &&
+		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*d++ = *s;
+		}
+	}
+	*d = 0;
+}
+
+/* The mount that holds path (longest mount point prefix of its directory,
+ * resolved; the file itself may not exist yet).  Returns 0 or -errno. */
+static int find_mount(const char *path, struct mount_info *mi)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	size_t best = 0;
+	int found = 0;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = 0;
+	else
+		*slash = 0;
+	if (!realpath(dir, real))
+		return -errno;
+
+	FILE *f = fopen("/proc/mounts", "r");
+	if (!f)
+		return -errno;
+	char *line = NULL;
+	size_t cap = 0;
+	while (getline(&line, &cap, f) > 0) {
+		char src[PATH_MAX], pt[PATH_MAX], type[64], opts[4096];
+		if (sscanf(line, "%4095s %4095s %63s %4095s", src, pt, type, opts) != 4)
+			continue;
+		unescape(src);
+		unescape(pt);
+		size_t l = strlen(pt);
+		int holds = !strcmp(pt, "/") ||
+			    (!strncmp(real, pt, l) && (real[l] == '/' || real[l] == 0));
+		if (!holds || l < best)
+			continue;
+		best = l;
+		found = 1;
+		snprintf(mi->source, sizeof(mi->source), "%s", src);
+		snprintf(mi->point, sizeof(mi->point), "%s", pt);
+		snprintf(mi->fstype, sizeof(mi->fstype), "%s", type);
+		snprintf(mi->options, sizeof(mi->options), "%s", opts);
+	}
+	free(line);
+	fclose(f);
+	return found ? 0 : -ENOENT;
+}
+
+static char *meta_json(const struct reader_opts *o, const struct mount_info *mi)
+{
+	struct utsname u;
+	char host[256] = "";
+	json_t *m = json_object();
+
+	gethostname(host, sizeof(host) - 1);
+	uname(&u);
+	json_object_set_new(m, "tool", json_string("stalewin-reader"));
+	json_object_set_new(m, "version", json_string(STALEWIN_VERSION));
+	json_object_set_new(m, "path", json_string(o->path));
+	json_object_set_new(m, "page", json_integer((json_int_t)o->page));
+	json_object_set_new(m, "page_size", json_integer((json_int_t)o->page_size));
+	json_object_set_new(m, "every_ms", json_integer(o->every_ns / SW_NS_PER_MS));
+	json_object_set_new(m, "duration_s", json_real((double)o->duration_ns / 1e9));
+	json_object_set_new(m, "mode", json_string(o->mode == SW_KREAD_CTO ? "cto" : "kept-open"));
+	json_object_set_new(m, "o_direct", json_false());
+	if (o->have_run_id) {
+		char id[32];
+		snprintf(id, sizeof(id), "%016" PRIx64, o->run_id);
+		json_object_set_new(m, "writer_run_id", json_string(id));
+	}
+	json_object_set_new(m, "mount_source", json_string(mi->source));
+	json_object_set_new(m, "mount_point", json_string(mi->point));
+	json_object_set_new(m, "mount_fstype", json_string(mi->fstype));
+	json_object_set_new(m, "mount_options", json_string(mi->options));
+	json_object_set_new(m, "host", json_string(host));
+	json_object_set_new(m, "kernel", json_string(u.release));
+	json_object_set_new(m, "t_start_real_ns", json_integer(sw_real_ns()));
+	char *s = json_dumps(m, JSON_COMPACT);
+	json_decref(m);
+	return s;
+}
+
+/* Decode the stamp at the start of buf into rec (gen, stamp time, flags). */
+static void decode_stamp(const struct reader_opts *o, const unsigned char *buf,
+			 size_t n, struct sw_rec_kread *rec)
+{
+	struct sw_stamp st;
+
+	if (n < sizeof(st)) {
+		rec->flags |= SW_READ_NOSTAMP; /* short file: page not written */
+		return;
+	}
+	memcpy(&st, buf, sizeof(st));
+	if (st.magic != SW_STAMP_MAGIC) {
+		rec->flags |= SW_READ_NOSTAMP;
+		return;
+	}
+	if (st.check != sw_stamp_check(&st) || st.page != o->page) {
+		rec->flags |= SW_READ_TORN;
+		return;
+	}
+	if (o->have_run_id && st.run_id != o->run_id)
+		rec->flags |= SW_READ_OTHERRUN;
+	rec->gen = st.gen;
+	rec->stamp_real_ns = st.t_real_ns;
+}
+
+struct reader_stats {
+	uint64_t reads;    /* reads attempted */
+	uint64_t errors;   /* reads that failed (open or pread) */
+	uint64_t last_gen; /* last generation seen */
+	uint64_t changes;  /* times the generation seen changed */
+};
+
+/* One tick: read the page, fill rec.  *fd is the kept-open descriptor. */
+static void read_once(const struct reader_opts *o, int *fd, unsigned char *buf,
+		      struct sw_rec_kread *rec)
+{
+	off_t off = (off_t)(o->page * o->page_size);
+	ssize_t n;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->page = o->page;
+	rec->mode = o->mode;
+	rec->t_before_real_ns = sw_real_ns();
+	rec->t_before_mono_ns = sw_mono_ns();
+	if (*fd < 0)
+		*fd = open(o->path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0) {
+		rec->err = -errno;
+	} else {
+		n = pread(*fd, buf, o->page_size, off);
+		if (n < 0)
+			rec->err = -errno;
+		else
+			decode_stamp(o, buf, (size_t)n, rec);
+		if (o->mode == SW_KREAD_CTO) {
+			close(*fd);
+			*fd = -1;
+		}
+	}
+	rec->t_after_real_ns = sw_real_ns();
+	rec->t_after_mono_ns = sw_mono_ns();
+}
+
+static int run(const struct reader_opts *o, struct swlog_writer *w,
+	       struct reader_stats *st)
+{
+	unsigned char *buf = malloc(o->page_size);
+	int fd = -1, rc = 0;
+	int64_t t0 = sw_mono_ns(), next = t0;
+
+	if (!buf)
+		return -ENOMEM;
+	while (!stop_signal) {
+		struct sw_rec_kread rec;
+		read_once(o, &fd, buf, &rec);
+		st->reads++;
+		if (rec.err)
+			st->errors++;
+		else if (rec.gen != st->last_gen) {
+			st->changes++;
+			st->last_gen = rec.gen;
+		}
+		rc = swlog_append(w, SW_REC_KREAD, &rec, sizeof(rec));
+		if (rc)
+			break;
+		next += o->every_ns;
+		int64_t now = sw_mono_ns();
+		if (o->duration_ns && next - t0 >= o->duration_ns)
+			break;
+		if (next < now) /* fell behind (slow server): skip, do not burst */
+			next = now + o->every_ns - (now - next) % o->every_ns;
+		struct timespec ts = sw_ns_ts(next);
+		while (!stop_signal &&
+		       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct reader_opts o;
+	struct mount_info mi;
+	struct reader_stats st = { 0 };
+	struct swlog_writer *w = NULL;
+	char err[SWLOG_ERRLEN];
+	int rc;
+
+	rc = parse_args(argc, argv, &o);
+	if (rc)
+		return rc;
+	memset(&mi, 0, sizeof(mi));
+	rc = find_mount(o.path, &mi);
+	if (rc) {
+		fprintf(stderr, "stalewin-reader: expected the directory of %s to exist on a mounted filesystem, saw: %s\n",
+			o.path, strerror(-rc));
+		return 2;
+	}
+	if (strncmp(mi.fstype, "nfs", 3))
+		fprintf(stderr, "stalewin-reader: warning: %s is on %s (%s), not an NFS mount\n",
+			o.path, mi.fstype, mi.point);
+
+	uint64_t log_id = o.run_id;
+	if (!o.have_run_id && getrandom(&log_id, sizeof(log_id), 0) != sizeof(log_id))
+		log_id = (uint64_t)sw_real_ns();
+	char *meta = meta_json(&o, &mi);
+	rc = swlog_create(&w, o.log_path, 0, SWLOG_KIND_READER, log_id, meta, 0, err);
+	free(meta);
+	if (rc) {
+		fprintf(stderr, "stalewin-reader: cannot create the log %s: %s\n", o.log_path, err);
+		return 1;
+	}
+
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	rc = run(&o, w, &st);
+	struct sw_rec_end end = {
+		.t_real_ns = sw_real_ns(),
+		.t_mono_ns = sw_mono_ns(),
+		.count_a = st.reads,
+		.count_b = st.errors,
+		.count_c = st.changes,
+		.reason = rc ? SW_END_ERROR : stop_signal ? SW_END_SIGNAL : SW_END_DONE,
+		.err = rc < 0 ? -rc : 0,
+	};
+	if (!rc)
+		rc = swlog_append(w, SW_REC_END, &end, sizeof(end));
+	int crc = swlog_close(w);
+	if (rc || crc) {
+		fprintf(stderr, "stalewin-reader: writing the log %s failed: %s\n",
+			o.log_path, strerror(-(rc ? rc : crc)));
+		return 1;
+	}
+	if (!o.quiet)
+		fprintf(stderr, "stalewin-reader: %" PRIu64 " reads of page %" PRIu64
+			" (%s), %" PRIu64 " errors, %" PRIu64 " generation changes, last gen %" PRIu64 "\n",
+			st.reads, o.page, o.mode == SW_KREAD_CTO ? "cto" : "kept-open",
+			st.errors, st.changes, st.last_gen);
+	return 0;
+}
