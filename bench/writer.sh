@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# bench/writer.sh [--json] - stalewin-writer's speed, measured side by side
+# in one run (issue 2; targets are printed, never asserted):
+#  - emulated trap latency (eager, 64 MiB tmpfs mapping, random stores to
+#    clean pages, default mechanism for that size) p50/p99, vs the native
+#    first-store fault on a loop-mounted ext4 (same workload, --populate so
+#    every first store is a write fault on a clean mapped page); both are
+#    t_after - t_before of the trapping STORE records (CLOCK_MONOTONIC),
+#    ratio target <= 2.0 at p50;
+#  - traps/s on a 1 GiB mapping (262144 pages), random stores flat out,
+#    deferred policy, kupdate every 200 ms with expire 0 so pages keep being
+#    cleaned and trapped again (target >= 100000/s, and the run must not fail
+#    on vm.max_map_count);
+#  - writer memory per page: RssAnon at the end of the 1 GiB run minus that
+#    of the 64 MiB run, over the page difference.
+# Needs root (mount tmpfs, losetup).  Prints a table, or one JSON object.
+set -euo pipefail
+JSON=0; [ "${1:-}" = "--json" ] && JSON=1
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+B=${SW_BUILD_DIR:-$TOP/build}
+W=$B/server/stalewin-writer; ST=$B/server/stalewin-writer-benchstat
+if [ ! -x "$W" ] || [ ! -x "$ST" ]; then
+	echo "bench/writer.sh: expected $W and $ST (build first: ./stalewin build)" >&2; exit 2
+fi
+[ "$(id -u)" -eq 0 ] || { echo "bench/writer.sh: expected root (mounts a tmpfs and a loop ext4), saw uid $(id -u)" >&2; exit 2; }
+D=$(mktemp -d /tmp/sw-bench-writer-XXXXXX); T=$D/tmpfs; E=$D/ext4; LOOP=""
+mkdir $T $E
+cleanup() {
+	umount $T 2>/dev/null || true; umount $E 2>/dev/null || true
+	[ -n "$LOOP" ] && losetup -d $LOOP 2>/dev/null || true
+	rm -rf $D
+}
+trap cleanup EXIT
+mount -t tmpfs -o size=1300m tmpfs $T
+truncate -s 512M $D/ext4.img; mkfs.ext4 -q -F $D/ext4.img
+LOOP=$(losetup -f --show $D/ext4.img); mount -t ext4 $LOOP $E
+
+key() { grep -o "\"$1\":[^,}]*" | head -1 | cut -d: -f2 | tr -d '"'; }
+run() { # LOG STATUS ARGS...
+	local log=$1 st=$2; shift 2
+	"$W" --log $log --status-file $st "$@" >/dev/null 2>$D/err ||
+		{ echo "bench/writer.sh: writer failed: $(cat $D/err)" >&2; exit 1; }
+}
+echo "bench/writer.sh: emulated traps on tmpfs (64 MiB) ..." >&2
+run $D/a.log $D/a.st --file $T/a --size 64M --policy eager --workload random \
+	--rate 0 --duration 3 --writeback-ms 0
+A=$("$ST" $D/a.log); A_TRAP=$(key trap $D/a.st < $D/a.st)
+echo "bench/writer.sh: emulated traps, uffd (64 MiB) ..." >&2
+run $D/u.log $D/u.st --file $T/u --size 64M --policy eager --workload random \
+	--rate 0 --duration 3 --writeback-ms 0 --trap uffd
+U=$("$ST" $D/u.log)
+echo "bench/writer.sh: native faults on loop ext4 (64 MiB) ..." >&2
+run $D/n.log $D/n.st --file $E/n --size 64M --policy native --populate \
+	--workload random --rate 0 --duration 3
+N=$("$ST" $D/n.log)
+rm -f $T/a $T/u
+echo "bench/writer.sh: 1 GiB random, deferred ..." >&2
+run $D/g.log $D/g.st --file $T/g --size 1G --policy deferred --workload random \
+	--rate 0 --duration 4 --writeback-ms 200 --expire-ms 0
+G=$("$ST" $D/g.log); G_TRAP=$(key trap < $D/g.st)
+
+trap_p50=$(key trap_p50_ns <<<"$A"); trap_p99=$(key trap_p99_ns <<<"$A")
+uffd_p50=$(key trap_p50_ns <<<"$U"); uffd_p99=$(key trap_p99_ns <<<"$U")
+nat_p50=$(key trap_p50_ns <<<"$N"); nat_p99=$(key trap_p99_ns <<<"$N")
+tps=$(key traps_per_s <<<"$G"); g_traps=$(key traps <<<"$G")
+rss_a=$(key rss_anon_kib < $D/a.st); rss_g=$(key rss_anon_kib < $D/g.st)
+ratio=$(awk -v a=$trap_p50 -v b=$nat_p50 'BEGIN{printf "%.3f", (b > 0) ? a / b : 0}')
+uratio=$(awk -v a=$uffd_p50 -v b=$nat_p50 'BEGIN{printf "%.3f", (b > 0) ? a / b : 0}')
+bpp=$(awk -v g=$rss_g -v a=$rss_a 'BEGIN{printf "%.2f", (g-a)*1024/(262144-16384)}')
+if [ $JSON -eq 1 ]; then
+	printf '{"trap_native_p50_ratio":%s,"traps_per_s_1gib":%s,"trap_p50_ns":%s,"trap_p99_ns":%s,"trap_mechanism":"%s","trap_uffd_p50_ns":%s,"trap_uffd_p99_ns":%s,"trap_uffd_native_p50_ratio":%s,"native_fault_p50_ns":%s,"native_fault_p99_ns":%s,"traps_1gib":%s,"trap_mechanism_1gib":"%s","writer_bytes_per_page":%s}\n' \
+		$ratio $tps $trap_p50 $trap_p99 "$A_TRAP" $uffd_p50 $uffd_p99 $uratio $nat_p50 $nat_p99 $g_traps "$G_TRAP" $bpp
+else
+	printf '%-46s %12s %10s\n' "measure" "value" "target"
+	printf '%-46s %12s %10s\n' "emulated trap p50, eager, $A_TRAP (ns)" $trap_p50 ""
+	printf '%-46s %12s %10s\n' "emulated trap p99, eager, $A_TRAP (ns)" $trap_p99 ""
+	printf '%-46s %12s %10s\n' "emulated trap p50, eager, uffd (ns)" $uffd_p50 ""
+	printf '%-46s %12s %10s\n' "native first-store fault p50, ext4 (ns)" $nat_p50 ""
+	printf '%-46s %12s %10s\n' "native first-store fault p99, ext4 (ns)" $nat_p99 ""
+	printf '%-46s %12s %10s\n' "trap / native p50 ($A_TRAP)" $ratio "<= 2.0"
+	printf '%-46s %12s %10s\n' "trap / native p50 (uffd)" $uratio "<= 2.0"
+	printf '%-46s %12s %10s\n' "traps/s, 1 GiB random, $G_TRAP" $tps ">= 100000"
+	printf '%-46s %12s %10s\n' "writer bytes per page (RssAnon delta)" $bpp ""
+fi
