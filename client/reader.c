@@ -10,6 +10,8 @@
  *   stalewin-reader --path FILE --page N --every-ms N --mode kept-open|cto
  *                   --log PATH --duration SEC [--run-id HEX]
  *                   [--page-size BYTES] [--quiet]
+ *   stalewin-reader clock-serve ADDR:PORT | clock ADDR:PORT [--samples N]
+ *                   (UDP clock exchange between guests: reader_clock.c)
  *
  * kept-open: the file is opened once (O_RDONLY, no O_DIRECT) and read with
  *            pread(2): the client revalidates by its attribute cache rules
@@ -38,6 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "reader_clock.h"
 #include "records.h"
 #include "swlog.h"
 #include "swtime.h"
@@ -73,7 +76,9 @@ static void usage(FILE *f)
 {
 	fputs("usage: stalewin-reader --path FILE --page N --every-ms N "
 	      "--mode kept-open|cto --log PATH --duration SEC\n"
-	      "         [--run-id HEX] [--page-size BYTES] [--quiet]\n",
+	      "         [--run-id HEX] [--page-size BYTES] [--quiet]\n"
+	      "       stalewin-reader clock-serve ADDR:PORT\n"
+	      "       stalewin-reader clock ADDR:PORT [--samples N]\n",
 	      f);
 }
 
@@ -409,6 +414,8 @@ int main(int argc, char **argv)
 	char err[SWLOG_ERRLEN];
 	int rc;
 
+	if (argc > 1 && (!strcmp(argv[1], "clock") || !strcmp(argv[1], "clock-serve")))
+		return sw_reader_clock_main(argc - 1, argv + 1);
 	rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc;
