@@ -364,10 +364,17 @@ int main(int argc, char **argv)
 			       "--writeback-ms", "200", "--expire-ms", "500",
 			       strcmp(pols[i], "native") ? "--run-id" : "--fsync-ms",
 			       strcmp(pols[i], "native") ? "1" : "500", NULL };
-		/* the file exists before the watch starts */
+		/* the file exists with its final size before the watch starts:
+		 * the writer then changes nothing before its first store
+		 * (native makes no self-check pause to separate setup from run) */
 		int fd = open(file, O_CREAT | O_RDWR, 0644);
-		if (fd >= 0)
-			close(fd);
+		if (fd < 0 || ftruncate(fd, 64 * 1024) != 0) {
+			printf("FAIL: cannot create %s: %s\n", file, strerror(errno));
+			return 1;
+		}
+		close(fd);
+		struct timespec settle = { 0, 20 * 1000 * 1000 };
+		nanosleep(&settle, NULL);
 		rc = watch_run(av, file, o, &no);
 		if (rc != 0) {
 			printf("FAIL %s: writer exited %d\n", pols[i], rc);
