@@ -35,6 +35,7 @@ struct sw_opts {
 	int64_t background_bytes;             /* -1: default */
 	int populate;                         /* native: --populate */
 	int64_t native_poll_ms;               /* native: fstat poll period */
+	int native_poll_only;                 /* native: no fstat after stores */
 	int64_t uffd_spin_us;                 /* uffd thread busy-poll, us */
 	int argc;                             /* the command line, for meta */
 	char **argv;

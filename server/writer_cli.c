@@ -15,7 +15,7 @@ enum {
 	O_SIZE = 256, O_DURATION, O_RUNID, O_STATUS, O_TRAP, O_INTERVAL,
 	O_PAGE, O_RATE, O_PAGES, O_HOTPAGES, O_HOTSHARE, O_SEED, O_BSTORES,
 	O_SILENCE, O_MSA, O_MSS, O_FSYNC, O_NOMUNMAP, O_WB, O_EXP, O_BG,
-	O_FORCE, O_POPULATE, O_NPOLL, O_SPIN,
+	O_FORCE, O_POPULATE, O_NPOLL, O_SPIN, O_NPONLY,
 };
 
 static const struct option longopts[] = {
@@ -49,6 +49,7 @@ static const struct option longopts[] = {
 	{ "populate", no_argument, NULL, O_POPULATE },
 	{ "native-poll-ms", required_argument, NULL, O_NPOLL },
 	{ "uffd-spin-us", required_argument, NULL, O_SPIN },
+	{ "native-poll-only", no_argument, NULL, O_NPONLY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -70,6 +71,7 @@ void sw_opts_usage(FILE *f)
 "            (defaults from /proc/sys/vm)\n"
 "  native: --populate (map pages by MADV_POPULATE_READ first)\n"
 "          --native-poll-ms N (fstat between stores, default 10)\n"
+"          --native-poll-only (no fstat right after each store)\n"
 "  uffd: --uffd-spin-us N (handler busy-poll, default 200)\n");
 }
 
@@ -269,6 +271,7 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 			break;
 		case O_FORCE: o->force = 1; break;
 		case O_POPULATE: o->populate = 1; break;
+		case O_NPONLY: o->native_poll_only = 1; break;
 		case O_NPOLL:
 			if ((rc = ms_opt("native-poll-ms", optarg, &o->native_poll_ms, err, errlen)))
 				return rc;

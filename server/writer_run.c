@@ -227,8 +227,9 @@ static void do_store(struct sw_run *R, uint64_t page)
 			s.trap_ns = dur;
 			R->traps++;
 		}
-		native_look(R, s.t_before_real_ns, s.t_before_mono_ns, page,
-			    faulted ? dur : 0);
+		if (!R->o->native_poll_only)
+			native_look(R, s.t_before_real_ns, s.t_before_mono_ns, page,
+				    faulted ? dur : 0);
 		if (R->updates != u0)
 			s.flags |= SW_STORE_UPDATED;
 		logged(R, swlog_append(R->log, SW_REC_STORE, &s, sizeof(s)));
