@@ -32,22 +32,26 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-SW_GUEST_MODULES="virtio_pci virtio_net virtio_blk virtio_rng virtio_console
- 9pnet_virtio 9p ext4 crc32c_generic nfsd nfsv3 nfsv4 nfs_acl"
+# Modules per guest role (loading costs ~0.1 s each under TCG, so each
+# role loads only its own: sw-insmod-ROLE.list; boot-one loads all).
+SW_MODS_common="virtio_pci virtio_net virtio_blk virtio_rng 9pnet_virtio 9p"
+SW_MODS_server="ext4 crc32c_generic nfsd"
+SW_MODS_client="nfsv3 nfsv4"
+SW_MODS_all="$SW_MODS_common $SW_MODS_server $SW_MODS_client"
 mkdir -p "$SW_VM_CACHE" 2>/dev/null || vm_die "cannot create the cache $SW_VM_CACHE (set SW_VM_CACHE to a writable directory)"
 vm_space_check "$SW_VM_CACHE" 400
+kernel_hash=$(cat "$SW_VM_DIR/lib.sh" "$SW_VM_DIR/build.sh" | vm_hash)
 scripts_hash=$(cat "$SW_VM_DIR/lib.sh" "$SW_VM_DIR/build.sh" "$SW_VM_DIR/init" "$SW_VM_DIR"/guest/*.sh | vm_hash)
 
 # ---------------------------------------------------------------- kernel
 build_stock_kernel() {
 	local pkg ver key dir tmp deb kver m
-	pkg=$(vm_kernel_pkg)
-	ver=$(vm_pkg_candidate "$pkg")
-	key=$(echo "$pkg $ver $scripts_hash $SW_GUEST_MODULES" | vm_hash)
+	pkg=$SW_KPKG ver=$SW_KPKG_VER
+	key=$(echo "$pkg $ver $kernel_hash" | vm_hash)
 	dir=$SW_VM_CACHE/kernel-$key
 	if [ ! -f "$dir/done" ]; then
 		vm_log "building the stock kernel part ($pkg $ver) in $dir"
-		deb=$(vm_fetch_deb "$pkg")
+		deb=$(vm_fetch_deb "$pkg" "$ver")
 		rm -rf "$dir"; tmp=$(mktemp -d "$SW_VM_CACHE/.kernel.XXXXXX")
 		dpkg-deb -x "$deb" "$tmp/root" || vm_die "dpkg-deb -x $deb failed"
 		kver=$(ls "$tmp/root/lib/modules" | head -1)
@@ -56,16 +60,18 @@ build_stock_kernel() {
 			vm_die "found no ELF payload in $tmp/root/boot/vmlinuz-$kver"
 		depmod -b "$tmp/root" "$kver" || vm_die "depmod -b failed for $kver"
 		mkdir -p "$tmp/mods/lib/modules/$kver"
-		: >"$tmp/mods/lib/modules/sw-insmod.list"
-		for m in $SW_GUEST_MODULES; do
-			modprobe -d "$tmp/root" -S "$kver" --show-depends "$m" ||
-				vm_die "module $m not found in $pkg"
-		done | awk '$1=="insmod"{ if (!seen[$2]++) print $2 }' |
+		for role in all server client; do
+			eval "list=\"\$SW_MODS_common \$SW_MODS_$role\""
+			for m in $list; do
+				modprobe -d "$tmp/root" -S "$kver" --show-depends "$m" ||
+					vm_die "module $m not found in $pkg"
+			done | awk '$1=="insmod"{ if (!seen[$2]++) print $2 }' >"$tmp/$role.list"
+			sed "s#^$tmp/root##" "$tmp/$role.list" >"$tmp/mods/lib/modules/sw-insmod-$role.list"
+		done
 		while read -r f; do
 			mkdir -p "$tmp/mods$(dirname "${f#$tmp/root}")"
 			cp "$f" "$tmp/mods${f#$tmp/root}"
-			echo "${f#$tmp/root}" >>"$tmp/mods/lib/modules/sw-insmod.list"
-		done
+		done <"$tmp/all.list"
 		# modules.dep & co so the kernel's request_module (busybox
 		# modprobe) finds what mount asks for by alias
 		cp "$tmp/root/lib/modules/$kver"/modules.{dep,alias,symbols,builtin,order} \
@@ -78,6 +84,7 @@ build_stock_kernel() {
 		echo "$pkg $ver" >"$dir/package"
 		rm -rf "$tmp"
 		touch "$dir/done"
+		ls -dt "$SW_VM_CACHE"/kernel-*/ 2>/dev/null | tail -n +3 | xargs -r rm -rf
 	fi
 	SW_VM_VMLINUX=$dir/vmlinux
 	SW_VM_KVER=$(cat "$dir/kver")
@@ -97,12 +104,12 @@ build_userland() {
 	[ -x /sbin/rpcbind ] || vm_die "rpcbind is not installed (scripts/packages.d/vm.txt)"
 	[ -x /sbin/mount.nfs ] || vm_die "mount.nfs (nfs-common) is not installed (scripts/packages.d/vm.txt)"
 	p=nfs-kernel-server
-	vers+="$p=$(vm_pkg_candidate $p)"
+	vers+="$p=$SW_NKS_VER"
 	key=$(echo "$vers $scripts_hash" | vm_hash)
 	userland_cpio=$SW_VM_CACHE/userland-$key.cpio
 	[ -f "$userland_cpio" ] && return 0
 	vm_log "building the guest userland ($vers)"
-	deb=$(vm_fetch_deb nfs-kernel-server)
+	deb=$(vm_fetch_deb nfs-kernel-server "$SW_NKS_VER")
 	tmp=$(mktemp -d "$SW_VM_CACHE/.userland.XXXXXX")
 	dpkg-deb -x "$deb" "$tmp/nks"
 	r=$tmp/root
@@ -135,6 +142,7 @@ PW
 	touch "$r/var/lib/nfs/etab" "$r/var/lib/nfs/rmtab"
 	vm_cpio "$r" "$userland_cpio"
 	rm -rf "$tmp"
+	ls -t "$SW_VM_CACHE"/userland-*.cpio 2>/dev/null | tail -n +3 | xargs -r rm -f
 }
 
 # ---------------------------------------------------------------- project
@@ -160,6 +168,7 @@ build_project() {
 	ls -t "$SW_VM_CACHE"/project-*.cpio 2>/dev/null | tail -n +5 | xargs -r rm -f
 }
 
+vm_apt_facts
 mods_cpio=
 if [ -n "$kernel" ]; then
 	[ -f "$kernel" ] || vm_usage_die "--kernel: expected an ELF vmlinux, no file at $kernel"

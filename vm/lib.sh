@@ -41,25 +41,39 @@ vm_space_check() { # DIR MIB
 		vm_die "not enough space in $1: need $2 MiB, have ${avail:-?} MiB free"
 }
 
-# The stock kernel package: what linux-image-amd64 depends on today.
-vm_kernel_pkg() {
-	local p
-	p=$(apt-cache depends linux-image-amd64 2>/dev/null |
-		awk '/Depends: linux-image-6\.1\.0-[0-9]+-amd64$/{print $2; exit}')
-	[ -n "$p" ] || p=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' |
-		awk '{print $1}' | sort -V | tail -1)
-	[ -n "$p" ] || vm_die "no linux-image-6.1.0-*-amd64 package known to apt (run apt-get update)"
-	echo "$p"
+# What apt offers today: the stock kernel package (what linux-image-amd64
+# depends on) and its version, nfs-kernel-server's version.  One apt-cache
+# call (~1 s), remembered per state of apt's package lists.  Sets
+# SW_KPKG SW_KPKG_VER SW_NKS_VER.
+vm_apt_facts() {
+	local lk f
+	lk=$(ls -l --time-style=+%s /var/lib/apt/lists/ 2>/dev/null | vm_hash)
+	f=$SW_VM_CACHE/apt-facts-$lk
+	if [ ! -s "$f" ]; then
+		apt-cache show --no-all-versions linux-image-amd64 nfs-kernel-server 2>/dev/null | awk '
+			/^Package:/ {p=$2}
+			/^Version:/ && p=="nfs-kernel-server" {print "SW_NKS_VER=" $2}
+			/^Depends:/ && p=="linux-image-amd64" {
+				if (match($0, /linux-image-6\.1\.0-[0-9]+-amd64 \(= [^)]+\)/)) {
+					split(substr($0, RSTART, RLENGTH), a, /[ ()=]+/)
+					print "SW_KPKG=" a[1]; print "SW_KPKG_VER=" a[2]
+				}
+			}' >"$f.tmp"
+		grep -q '^SW_KPKG=' "$f.tmp" && grep -q '^SW_NKS_VER=' "$f.tmp" ||
+			{ rm -f "$f.tmp"; vm_die "apt knows no linux-image-amd64 -> linux-image-6.1.0-N-amd64 or nfs-kernel-server (run apt-get update)"; }
+		mv "$f.tmp" "$f"
+	fi
+	. "$f"
 }
 
 vm_pkg_candidate() { apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/{print $2; exit}'; }
 vm_pkg_installed() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null; }
 
 # Fetch a .deb into the cache (once); prints its path.
-vm_fetch_deb() { # PKG
-	local d="$SW_VM_CACHE/debs" ver f
+vm_fetch_deb() { # PKG [VERSION]
+	local d="$SW_VM_CACHE/debs" ver=${2:-} f
 	mkdir -p "$d"
-	ver=$(vm_pkg_candidate "$1")
+	[ -n "$ver" ] || ver=$(vm_pkg_candidate "$1")
 	[ -n "$ver" ] && [ "$ver" != "(none)" ] || vm_die "apt knows no package $1 (expected a Debian 12 package)"
 	f=$(ls "$d/$1"_*"$(echo "${ver#*:}" )"_*.deb 2>/dev/null | head -1)
 	if [ -z "$f" ]; then

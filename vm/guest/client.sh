@@ -1,0 +1,82 @@
+# vm/guest/client.sh - the client guest's part of `stalewin vm run`
+# (busybox sh).  Reads /sw/plan.sh; for each experiment: waits until the
+# server prepared the file, estimates the clock offset, mounts the export
+# with each mount option set (nosharecache: one page cache per reader),
+# starts stalewin-reader(s) and stalewin-probe, says go, waits for them,
+# estimates the offset again, unmounts.  Failures: /sw/client.failed.
+. /sw/plan.sh
+fail() { echo "$*" >/sw/client.failed; echo "client: FAILED: $*"; exit 1; }
+waitfor() { # FILE TIMEOUT_S
+	local n=0
+	while [ ! -e "$1" ]; do
+		[ -e /sw/server.failed ] && fail "server failed: $(cat /sw/server.failed)"
+		n=$((n + 1)); [ $n -gt $(($2 * 10)) ] && return 1
+		sleep 0.1
+	done
+}
+clock() { # OUT
+	if [ -n "$SW_CTL" ]; then
+		$SW_CTL clock >"$1" 2>"$1.err" && return 0
+	fi
+	stalewin-reader clock "$SW_SERVER_IP:$SW_CLOCK_PORT" --samples "${SW_CLOCK_SAMPLES:-40}" >"$1" 2>"$1.err" ||
+		echo "client: clock estimate failed: $(cat "$1.err")"
+}
+echo "client: $(uname -r), uptime $(cut -d' ' -f1 /proc/uptime)s"
+waitfor /sw/server.ready 180 || fail "the server guest was not ready after 180 s"
+echo "client: server ready; uptime $(cut -d' ' -f1 /proc/uptime)s"
+have_probe=1
+command -v stalewin-probe >/dev/null || { have_probe=0; echo "client: stalewin-probe is not in the image (not built): no probe log"; }
+
+k=1
+while [ $k -le $SW_NEXP ]; do
+	eval "name=\$SW_EXP_${k}_NAME fs=\$SW_EXP_${k}_FS runid=\$SW_EXP_${k}_RUNID"
+	d=/sw/$name
+	waitfor "$d/sync/server.prepared" 120 || fail "experiment $name: the server did not prepare the file"
+	mkdir -p "$d/client"
+	clock "$d/client/clock-before.json"
+	lim=$((SW_DURATION + SW_TAIL + 1))
+	pids="" j=0 i=0
+	echo "$SW_MOUNTS" | tr '|' '\n' >/tmp/mounts
+	while read -r opts; do
+		[ -n "$opts" ] || continue
+		for mode in $SW_READER_MODES; do
+			# one mount per reader: nosharecache gives each its own
+			# superblock, so one reader's revalidation cannot refresh
+			# the page cache another reads
+			mp=/mnt/$k-$j
+			mkdir -p "$mp"
+			if ! mount -t nfs -o "$opts,nosharecache" "$SW_SERVER_IP:/export/$fs" "$mp" 2>/tmp/mount.err; then
+				fail "mount -t nfs -o $opts $SW_SERVER_IP:/export/$fs failed: $(cat /tmp/mount.err)"
+			fi
+			echo "$j $mode $opts $mp" >>"$d/client/readers.txt"
+			stalewin-reader --path "$mp/f-$k" --page "$SW_READER_PAGE" --every-ms "$SW_READER_EVERY_MS" \
+				--mode "$mode" --log "$d/kread-$j.swlog" --duration "$lim" --run-id "$runid" \
+				>"$d/client/kread-$j.out" 2>&1 &
+			pids="$pids $!"
+			j=$((j + 1))
+		done
+	done </tmp/mounts
+	grep "^$SW_SERVER_IP:/export/$fs " /proc/mounts >"$d/client/mounts.txt"
+	if [ $have_probe = 1 ]; then
+		url="nfs://$SW_SERVER_IP/export/$fs/f-$k?version=$SW_PROBE_VERS&nfsport=2049&mountport=20048"
+		stalewin-probe --url "$url" --log "$d/probe-0.swlog" --duration "$lim" --rate "$SW_PROBE_RATE" \
+			$SW_PROBE_ARGS >"$d/client/probe-0.out" 2>&1 &
+		pids="$pids $!"
+		echo "$url" >"$d/client/probe-0.url"
+	fi
+	sleep "${SW_LEAD:-1}"
+	echo "$(cut -d' ' -f1 /proc/uptime)" >"$d/sync/client.go"
+	echo "client: [$name] go; readers $j, probe $have_probe, $lim s"
+	rc=0
+	for p in $pids; do wait $p || rc=1; done
+	[ $rc -eq 0 ] || echo "client: [$name] a reader or the probe failed (see $name/client/*.out)"
+	waitfor "$d/sync/server.done" 60 || echo "client: [$name] the writer did not finish"
+	clock "$d/client/clock-after.json"
+	i=0
+	while [ -d /mnt/$k-$i ]; do umount /mnt/$k-$i 2>/dev/null; i=$((i + 1)); done
+	echo "$rc" >"$d/sync/client.done"
+	k=$((k + 1))
+done
+echo "$(cut -d' ' -f1 /proc/uptime)" >/sw/client.finished
+echo "client: finished at uptime $(cut -d' ' -f1 /proc/uptime)s"
+exit 0

@@ -1,0 +1,64 @@
+# vm/guest/server.sh - the server guest's part of `stalewin vm run`
+# (busybox sh, run by /init from the share).  Reads /sw/plan.sh, starts
+# knfsd on a tmpfs (fsid=1) and the ext4 disk /dev/vda (fsid=2), then for
+# each experiment: pre-creates the file, waits for the client's go, runs
+# stalewin-writer with its log in the share.  Failures go to
+# /sw/server.failed (one line) and end the script with exit 1.
+. /sw/plan.sh
+. /opt/stalewin/guest/knfsd.sh
+fail() { echo "$*" >/sw/server.failed; echo "server: FAILED: $*"; exit 1; }
+waitfor() { # FILE TIMEOUT_S: 0 when FILE appears, 1 on timeout or client failure
+	local n=0
+	while [ ! -e "$1" ]; do
+		[ -e /sw/client.failed ] && return 1
+		n=$((n + 1)); [ $n -gt $(($2 * 10)) ] && return 1
+		sleep 0.1
+	done
+}
+echo "server: $(uname -r), $(nproc) cpu, uptime $(cut -d' ' -f1 /proc/uptime)s"
+for kv in $SW_SYSCTLS; do
+	sysctl -w "$kv" || fail "sysctl -w $kv failed in the server guest (kernel $(uname -r))"
+done
+mkdir -p /export/tmpfs /export/ext4
+mount -t tmpfs -o size=${SW_TMPFS_SIZE:-256m} tmpfs /export/tmpfs || fail "cannot mount the tmpfs export"
+if [ -b /dev/vda ]; then
+	mount -t ext4 ${SW_EXT4_OPTS:+-o $SW_EXT4_OPTS} /dev/vda /export/ext4 ||
+		fail "cannot mount the ext4 disk /dev/vda on /export/ext4"
+fi
+sw_knfsd_up /export/tmpfs /export/ext4 >/tmp/knfsd.log 2>&1 ||
+	fail "knfsd failed to start: $(tail -n 3 /tmp/knfsd.log | tr '\n' ' ')"
+cat /tmp/knfsd.log
+stalewin-reader clock-serve "$SW_SERVER_IP:$SW_CLOCK_PORT" &
+clock_pid=$!
+echo "$(cut -d' ' -f1 /proc/uptime)" >/sw/server.ready
+echo "server: ready at uptime $(cat /sw/server.ready)s"
+
+k=1
+while [ $k -le $SW_NEXP ]; do
+	eval "name=\$SW_EXP_${k}_NAME policy=\$SW_EXP_${k}_POLICY fs=\$SW_EXP_${k}_FS"
+	eval "wl=\$SW_EXP_${k}_WORKLOAD runid=\$SW_EXP_${k}_RUNID"
+	d=/sw/$name
+	mkdir -p "$d/server" "$d/sync"
+	f=/export/$fs/f-$k
+	: >"$f" && truncate -s "$SW_SIZE" "$f" || fail "cannot create $f on $fs"
+	[ "$fs" = ext4 ] && cat /proc/fs/jbd2/vda-8/info >"$d/server/jbd2-before.txt" 2>/dev/null
+	cat /proc/sys/vm/dirty_writeback_centisecs /proc/sys/vm/dirty_expire_centisecs >"$d/server/vm-sysctl.txt" 2>/dev/null
+	echo "$(cut -d' ' -f1 /proc/uptime)" >"$d/sync/server.prepared"
+	waitfor "$d/sync/client.go" 300 || fail "experiment $name: the client never said go"
+	echo "server: [$name] stalewin-writer --policy $policy --workload $wl on $fs"
+	stalewin-writer run --file "$f" --policy "$policy" --workload "$wl" \
+		--log "$d/writer.swlog" --duration "$SW_DURATION" --run-id "$runid" \
+		--size "$SW_SIZE" --status-file "$d/server/writer-status.json" \
+		$SW_WRITER_ARGS >"$d/server/writer.out" 2>&1
+	rc=$?
+	echo $rc >"$d/server/writer.rc"
+	[ $rc -eq 0 ] || echo "server: [$name] stalewin-writer exit $rc: $(tail -n 2 "$d/server/writer.out" | tr '\n' ' ')"
+	[ "$fs" = ext4 ] && cat /proc/fs/jbd2/vda-8/info >"$d/server/jbd2-after.txt" 2>/dev/null
+	echo done >"$d/sync/server.done"
+	k=$((k + 1))
+done
+waitfor /sw/client.finished $((SW_DURATION * 2 + 120)) || echo "server: the client did not finish"
+kill $clock_pid 2>/dev/null
+exportfs -ua 2>/dev/null
+echo "server: finished at uptime $(cut -d' ' -f1 /proc/uptime)s"
+exit 0

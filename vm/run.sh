@@ -1,0 +1,386 @@
+#!/usr/bin/env bash
+# vm/run.sh - `./stalewin vm run`: boot a knfsd server guest and a client
+# guest wired together by a qemu stream netdev over a unix socket (no
+# real network), run the experiments, collect the run folder(s) on the
+# host, shut the guests down, print the report.
+#
+#   ./stalewin vm run [--policy P]... [--workload W] [--fs tmpfs|ext4]
+#        [--mount-opts O]... [--reader-mode kept-open|cto]... [--duration S]
+#        [--kernel PATH|patched|stock] [--client-kernel PATH|stock]
+#        [--sysctl K=V]... [--probe-vers 3|4] [--probe-rate N]
+#        [--reader-every-ms N] [--reader-page N] [--size BYTES]
+#        [--writer-args "..."] [--out DIR] [--build-dir DIR] [--no-report]
+#        [--timeout S] [--keep-going]
+#
+# Default: the demo matrix, eager deferred lang none on tmpfs and native
+# on ext4, rewrite workload, 10 s each, one mount vers=3,nolock read by a
+# kept-open and a close-to-open reader, probe NFSv3.  --policy/--fs pick
+# a subset (every policy given runs on every --fs given; native defaults
+# to ext4, the others to tmpfs).  --mount-opts may repeat: one kernel
+# mount (nosharecache) per option set, each read in every reader mode;
+# kread-<j>.swlog, j in order (mount, mode), listed in meta.json.
+# --kernel applies to the server guest (the writer's kernel); "patched"
+# is vm/kernel/stalewin-vm-kernel --print-path.  --sysctl is applied in
+# the server guest before the writer starts.
+# One experiment: the run folder is OUT; several: OUT/<n>-<policy>-<fs>/.
+set -euo pipefail
+SW_VM_PROG="stalewin vm run"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+. "$SW_VM_DIR/qemu.sh"
+
+policies=() fss=() mounts=() modes=() sysctls=()
+workload=rewrite duration=10 kernel=stock client_kernel=stock probe_vers=3
+probe_rate=100 reader_every=100 reader_page=0 size=1M writer_args=""
+out="" build_dir=${SW_BUILD_DIR:-$SW_TOP/build} report=1 timeout="" shell=0
+orig_cmd="$0 $*"
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--policy) policies+=("${2:?}"); shift 2 ;;
+	--fs) fss+=("${2:?}"); shift 2 ;;
+	--workload) workload=${2:?}; shift 2 ;;
+	--mount-opts) mounts+=("${2:?}"); shift 2 ;;
+	--reader-mode) modes+=("${2:?}"); shift 2 ;;
+	--duration) duration=${2:?}; shift 2 ;;
+	--kernel) kernel=${2:?}; shift 2 ;;
+	--client-kernel) client_kernel=${2:?}; shift 2 ;;
+	--sysctl) sysctls+=("${2:?}"); shift 2 ;;
+	--probe-vers) probe_vers=${2:?}; shift 2 ;;
+	--probe-rate) probe_rate=${2:?}; shift 2 ;;
+	--reader-every-ms) reader_every=${2:?}; shift 2 ;;
+	--reader-page) reader_page=${2:?}; shift 2 ;;
+	--size) size=${2:?}; shift 2 ;;
+	--writer-args) writer_args=${2?}; shift 2 ;;
+	--out) out=${2:?}; shift 2 ;;
+	--build-dir) build_dir=${2:?}; shift 2 ;;
+	--no-report) report=0; shift ;;
+	--timeout) timeout=${2:?}; shift 2 ;;
+	--shell) shell=1; shift ;;
+	-h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) vm_usage_die "unknown option '$1' (see --help)" ;;
+	esac
+done
+
+# ------------------------------------------------------------ validation
+for p in "${policies[@]}"; do
+	case "$p" in eager|deferred|lang|none|native) ;;
+	*) vm_usage_die "--policy: expected eager, deferred, lang, none or native, saw '$p'" ;; esac
+done
+for f in "${fss[@]}"; do
+	case "$f" in tmpfs|ext4) ;; *) vm_usage_die "--fs: expected tmpfs or ext4, saw '$f'" ;; esac
+done
+for m in "${modes[@]}"; do
+	case "$m" in kept-open|cto) ;; *) vm_usage_die "--reader-mode: expected kept-open or cto, saw '$m'" ;; esac
+done
+case "$workload" in rewrite|stream|random|burst) ;;
+*) vm_usage_die "--workload: expected rewrite, stream, random or burst, saw '$workload'" ;; esac
+[[ "$duration" =~ ^[0-9]+$ ]] && [ "$duration" -ge 1 ] || vm_usage_die "--duration: expected whole seconds >= 1, saw '$duration'"
+[[ "$probe_vers" =~ ^[34]$ ]] || vm_usage_die "--probe-vers: expected 3 or 4, saw '$probe_vers'"
+[[ "$probe_rate" =~ ^[0-9]+$ ]] || vm_usage_die "--probe-rate: expected GETATTRs/s, saw '$probe_rate'"
+[[ "$reader_every" =~ ^[0-9]+$ ]] && [ "$reader_every" -ge 1 ] || vm_usage_die "--reader-every-ms: expected ms >= 1, saw '$reader_every'"
+[[ "$reader_page" =~ ^[0-9]+$ ]] || vm_usage_die "--reader-page: expected a page index, saw '$reader_page'"
+for kv in "${sysctls[@]}"; do
+	[[ "$kv" =~ ^[a-z0-9_.]+=[^[:space:]]+$ ]] || vm_usage_die "--sysctl: expected KEY=VALUE (e.g. vm.dirty_expire_centisecs=500), saw '$kv'"
+done
+for m in "${mounts[@]}"; do
+	[[ "$m" != *"|"* && "$m" != *" "* ]] || vm_usage_die "--mount-opts: expected comma-separated options without spaces or '|', saw '$m'"
+done
+[ ${#mounts[@]} -gt 0 ] || mounts=("vers=3,nolock")
+[ ${#modes[@]} -gt 0 ] || modes=(kept-open cto)
+
+why=$(vm_qemu_check) || { echo "$SW_VM_PROG: $why" >&2; exit 1; }
+
+resolve_kernel() { # SPEC -> path or "stock"
+	case "$1" in
+	stock) echo stock ;;
+	patched)
+		local k=$SW_VM_DIR/kernel/stalewin-vm-kernel p
+		[ -x "$k" ] || vm_die "--kernel patched: vm/kernel/stalewin-vm-kernel is missing (the patched-kernel part has not landed)"
+		p=$("$k" --print-path) || vm_die "--kernel patched: no patched kernel is built (./stalewin vm kernel builds it, ~25 min)"
+		[ -f "$p" ] || vm_die "--kernel patched: $k --print-path gave '$p', which is not a file"
+		echo "$p" ;;
+	*) [ -f "$1" ] || vm_usage_die "--kernel: expected stock, patched or an ELF vmlinux, no file at $1"
+		realpath "$1" ;;
+	esac
+}
+kernel=$(resolve_kernel "$kernel")
+client_kernel=$(resolve_kernel "$client_kernel")
+
+# ------------------------------------------------------------ experiments
+if [ ${#policies[@]} -eq 0 ] && [ ${#fss[@]} -eq 0 ]; then
+	exps=(eager:tmpfs deferred:tmpfs lang:tmpfs none:tmpfs native:ext4)
+else
+	[ ${#policies[@]} -gt 0 ] || policies=(eager)
+	exps=()
+	for p in "${policies[@]}"; do
+		if [ ${#fss[@]} -gt 0 ]; then
+			for f in "${fss[@]}"; do exps+=("$p:$f"); done
+		elif [ "$p" = native ]; then exps+=("$p:ext4")
+		else exps+=("$p:tmpfs"); fi
+	done
+fi
+nexp=${#exps[@]}
+need_ext4=0
+for e in "${exps[@]}"; do [ "${e#*:}" = ext4 ] && need_ext4=1; done
+
+# ------------------------------------------------------------ binaries
+if [ ! -x "$build_dir/server/stalewin-writer" ] || [ ! -x "$build_dir/client/stalewin-reader" ]; then
+	vm_log "building the project in $build_dir (writer, probe, reader, ctl)"
+	cmake -S "$SW_TOP" -B "$build_dir" >/dev/null 2>&1 || vm_die "cmake configure of $build_dir failed (./stalewin build shows why)"
+	for t in stalewin-writer stalewin-reader stalewin-probe stalewin-ctl stalewin-logdump stalewin-report; do
+		cmake --build "$build_dir" -j2 --target "$t" >/dev/null 2>&1 || vm_log "could not build $t (not there yet?)"
+	done
+fi
+[ -x "$build_dir/server/stalewin-writer" ] || vm_die "no stalewin-writer in $build_dir/server (./stalewin build)"
+[ -x "$build_dir/client/stalewin-reader" ] || vm_die "no stalewin-reader in $build_dir/client (./stalewin build)"
+
+t_cmd=$(vm_now)
+[ -n "$out" ] || out=$SW_TOP/runs/vm-$(date -u +%Y%m%d-%H%M%S)
+mkdir -p "$out" || vm_die "cannot create the run folder $out"
+out=$(realpath "$out")
+[ -z "$(ls -A "$out")" ] || vm_usage_die "--out: expected an empty or new folder, $out has files"
+vm_space_check "$out" 200
+
+# ------------------------------------------------------------ images
+if [ "$kernel" = stock ]; then senv=$("$SW_VM_DIR/build.sh" --quiet --build-dir "$build_dir")
+else senv=$("$SW_VM_DIR/build.sh" --quiet --build-dir "$build_dir" --kernel "$kernel"); fi
+if [ "$client_kernel" = "$kernel" ]; then cenv=$senv
+elif [ "$client_kernel" = stock ]; then cenv=$("$SW_VM_DIR/build.sh" --quiet --build-dir "$build_dir")
+else cenv=$("$SW_VM_DIR/build.sh" --quiet --build-dir "$build_dir" --kernel "$client_kernel"); fi
+eval "$senv"
+s_vmlinux=$SW_VM_VMLINUX s_initrd=$SW_VM_INITRD s_kdesc=$SW_VM_KERNEL_DESC bins=$SW_VM_BINS
+eval "$cenv"
+c_vmlinux=$SW_VM_VMLINUX c_initrd=$SW_VM_INITRD c_kdesc=$SW_VM_KERNEL_DESC
+case " $bins " in *" stalewin-probe "*) ;; *) vm_log "warning: no stalewin-probe in $build_dir: the run has no probe log (report partial)" ;; esac
+ctl=""
+case " $bins " in *" stalewin-ctl "*) ctl=1 ;; esac
+
+work=$(mktemp -d /tmp/sw-vm-run.XXXXXX)
+cleanup() {
+	vm_stop_all
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'echo "$SW_VM_PROG: interrupted, stopping the guests" >&2; exit 130' INT TERM
+disk=""
+if [ "$need_ext4" = 1 ] || [ "$shell" = 1 ]; then
+	vm_space_check /tmp 600
+	disk=$work/ext4.img
+	truncate -s 512M "$disk" && mkfs.ext4 -q -F "$disk" || vm_die "mkfs.ext4 -F $disk failed"
+fi
+
+# ------------------------------------------------------------ plan
+share=$out
+{
+	echo "SW_NEXP=$nexp"
+	echo "SW_DURATION=$duration"
+	echo "SW_TAIL=2"
+	echo "SW_SIZE=$size"
+	printf 'SW_WRITER_ARGS=%q\n' "$writer_args"
+	printf 'SW_SYSCTLS=%q\n' "${sysctls[*]:-}"
+	printf 'SW_MOUNTS=%q\n' "$(IFS='|'; echo "${mounts[*]}")"
+	printf 'SW_READER_MODES=%q\n' "${modes[*]}"
+	echo "SW_READER_EVERY_MS=$reader_every"
+	echo "SW_READER_PAGE=$reader_page"
+	echo "SW_PROBE_VERS=$probe_vers"
+	echo "SW_PROBE_RATE=$probe_rate"
+	echo "SW_PROBE_ARGS="
+	echo "SW_SERVER_IP=10.77.0.1"
+	echo "SW_CLOCK_PORT=$((20000 + RANDOM % 40000))"
+	echo "SW_CTL="
+	k=1
+	for e in "${exps[@]}"; do
+		p=${e%%:*} f=${e#*:}
+		if [ "$nexp" -eq 1 ]; then n=.; else n=$k-$p-$f; fi
+		echo "SW_EXP_${k}_NAME=$n SW_EXP_${k}_POLICY=$p SW_EXP_${k}_FS=$f SW_EXP_${k}_WORKLOAD=$workload SW_EXP_${k}_RUNID=$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')"
+		k=$((k + 1))
+	done
+} >"$share/plan.sh"
+cp "$SW_VM_DIR/guest/server.sh" "$share/server.sh"
+cp "$SW_VM_DIR/guest/client.sh" "$share/client.sh"
+mkdir -p "$share/vm"
+
+# ------------------------------------------------------------ boot
+sock=$work/net.sock
+s_console=$share/vm/server.console
+c_console=$share/vm/client.console
+vm_log "booting the server guest ($s_kdesc)"
+vm_qemu_start server "$s_vmlinux" "$s_initrd" "$share" "$s_console" --ip 10.77.0.1/24 \
+	--run server.sh --mac 52:54:00:77:00:01 --append sw.role=server ${disk:+--disk "$disk"} \
+	--net "stream,id=n0,server=on,addr.type=unix,addr.path=$sock"
+spid=$VM_PID
+for ((i = 0; i < 100; i++)); do [ -S "$sock" ] && break; vm_alive "$spid" || break; sleep 0.05; done
+[ -S "$sock" ] || { vm_fail_msg "the server's qemu did not create its network socket $sock" "$s_console"; exit 1; }
+vm_log "booting the client guest ($c_kdesc)"
+vm_qemu_start client "$c_vmlinux" "$c_initrd" "$share" "$c_console" --ip 10.77.0.2/24 \
+	--run client.sh --mac 52:54:00:77:00:02 --append sw.role=client \
+	--net "stream,id=n0,server=off,addr.type=unix,addr.path=$sock"
+cpid=$VM_PID
+
+# Wait for FILE while both guests live and no side reported a failure.
+watch_for() { # FILE TIMEOUT WHAT
+	local t0 f=$1
+	t0=$(vm_now)
+	while [ ! -e "$f" ]; do
+		for side in server client; do
+			if [ -e "$share/$side.failed" ]; then
+				echo "$SW_VM_PROG: the $side guest failed: $(cat "$share/$side.failed")" >&2
+				tail -n 15 "$share/vm/$side.console" 2>/dev/null | sed 's/^/    | /' >&2
+				return 1
+			fi
+		done
+		if ! vm_alive "$spid" && [ ! -e "$share/server.rc" ]; then
+			vm_fail_msg "$3: the server guest died (qemu PID $spid) after $(vm_elapsed "$t0") s" "$s_console"
+			return 1
+		fi
+		if ! vm_alive "$cpid" && [ ! -e "$share/client.rc" ]; then
+			[ -e "$f" ] && return 0
+			vm_fail_msg "$3: the client guest died (qemu PID $cpid) after $(vm_elapsed "$t0") s" "$c_console"
+			return 1
+		fi
+		if awk -v a="$t0" -v b="$(vm_now)" -v t="$2" 'BEGIN{exit !(b-a>t)}'; then
+			local cons=$s_console
+			[ "$f" = "$share/client.rc" ] && cons=$c_console
+			vm_fail_msg "$3: nothing after waiting $(vm_elapsed "$t0") s" "$cons"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+watch_for "$share/server.ready" 150 "the server guest did not get knfsd ready" || exit 1
+vm_log "server ready (knfsd up) $(vm_elapsed "$t_cmd") s after the command"
+[ -n "$timeout" ] || timeout=$((nexp * (duration + 20) + 120))
+for ((k = 1; k <= nexp; k++)); do
+	n=$(awk -F'[ =]' -v k="$k" '$1=="SW_EXP_"k"_NAME"{print $2}' "$share/plan.sh")
+	watch_for "$share/$n/sync/client.go" 150 "experiment $k never started" || exit 1
+	[ "$k" -eq 1 ] && vm_log "first experiment started $(vm_elapsed "$t_cmd") s after the command"
+	watch_for "$share/$n/sync/client.done" "$((duration + 90))" "experiment $k did not finish" || exit 1
+	vm_log "experiment $k/$nexp ($n) done"
+done
+watch_for "$share/client.rc" 60 "the client guest did not power off" || exit 1
+watch_for "$share/server.rc" 60 "the server guest did not power off" || exit 1
+vm_stop_pid "$spid" 15
+vm_stop_pid "$cpid" 15
+t_end=$(vm_now)
+
+# ------------------------------------------------------------ collect
+bad=0
+for side in server client; do
+	trouble=$(vm_dmesg_trouble "$share/$side.dmesg")
+	if [ -n "$trouble" ]; then
+		echo "$SW_VM_PROG: kernel trouble in the $side guest's dmesg ($share/vm/$side.dmesg):" >&2
+		echo "$trouble" | head -20 >&2
+		bad=1
+	fi
+	for x in out rc dmesg; do [ -e "$share/$side.$x" ] && mv "$share/$side.$x" "$share/vm/$side.$x"; done
+done
+for x in server.ready client.finished server.sh client.sh; do [ -e "$share/$x" ] && mv "$share/$x" "$share/vm/"; done
+mv "$share/plan.sh" "$share/vm/plan.sh"
+for d in "$share"/sync "$share"/*/sync; do
+	[ -d "$d" ] || continue
+	p=$(basename "$(dirname "$d")"); [ "$d" = "$share/sync" ] && p=run
+	mv "$d" "$share/vm/sync-$p"
+done
+
+qemu_ver=$(qemu-system-x86_64 --version | head -1)
+python3 - "$share" "$nexp" "$orig_cmd" "$s_kdesc" "$c_kdesc" "$qemu_ver" "$t_cmd" "$t_end" "$bad" <<'PY'
+import json, os, sys, shlex
+share, nexp, cmd, skd, ckd, qv, t0, t1, bad = sys.argv[1:]
+plan = {}
+for line in open(os.path.join(share, "vm", "plan.sh")):
+    for tok in shlex.split(line):
+        if "=" in tok:
+            k, v = tok.split("=", 1)
+            plan[k] = v
+names = [plan["SW_EXP_%d_NAME" % k] for k in range(1, int(nexp) + 1)]
+def load(p):
+    try:
+        with open(p) as f:
+            return json.loads(f.read())
+    except Exception:
+        return None
+for k, n in enumerate(names, 1):
+    d = os.path.join(share, n)
+    cb = load(os.path.join(d, "client", "clock-before.json"))
+    ca = load(os.path.join(d, "client", "clock-after.json"))
+    clock = {}
+    if cb: clock["before"] = cb
+    if ca: clock["after"] = ca
+    if cb and ca:
+        clock["drift_ns"] = ca["offset_ns"] - cb["offset_ns"]
+        clock["drift_interval_ns"] = ca["t_real_ns"] - cb["t_real_ns"]
+    clock["note"] = ("two qemu TCG guests: their clocks drift apart; offset "
+                     "(server - client CLOCK_REALTIME) measured before and after the run")
+    with open(os.path.join(d, "clock.json"), "w") as f:
+        json.dump(clock, f, indent=1)
+    readers = []
+    rt = os.path.join(d, "client", "readers.txt")
+    if os.path.exists(rt):
+        for line in open(rt):
+            j, mode, opts, mp = line.split()
+            readers.append({"index": int(j), "log": "kread-%s.swlog" % j, "mode": mode,
+                            "mount_opts_requested": opts + ",nosharecache", "mount_point": mp})
+    url = None
+    pu = os.path.join(d, "client", "probe-0.url")
+    if os.path.exists(pu):
+        url = open(pu).read().strip()
+    wrc = None
+    try: wrc = int(open(os.path.join(d, "server", "writer.rc")).read())
+    except Exception: pass
+    meta = {
+        "tool": "stalewin vm run",
+        "command": cmd,
+        "setup": "vm",
+        "experiment": k, "experiments": int(nexp),
+        "policy": plan["SW_EXP_%d_POLICY" % k], "fs": plan["SW_EXP_%d_FS" % k],
+        "workload": plan["SW_EXP_%d_WORKLOAD" % k], "run_id": plan["SW_EXP_%d_RUNID" % k],
+        "duration_s": int(plan["SW_DURATION"]), "size": plan["SW_SIZE"],
+        "writer_args": plan.get("SW_WRITER_ARGS", ""), "writer_rc": wrc,
+        "sysctls_server": plan.get("SW_SYSCTLS", "").split(),
+        "server": {"kernel": skd, "ip": plan["SW_SERVER_IP"], "nfs": "knfsd (Debian 12 nfs-kernel-server), NFSv3 + v4.x, v4 grace ended",
+                   "export": "/export/" + plan["SW_EXP_%d_FS" % k],
+                   "export_options": "rw,sync,no_subtree_check,no_root_squash,insecure,fsid=N"},
+        "client": {"kernel": ckd, "ip": "10.77.0.2"},
+        "probe": {"log": "probe-0.swlog", "url": url, "rate": int(plan["SW_PROBE_RATE"])} if url else None,
+        "readers": readers,
+        "reader_every_ms": int(plan["SW_READER_EVERY_MS"]), "reader_page": int(plan["SW_READER_PAGE"]),
+        "qemu": qv, "accel": "tcg",
+        "clock_note": "TCG guest clocks drift: see clock.json before/after/drift_ns",
+        "clock_method": (cb or {}).get("method", "stalewin-ctl clock" if cb else None),
+        "t_command_real_s": float(t0), "t_end_real_s": float(t1),
+        "dmesg_trouble": bool(int(bad)),
+        "console_logs": ["vm/server.console", "vm/client.console"],
+        "dmesg": ["vm/server.dmesg", "vm/client.dmesg"],
+    }
+    if n != ".":
+        meta["console_logs"] = ["../vm/server.console", "../vm/client.console"]
+        meta["dmesg"] = ["../vm/server.dmesg", "../vm/client.dmesg"]
+    with open(os.path.join(d, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+if int(nexp) > 1:
+    with open(os.path.join(share, "meta.json"), "w") as f:
+        json.dump({"tool": "stalewin vm run", "command": cmd, "runs": names,
+                   "server_kernel": skd, "client_kernel": ckd, "qemu": qv}, f, indent=1)
+PY
+vm_log "run folder: $out ($(vm_elapsed "$t_cmd") s)"
+
+# ------------------------------------------------------------ report
+runs=()
+if [ "$nexp" -eq 1 ]; then runs=("$out")
+else for ((k = 1; k <= nexp; k++)); do runs+=("$out/$(awk -F'[ =]' -v k="$k" '$1=="SW_EXP_"k"_NAME"{print $2}' "$share/vm/plan.sh")"); done; fi
+rrc=0
+if [ "$report" = 1 ]; then
+	rep=$(command -v stalewin-report 2>/dev/null || true)
+	[ -n "$rep" ] || rep=$build_dir/analysis/stalewin-report
+	if [ -x "$rep" ]; then
+		for r in "${runs[@]}"; do
+			"$rep" "$r" --format all --out "$r" >/dev/null 2>&1 || true
+			"$rep" "$r" --format text || rrc=$?
+		done
+		[ "${#runs[@]}" -gt 1 ] && { "$rep" compare "${runs[@]}" --format text || true; }
+	else
+		echo "$SW_VM_PROG: stalewin-report is not built yet ($rep): no report; the logs are in $out" >&2
+		rrc=3
+	fi
+fi
+[ "$bad" = 0 ] || exit 1
+exit "$rrc"
