@@ -2,7 +2,8 @@
 # Description: stopping stalewin-writer mid-run loses nothing.
 #  1. SIGTERM mid-run: exit 0, the log is complete (stalewin-logdump exit 0)
 #     and ends with END reason=2 (signal) carrying the store count, and the
-#     deferred policy's munmap update is there.
+#     deferred policy's munmap update is there; --status-file says running,
+#     then done.
 #  2. SIGKILL mid-run: the log is readable up to the kill (logdump exit 0 or
 #     3 = torn tail, never 1 = corrupt), with at least the stores of the
 #     first flush interval, and no END.
@@ -23,8 +24,11 @@ fail() { echo "FAIL $*"; fails=$((fails+1)); }
 
 # 1. SIGTERM
 "$W" --file $S/f1 --policy deferred --workload rewrite --interval-ms 20 \
-	--duration 30 --log $S/l1 2>$S/e1 & pid=$!
-sleep 1; kill -TERM $pid; wait $pid; rc=$?
+	--duration 30 --log $S/l1 --status-file $S/st1 2>$S/e1 & pid=$!
+sleep 1
+grep -q '"state":"running"' $S/st1 || fail "status file not running after 1 s: $(cat $S/st1)"
+kill -TERM $pid; wait $pid; rc=$?
+grep -q '"state":"done"' $S/st1 || fail "status file not done after SIGTERM: $(cat $S/st1)"
 [ $rc -eq 0 ] || fail "SIGTERM: exit $rc: $(cat $S/e1)"
 "$LD" $S/l1 >$S/d1; rc=$?
 [ $rc -eq 0 ] || fail "SIGTERM: logdump exit $rc"

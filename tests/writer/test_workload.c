@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: unit test of the writer's workloads (server/wl_*.c).  The
+ * random workload must be reproducible (same seed, same pages), differ
+ * with another seed, stay inside the working set and send about
+ * --hot-share of its stores into the hot set; stream walks pages in order
+ * and wraps; rewrite keeps one page at a fixed period; burst spaces its
+ * bursts by the silence; bad parameters are refused with "expected".  A
+ * broken workload shows as irreproducible runs or pages outside the file.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "swtime.h"
+#include "workload.h"
+
+static int fails;
+#define CHECK(c, ...) do { if (!(c)) { printf("FAIL " __VA_ARGS__); printf("\n"); fails++; } } while (0)
+
+static void init(struct sw_wl *w, const char *name, struct sw_wl_params p)
+{
+	char err[256];
+	if (sw_wl_init(w, sw_workload_find(name), &p, err, sizeof(err)))
+		printf("FAIL init %s: %s\n", name, err), fails++;
+}
+
+int main(void)
+{
+	struct sw_wl a, b, c;
+	uint64_t pa, pb, pc;
+	int64_t ta, tb, tc;
+	struct sw_wl_params p = { .npages = 1000, .rate = 1000, .seed = 42 };
+	char err[256];
+
+	init(&a, "random", p);
+	init(&b, "random", p);
+	p.seed = 43;
+	init(&c, "random", p);
+	int same = 1, diff = 0;
+	for (int i = 0; i < 10000; i++) {
+		a.ops->next(&a, &pa, &ta);
+		b.ops->next(&b, &pb, &tb);
+		c.ops->next(&c, &pc, &tc);
+		same &= pa == pb && ta == tb;
+		diff += pa != pc;
+		CHECK(pa < 1000, "random page %llu outside 1000 pages", (unsigned long long)pa);
+		CHECK(ta == (int64_t)i * SW_NS_PER_MS, "random store %d planned at %lld ns", i, (long long)ta);
+	}
+	CHECK(same, "random: same seed gave different sequences");
+	CHECK(diff > 9000, "random: seeds 42 and 43 agree on %d of 10000", 10000 - diff);
+
+	p = (struct sw_wl_params){ .npages = 1000, .pages = 500, .hot_pages = 10,
+				   .hot_share = 0.9, .seed = 7 };
+	init(&a, "random", p);
+	int hot = 0;
+	for (int i = 0; i < 100000; i++) {
+		a.ops->next(&a, &pa, &ta);
+		hot += pa < 10;
+		CHECK(pa < 500, "hot-set page %llu outside the 500-page working set", (unsigned long long)pa);
+	}
+	CHECK(hot > 89000 && hot < 91000, "hot share 0.9: %d of 100000 stores hot", hot);
+
+	p = (struct sw_wl_params){ .npages = 4, .rate = 10 };
+	init(&a, "stream", p);
+	for (int i = 0; i < 9; i++) {
+		a.ops->next(&a, &pa, &ta);
+		CHECK(pa == (uint64_t)(i % 4) && ta == (int64_t)i * 100 * SW_NS_PER_MS,
+		      "stream store %d: page %llu at %lld", i, (unsigned long long)pa, (long long)ta);
+	}
+	p = (struct sw_wl_params){ .npages = 4, .page = 3, .interval_ns = 100 * SW_NS_PER_MS };
+	init(&a, "rewrite", p);
+	for (int i = 0; i < 5; i++) {
+		a.ops->next(&a, &pa, &ta);
+		CHECK(pa == 3 && ta == (int64_t)i * 100 * SW_NS_PER_MS, "rewrite store %d", i);
+	}
+	p = (struct sw_wl_params){ .npages = 100, .burst_stores = 3, .silence_ns = SW_NS_PER_S };
+	init(&a, "burst", p);
+	int64_t want[] = { 0, 0, 0, SW_NS_PER_S, SW_NS_PER_S, SW_NS_PER_S, 2 * SW_NS_PER_S };
+	for (int i = 0; i < 7; i++) {
+		a.ops->next(&a, &pa, &ta);
+		CHECK(ta == want[i] && pa == (uint64_t)i, "burst store %d: page %llu at %lld",
+		      i, (unsigned long long)pa, (long long)ta);
+	}
+	struct { const char *wl; struct sw_wl_params p; } bad[] = {
+		{ "rewrite", { .npages = 4, .page = 4, .interval_ns = 1 } },
+		{ "rewrite", { .npages = 4, .interval_ns = 0 } },
+		{ "random", { .npages = 4, .pages = 5 } },
+		{ "random", { .npages = 4, .hot_pages = 4 } },
+		{ "random", { .npages = 4, .hot_pages = 1, .hot_share = 2 } },
+		{ "burst", { .npages = 4, .burst_stores = 0 } },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = 0;
+		int rc = sw_wl_init(&a, sw_workload_find(bad[i].wl), &bad[i].p, err, sizeof(err));
+		CHECK(rc != 0 && strstr(err, "expected"), "bad %s case %zu accepted (%s)",
+		      bad[i].wl, i, err);
+	}
+	printf("%s workloads\n", fails ? "FAIL" : "ok  ");
+	return fails ? 1 : 0;
+}
