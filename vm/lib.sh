@@ -15,8 +15,13 @@ vm_usage_die() { echo "$SW_VM_PROG: $*" >&2; exit 2; }
 vm_log() { [ -n "${SW_VM_QUIET:-}" ] || echo "$SW_VM_PROG: $*" >&2; }
 
 # Seconds since the epoch with ms, for elapsed-time messages.
-vm_now() { date +%s.%N | cut -c1-14; }
-vm_elapsed() { awk -v a="$1" -v b="$(vm_now)" 'BEGIN{printf "%.1f", b-a}'; }
+# (bash builtins only: the host's two cores also run the TCG guests)
+vm_now() { echo "${EPOCHREALTIME/[.,]/}"; }   # microseconds
+vm_elapsed() { # START_US -> seconds with one decimal
+	local d=$(( ${EPOCHREALTIME/[.,]/} - $1 ))
+	printf '%d.%d' $((d / 1000000)) $((d / 100000 % 10))
+}
+vm_older_than() { (( ${EPOCHREALTIME/[.,]/} - $1 > $2 * 1000000 )); } # START_US S
 
 # qemu usable at all?  Prints why not and returns 1.
 vm_qemu_check() {

