@@ -4,6 +4,7 @@
 # what was seen), and must not leave a log or a new data file behind.  A
 # broken writer shows as a crash, exit 0/1, a multi-line or empty message,
 # or a run that starts on a symlink, a directory or the wrong filesystem.
+# A rate that cannot be met runs, and says so with the achieved rate.
 set -u
 W=${SW_BUILD_DIR:?}/server/stalewin-writer
 [ -x "$W" ] || { echo "FAIL: no $W"; exit 1; }
@@ -52,4 +53,18 @@ else
 	echo "skip emulated-off-tmpfs case: $T is on tmpfs"
 fi
 [ -e $T/l ] && { echo "FAIL: a refused run left a log $T/l"; fails=$((fails+1)); }
+
+# A rate that cannot be met is not refused: the run says so (one stderr
+# line, a WARN NOTE in the log, rate_achieved in the status file).
+if [ -n "$S" ]; then
+	err=$("$W" --file $S/r --policy eager --workload stream --rate 100000000 \
+		--duration 0.5 --log $T/r.log --status-file $T/r.st 2>&1 >/dev/null); rc=$?
+	if [ $rc -ne 0 ] || ! grep -q "rate not met: planned 100000000.0 stores/s, achieved" <<<"$err" ||
+	   ! "${SW_BUILD_DIR}/common/stalewin-logdump" $T/r.log | grep -q "level=1 rate not met" ||
+	   ! grep -q '"rate_achieved":' $T/r.st || ! grep -q '"warning":"rate not met' $T/r.st; then
+		echo "FAIL unmet rate: exit $rc, stderr '$err', status $(cat $T/r.st 2>/dev/null)"; fails=$((fails+1))
+	else
+		echo "ok   unmet rate: $err"
+	fi
+fi
 exit $((fails > 0))
