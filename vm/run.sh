@@ -187,6 +187,7 @@ share=$out
 	echo "SW_SERVER_IP=10.77.0.1"
 	echo "SW_CLOCK_PORT=$((20000 + RANDOM % 40000))"
 	echo "SW_CTL="
+	echo "SW_FAULT=${SW_VM_FAULT:-}"  # tests only: knfsd
 	k=1
 	for e in "${exps[@]}"; do
 		p=${e%%:*} f=${e#*:}
@@ -229,12 +230,12 @@ watch_for() { # FILE TIMEOUT WHAT
 			fi
 		done
 		if ! vm_alive "$spid" && [ ! -e "$share/server.rc" ]; then
-			vm_fail_msg "$3: the server guest died (qemu PID $spid) after $(vm_elapsed "$t0") s" "$s_console"
+			vm_fail_msg "$3: the server guest died (qemu PID $spid), $(vm_elapsed "$t_cmd") s after the command" "$s_console"
 			return 1
 		fi
 		if ! vm_alive "$cpid" && [ ! -e "$share/client.rc" ]; then
 			[ -e "$f" ] && return 0
-			vm_fail_msg "$3: the client guest died (qemu PID $cpid) after $(vm_elapsed "$t0") s" "$c_console"
+			vm_fail_msg "$3: the client guest died (qemu PID $cpid), $(vm_elapsed "$t_cmd") s after the command" "$c_console"
 			return 1
 		fi
 		if vm_older_than "$t0" "$2"; then

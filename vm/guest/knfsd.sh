@@ -9,6 +9,7 @@ sw_knfsd_up() {
 	local i=1 d
 	: >/etc/exports
 	for d in "$@"; do
+		[ -d "$d" ] || { echo "knfsd: expected a directory to export, nothing at $d"; return 1; }
 		echo "$d *(rw,sync,no_subtree_check,no_root_squash,insecure,fsid=$i)" >>/etc/exports
 		i=$((i + 1))
 	done

@@ -25,7 +25,9 @@ if [ -b /dev/vda ]; then
 	mount -t ext4 ${SW_EXT4_OPTS:+-o $SW_EXT4_OPTS} /dev/vda /export/ext4 ||
 		fail "cannot mount the ext4 disk /dev/vda on /export/ext4"
 fi
-sw_knfsd_up /export/tmpfs /export/ext4 >/tmp/knfsd.log 2>&1 ||
+exports="/export/tmpfs /export/ext4"
+[ "$SW_FAULT" = knfsd ] && exports="$exports /export/missing" # tests: knfsd fails
+sw_knfsd_up $exports >/tmp/knfsd.log 2>&1 ||
 	fail "knfsd failed to start: $(tail -n 3 /tmp/knfsd.log | tr '\n' ' ')"
 cat /tmp/knfsd.log
 stalewin-reader clock-serve "$SW_SERVER_IP:$SW_CLOCK_PORT" &
