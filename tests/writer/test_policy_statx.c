@@ -2,9 +2,12 @@
 /*
  * Description: integration test of stalewin-writer's policies against a
  * real filesystem, watched independently with statx at ns resolution.
- *   test_policy_statx tmpfs   mounts a tmpfs in a temp dir; runs eager,
- *                             deferred, lang, none (rewrite of page 0 every
- *                             100 ms, kupdate 200 ms / expire 500 ms)
+ *   test_policy_statx tmpfs [mprotect|uffd]
+ *                             mounts a tmpfs in a temp dir; runs eager,
+ *                             deferred, lang, none through that trap
+ *                             mechanism (rewrite of page 0 every 100 ms,
+ *                             kupdate 200 ms / expire 500 ms, msync(MS_ASYNC)
+ *                             every 700 ms)
  *   test_policy_statx ext4    loop-mounts a fresh ext4 image; runs native
  *                             with fsync every 500 ms
  * While the writer runs, this process polls statx(ctime, mtime) every
@@ -334,6 +337,8 @@ int main(int argc, char **argv)
 	static struct obs o[MAXEV];
 	static struct ev e[MAXEV];
 	const char *fs = argc > 1 ? argv[1] : "tmpfs";
+	/* tmpfs: the mechanism to test (mprotect or uffd) */
+	const char *trap = argc > 2 ? argv[2] : "mprotect";
 	const char *bdir = getenv("SW_BUILD_DIR");
 	char writer[1024], file[512], log[512];
 	int rc, fails = 0, no, ne;
@@ -358,12 +363,14 @@ int main(int argc, char **argv)
 	for (int i = 0; pols[i]; i++) {
 		snprintf(file, sizeof(file), "%s/f-%s", g_dir, pols[i]);
 		snprintf(log, sizeof(log), "%s/l-%s", g_dir, pols[i]);
+		int nat = strcmp(pols[i], "native") == 0;
 		char *av[] = { writer, "--file", file, "--policy", (char *)pols[i],
 			       "--workload", "rewrite", "--interval-ms", "100",
 			       "--duration", "2", "--log", log, "--size", "64K",
 			       "--writeback-ms", "200", "--expire-ms", "500",
-			       strcmp(pols[i], "native") ? "--run-id" : "--fsync-ms",
-			       strcmp(pols[i], "native") ? "1" : "500", NULL };
+			       nat ? "--fsync-ms" : "--msync-async-ms",
+			       nat ? "500" : "700",
+			       nat ? NULL : "--trap", (char *)trap, NULL };
 		/* the file exists with its final size before the watch starts:
 		 * the writer then changes nothing before its first store
 		 * (native makes no self-check pause to separate setup from run) */
