@@ -113,7 +113,7 @@ build_userland() {
 	tmp=$(mktemp -d "$SW_VM_CACHE/.userland.XXXXXX")
 	dpkg-deb -x "$deb" "$tmp/nks"
 	r=$tmp/root
-	mkdir -p "$r"/{bin,sbin,etc,proc,sys,dev,tmp,run,sw,var/lib/nfs,usr/sbin,lib64}
+	mkdir -p "$r"/{bin,sbin,etc,proc,sys,dev,tmp,run,sw,mnt,var/lib/nfs,usr/sbin,lib64}
 	cp /bin/busybox "$r/bin/busybox"
 	cp "$SW_VM_DIR/init" "$r/init"; chmod 755 "$r/init"
 	mkdir -p "$r/opt/stalewin/guest"

@@ -9,16 +9,18 @@ SW_VM_PIDS=()
 
 # vm_qemu_start NAME VMLINUX INITRD SHARE CONSOLE [options...]
 #   --ip A.B.C.D/N   --run FILE   --disk IMG   --net QEMU_NETDEV_SPEC
-#   --mac MAC        --append "more kernel args"
+#   --mac MAC        --append "more kernel args"   --stdio 1 (interactive,
+#   in the foreground: returns when the guest powers off; VM_PID empty)
 # Starts qemu in the background; sets VM_PID.
 vm_qemu_start() {
 	local name=$1 vmlinux=$2 initrd=$3 share=$4 console=$5
 	shift 5
-	local ip="" run="" disk="" net="" mac="52:54:00:77:00:99" append=""
+	local ip="" run="" disk="" net="" mac="52:54:00:77:00:99" append="" stdio=0
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--ip) ip=$2 ;; --run) run=$2 ;; --disk) disk=$2 ;;
 		--net) net=$2 ;; --mac) mac=$2 ;; --append) append=$2 ;;
+		--stdio) stdio=$2 ;;
 		*) vm_die "vm_qemu_start: unknown option $1" ;;
 		esac
 		shift 2
@@ -33,6 +35,14 @@ vm_qemu_start() {
 	[ -n "$disk" ] && cmd+=(-drive "file=$disk,if=virtio,format=raw,cache=writeback")
 	[ -n "$net" ] && cmd+=(-netdev "$net" -device "virtio-net-pci,netdev=n0,mac=$mac")
 	: >"$console"
+	if [ "$stdio" = 1 ]; then
+		# interactive: the console on this terminal (and in the log)
+		cmd=("${cmd[@]/#file:$console/mon:stdio}")
+		echo "(console of $name on this terminal; leave with 'poweroff -f' or Ctrl-a x)" >&2
+		"${cmd[@]}" 2>"$console.qemu" | tee "$console"
+		VM_PID=""
+		return 0
+	fi
 	"${cmd[@]}" </dev/null >"$console.qemu" 2>&1 &
 	VM_PID=$!
 	SW_VM_PIDS+=("$VM_PID")

@@ -118,6 +118,7 @@ else
 		else exps+=("$p:tmpfs"); fi
 	done
 fi
+[ "$shell" = 1 ] && exps=()
 nexp=${#exps[@]}
 need_ext4=0
 for e in "${exps[@]}"; do [ "${e#*:}" = ext4 ] && need_ext4=1; done
@@ -211,6 +212,27 @@ vm_qemu_start server "$s_vmlinux" "$s_initrd" "$share" "$s_console" --ip 10.77.0
 spid=$VM_PID
 for ((i = 0; i < 100; i++)); do [ -S "$sock" ] && break; vm_alive "$spid" || break; sleep 0.05; done
 [ -S "$sock" ] || { vm_fail_msg "the server's qemu did not create its network socket $sock" "$s_console"; exit 1; }
+if [ "$shell" = 1 ]; then
+	watch_for_ready_simple() {
+		local i
+		for ((i = 0; i < 750; i++)); do
+			[ -e "$share/server.ready" ] && return 0
+			[ -e "$share/server.failed" ] && vm_die "the server guest failed: $(cat "$share/server.failed")"
+			vm_alive "$spid" || { vm_fail_msg "the server guest died" "$s_console"; exit 1; }
+			sleep 0.2
+		done
+		vm_fail_msg "the server guest was not ready after 150 s" "$s_console"; exit 1
+	}
+	watch_for_ready_simple
+	echo "$SW_VM_PROG: server 10.77.0.1 exports /export/tmpfs and /export/ext4 (knfsd v3, v4.x);" \
+		"in the client: mount -t nfs -o vers=3,nolock 10.77.0.1:/export/tmpfs /mnt; binaries in /opt/stalewin/bin; share /sw = $share" >&2
+	vm_qemu_start client "$c_vmlinux" "$c_initrd" "$share" "$c_console" --ip 10.77.0.2/24 \
+		--mac 52:54:00:77:00:02 --append sw.role=client --stdio 1 \
+		--net "stream,id=n0,server=off,addr.type=unix,addr.path=$sock"
+	echo done >"$share/client.finished"
+	vm_stop_pid "$spid" 20
+	exit 0
+fi
 vm_log "booting the client guest ($c_kdesc)"
 vm_qemu_start client "$c_vmlinux" "$c_initrd" "$share" "$c_console" --ip 10.77.0.2/24 \
 	--run client.sh --mac 52:54:00:77:00:02 --append sw.role=client \
