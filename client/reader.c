@@ -124,6 +124,7 @@ static int parse_args(int argc, char **argv, struct reader_opts *o)
 	int c, have_page = 0, have_every = 0, have_dur = 0;
 
 	memset(o, 0, sizeof(*o));
+	opterr = 0; /* our own one-line messages */
 	long ps = sysconf(_SC_PAGESIZE);
 	o->page_size = ps > 0 ? (uint64_t)ps : 4096;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -187,7 +188,8 @@ static int parse_args(int argc, char **argv, struct reader_opts *o)
 			usage(stdout);
 			exit(0);
 		default:
-			usage(stderr);
+			fprintf(stderr, "stalewin-reader: unknown option or missing value at '%s' (see --help)\n",
+				argv[optind - 1]);
 			return 2;
 		}
 	}
@@ -199,8 +201,7 @@ static int parse_args(int argc, char **argv, struct reader_opts *o)
 			      !have_page ? "--page" : !have_every ? "--every-ms" :
 			      !o->mode ? "--mode" : !have_dur ? "--duration" : NULL;
 	if (missing) {
-		fprintf(stderr, "stalewin-reader: %s is required\n", missing);
-		usage(stderr);
+		fprintf(stderr, "stalewin-reader: %s is required (see --help)\n", missing);
 		return 2;
 	}
 	return 0;
