@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ctl.c - stalewin-ctl: the control API from the command line.
+ *
+ *   stalewin-ctl --url http://H:P --token-file F [--timeout SEC] [--get KEY] CMD
+ *     clock [--samples N] [--json]   clock offset estimate (server - client)
+ *     info                           what the server is
+ *     start KEY=VAL ...              start a writer run (VAL: number, true,
+ *                                    false or text); prints the reply
+ *     status | stop                  the current / last run
+ *     fetch RUN_ID DEST [--stderr]   the run's writer.swlog (or stderr)
+ *     get ROUTE                      GET any route (debugging)
+ *   --get KEY: print only that top-level field of the reply (text bare).
+ *
+ * Exit: 0 ok; 1 runtime failure (unreachable, server error); 2 usage;
+ * 3 conflict (409: a run is active / none to stop); 4 wrong token (401).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "control.h"
+#include "control_client.h"
+
+#define PROG "stalewin-ctl"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: stalewin-ctl --url http://HOST:PORT --token-file F [--timeout SEC]\n"
+"                    [--get KEY] COMMAND\n"
+"  clock [--samples N] [--json]  offset = server - client CLOCK_REALTIME from\n"
+"                                the minimum-RTT sample; error = RTT/2\n"
+"  info                          the server's version, host, kernel, root\n"
+"  start KEY=VAL ...             start a writer run: each KEY=VAL becomes the\n"
+"                                writer option --KEY=VAL (file= is under the\n"
+"                                server's --root)\n"
+"  status | stop                 current / last run (stop: SIGTERM, wait)\n"
+"  fetch RUN_ID DEST [--stderr]  the run's ground-truth log (or its stderr)\n"
+"  get ROUTE                     GET any route\n"
+"exit: 0 ok, 1 failure, 2 usage, 3 conflict (run active), 4 wrong token\n");
+}
+
+static int exit_for(int rc)
+{
+	return rc == 0 ? 0 : rc == SW_CTL_HTTP_CONFLICT ? 3 :
+	       rc == SW_CTL_HTTP_UNAUTHORIZED ? 4 : 1;
+}
+
+/* Print a JSON reply, or only field `get` of it. */
+static int print_reply(const char *reply, const char *get)
+{
+	json_t *j, *v;
+	if (!get) {
+		fputs(reply, stdout);
+		if (!reply[0] || reply[strlen(reply) - 1] != '\n')
+			putchar('\n');
+		return 0;
+	}
+	j = json_loads(reply, 0, NULL);
+	v = j ? json_object_get(j, get) : NULL;
+	if (!v) {
+		fprintf(stderr, PROG ": the reply has no field \"%s\": %s", get, reply);
+		json_decref(j);
+		return 1;
+	}
+	if (json_is_string(v)) {
+		puts(json_string_value(v));
+	} else {
+		char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
+		puts(s ? s : "");
+		free(s);
+	}
+	json_decref(j);
+	return 0;
+}
+
+/* KEY=VAL... into a JSON object text; NULL with a message on bad input. */
+static char *args_object(int n, char **kv)
+{
+	json_t *o = json_object();
+	for (int i = 0; i < n; i++) {
+		char *eq = strchr(kv[i], '=');
+		char key[128], *end;
+		if (!eq || eq == kv[i] || (size_t)(eq - kv[i]) >= sizeof(key)) {
+			fprintf(stderr, PROG ": start: expected KEY=VALUE, saw '%s'\n", kv[i]);
+			json_decref(o);
+			return NULL;
+		}
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - kv[i]), kv[i]);
+		const char *v = eq + 1;
+		json_t *jv;
+		errno = 0;
+		long long ll = strtoll(v, &end, 10);
+		if (v[0] && !*end && !errno) {
+			jv = json_integer(ll);
+		} else if (!strcmp(v, "true")) {
+			jv = json_true();
+		} else if (!strcmp(v, "false")) {
+			jv = json_false();
+		} else {
+			double d = strtod(v, &end);
+			jv = v[0] && !*end && strchr(v, '.') ? json_real(d) : json_string(v);
+		}
+		json_object_set_new(o, key, jv);
+	}
+	char *s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(o);
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "url", required_argument, NULL, 'u' },
+		{ "token-file", required_argument, NULL, 't' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "get", required_argument, NULL, 'g' },
+		{ "samples", required_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "stderr", no_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *url = NULL, *token_file = NULL, *get = NULL;
+	char err[SWCTL_ERRLEN] = "", token[256];
+	unsigned samples = 50;
+	int c, json = 0, want_stderr = 0, rc;
+	long timeout_ms = 60000;
+	struct swctl *h;
+	char *reply = NULL;
+
+	/* options may come before or after the command (GNU permutation) */
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'u': url = optarg; break;
+		case 't': token_file = optarg; break;
+		case 'T': {
+			char *end;
+			double s = strtod(optarg, &end);
+			if (*end || s <= 0) {
+				fprintf(stderr, PROG ": expected --timeout SEC > 0, saw '%s'\n", optarg);
+				return 2;
+			}
+			timeout_ms = (long)(s * 1000);
+			break;
+		}
+		case 'g': get = optarg; break;
+		case 'n': {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+			if (*end || !v || v > 1000000) {
+				fprintf(stderr, PROG ": expected --samples 1..1000000, saw '%s'\n", optarg);
+				return 2;
+			}
+			samples = (unsigned)v;
+			break;
+		}
+		case 'j': json = 1; break;
+		case 'e': want_stderr = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	const char *cmd = argv[optind++];
+	int nargs = argc - optind;
+	char **args = argv + optind;
+	if (!url || !token_file) {
+		fprintf(stderr, PROG ": expected --url http://HOST:PORT and --token-file F\n");
+		return 2;
+	}
+	if ((rc = swctl_read_token(token_file, token, sizeof(token), err, sizeof(err))) ||
+	    (rc = swctl_open(&h, url, token, timeout_ms, err, sizeof(err)))) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return rc == SWCTL_E_PROTO ? 2 : 1;
+	}
+
+	rc = 0;
+	if (!strcmp(cmd, "clock") && nargs == 0) {
+		struct swctl_clock k;
+		char buf[512];
+		rc = swctl_clock(h, samples, &k, err, sizeof(err));
+		if (!rc) {
+			swctl_clock_format(&k, buf, sizeof(buf));
+			if (json || get)
+				print_reply(buf, get);
+			else
+				printf("offset %+.3f ms +- %.3f ms (server - client), rtt min %.3f ms "
+				       "p50 %.3f ms, %u samples\n", k.offset_ns / 1e6, k.err_ns / 1e6,
+				       k.rtt_min_ns / 1e6, k.rtt_p50_ns / 1e6, k.samples);
+		}
+	} else if (!strcmp(cmd, "start")) {
+		char *body = args_object(nargs, args);
+		if (!body) {
+			swctl_close(h);
+			return 2;
+		}
+		rc = swctl_start(h, body, &reply, err, sizeof(err));
+		free(body);
+	} else if (!strcmp(cmd, "status") && nargs == 0) {
+		rc = swctl_status(h, &reply, err, sizeof(err));
+	} else if (!strcmp(cmd, "stop") && nargs == 0) {
+		rc = swctl_stop(h, &reply, err, sizeof(err));
+	} else if (!strcmp(cmd, "info") && nargs == 0) {
+		long code;
+		rc = swctl_request(h, "GET", SW_CTL_ROUTE_INFO, NULL, &code, &reply, err, sizeof(err));
+		if (!rc && code != 200) {
+			snprintf(err, sizeof(err), "info: HTTP %ld: %s", code, reply);
+			rc = (int)code;
+		}
+	} else if (!strcmp(cmd, "get") && nargs == 1) {
+		long code;
+		rc = swctl_request(h, "GET", args[0], NULL, &code, &reply, err, sizeof(err));
+		if (!rc && code >= 400) {
+			snprintf(err, sizeof(err), "GET %s: HTTP %ld: %s", args[0], code, reply);
+			rc = (int)code;
+		}
+	} else if (!strcmp(cmd, "fetch") && nargs == 2) {
+		rc = swctl_fetch(h, args[0], want_stderr ? "stderr" : "log", args[1], err,
+				 sizeof(err));
+	} else {
+		fprintf(stderr, PROG ": unknown command or wrong arguments: '%s' (expected clock, "
+			"info, start KEY=VAL..., status, stop, fetch RUN_ID DEST, get ROUTE)\n", cmd);
+		swctl_close(h);
+		return 2;
+	}
+	if (rc) {
+		size_t n = strlen(err);
+		while (n && err[n - 1] == '\n')
+			err[--n] = 0;
+		fprintf(stderr, PROG ": %s\n", err);
+	} else if (reply) {
+		rc = print_reply(reply, get) ? SWCTL_E_PROTO : 0;
+	}
+	free(reply);
+	swctl_close(h);
+	return exit_for(rc);
+}

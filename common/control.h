@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * control.h - the control API between the probe side and the writer side.
+ *
+ * Transport: HTTP/1.1 + JSON (UTF-8), served by `stalewin-writer serve`
+ * (server/control_http.c, libmicrohttpd) and called by client/control_client.c
+ * (libcurl) and stalewin-ctl.  Version 1 of the protocol: every route is
+ * under /v1.
+ *
+ * Authentication: every request carries
+ *     Authorization: Bearer TOKEN
+ * where TOKEN is the 64 hex digits (32 random bytes from getrandom(2)) the
+ * server wrote, mode 0600, to its --token-file when it started.  A missing
+ * or different token is answered 401 and nothing else happens.
+ *
+ * Every response body is one JSON object.  Every error is
+ *     {"error":"one line saying what was expected and what was seen"}
+ * with one of the SW_CTL_HTTP_* status codes below.  Request bodies larger
+ * than SW_CTL_MAX_BODY bytes are refused with 413 before they are read.
+ *
+ * Operations (method, route: meaning):
+ *
+ * GET /v1/clock
+ *     The server's clocks, read as late as possible before the reply is
+ *     queued: {"t_real_ns":N, "t_mono_ns":N}.  The client brackets the
+ *     request with its own CLOCK_REALTIME (t_send, t_recv); over many
+ *     samples the one with the smallest round trip gives
+ *       offset_ns = t_real_ns - (t_send + t_recv) / 2    (server - client)
+ *       err_ns    = rtt_min_ns / 2                       (bound on |error|)
+ *
+ * GET /v1/info
+ *     What the server is: {"version","hostname","kernel","pid","root",
+ *     "runs","writer"} (writer = the executable a run starts).
+ *
+ * POST /v1/runs        body: {"policy":"eager","workload":"rewrite",
+ *                             "file":"x.dat","duration":5, ...}
+ *     Start one writer run.  Each key K of the object becomes the writer
+ *     option --K=VALUE (numbers and strings as text; true: the bare flag
+ *     --K; false/null: omitted), so every `stalewin-writer run` option
+ *     (IFACES.md) is accepted.  Keys are [a-z0-9-]+.  "file" is required
+ *     and is resolved under the server's --root (absolute paths must lie
+ *     inside it; "..", symlinks out of it and non-regular files are
+ *     refused, 400).  "log", "status-file" and "run-id" are chosen by the
+ *     server (400 if given): the run gets a fresh 64-bit id and the folder
+ *     --runs/<run_id>/ holding writer.swlog, status.json, stderr.txt.
+ *     The writer is a child process (`<writer> run ...`); the request
+ *     returns once its status file says "running" (or later), or the child
+ *     exits first.  201 {"run_id":"hex","pid":N,"state":"running",
+ *     "argv":[...], "status":{status file}}.  409 if a run is active.
+ *     A child that exits before running: 400 if it exited 2 (bad input),
+ *     500 otherwise, {"error": its last stderr line, "exit_code":N}.
+ *
+ * GET /v1/status
+ *     The current or last run: {"active":bool, "run_id":"hex"|null,
+ *     "pid":N, "exit_code":N|null, "status":{the writer's status file},
+ *     "stderr":"last line"}.  With no run yet: {"active":false,
+ *     "run_id":null}.
+ *
+ * GET /v1/runs/<run_id>
+ *     Same shape as /v1/status, for a given run of this server (404 if the
+ *     id is unknown).
+ *
+ * POST /v1/stop        (body ignored)
+ *     SIGTERM the active run's child (by PID; the server is its parent, so
+ *     the PID cannot have been reused), wait for it to exit (SIGKILL after
+ *     SW_CTL_STOP_GRACE_MS), return the final /v1/status object plus
+ *     "stopped":true.  When the last run already ended by itself: 200, its
+ *     final status, "stopped":false.  409 if no run was ever started.
+ *
+ * GET /v1/runs/<run_id>/log
+ *     The run's ground-truth log (writer.swlog) byte for byte,
+ *     Content-Type application/octet-stream.  Valid while the run is
+ *     active too (the bytes flushed so far).  404 for an unknown id.
+ *
+ * GET /v1/runs/<run_id>/stderr
+ *     The child's stderr, text/plain.
+ *
+ * Anything else: 404 (unknown route) or 405 (known route, wrong method).
+ */
+#ifndef STALEWIN_CONTROL_H
+#define STALEWIN_CONTROL_H
+
+#define SW_CTL_API_VERSION 1
+#define SW_CTL_MAX_BODY 16384          /* bytes of request body, else 413 */
+#define SW_CTL_TOKEN_BYTES 32          /* random bytes; hex => 64 chars */
+#define SW_CTL_START_TIMEOUT_MS 30000  /* child must be "running" by then */
+#define SW_CTL_STOP_GRACE_MS 20000     /* SIGTERM, then SIGKILL after */
+
+/* Routes */
+#define SW_CTL_ROUTE_CLOCK "/v1/clock"
+#define SW_CTL_ROUTE_INFO "/v1/info"
+#define SW_CTL_ROUTE_RUNS "/v1/runs"    /* POST: start; /<id>, /<id>/log */
+#define SW_CTL_ROUTE_STATUS "/v1/status"
+#define SW_CTL_ROUTE_STOP "/v1/stop"
+
+/* HTTP status codes the API uses */
+#define SW_CTL_HTTP_OK 200
+#define SW_CTL_HTTP_CREATED 201          /* run started */
+#define SW_CTL_HTTP_BAD_REQUEST 400      /* bad JSON, bad option, bad path */
+#define SW_CTL_HTTP_UNAUTHORIZED 401     /* token missing or wrong */
+#define SW_CTL_HTTP_NOT_FOUND 404        /* unknown route or run id */
+#define SW_CTL_HTTP_BAD_METHOD 405       /* known route, other method */
+#define SW_CTL_HTTP_CONFLICT 409         /* a run is active / none to stop */
+#define SW_CTL_HTTP_TOO_LARGE 413        /* body over SW_CTL_MAX_BODY */
+#define SW_CTL_HTTP_INTERNAL 500         /* the server or the child failed */
+
+/* JSON fields */
+#define SW_CTL_F_ERROR "error"
+#define SW_CTL_F_T_REAL "t_real_ns"
+#define SW_CTL_F_T_MONO "t_mono_ns"
+#define SW_CTL_F_RUN_ID "run_id"
+#define SW_CTL_F_PID "pid"
+#define SW_CTL_F_ACTIVE "active"
+#define SW_CTL_F_STATE "state"
+#define SW_CTL_F_STATUS "status"
+#define SW_CTL_F_EXIT_CODE "exit_code"
+#define SW_CTL_F_STDERR "stderr"
+#define SW_CTL_F_ARGV "argv"
+#define SW_CTL_F_STOPPED "stopped"
+#define SW_CTL_F_FILE "file"
+
+/* Files of a run folder on the server: --runs/<run_id>/... */
+#define SW_CTL_RUN_LOG "writer.swlog"
+#define SW_CTL_RUN_STATUS "status.json"
+#define SW_CTL_RUN_STDERR "stderr.txt"
+
+#endif
