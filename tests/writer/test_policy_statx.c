@@ -10,6 +10,8 @@
  *                             every 700 ms)
  *   test_policy_statx ext4    loop-mounts a fresh ext4 image; runs native
  *                             with fsync every 500 ms
+ *   test_policy_statx ext4-lazytime   the same mounted -o lazytime (the
+ *                             stat-visible behaviour must stay eager)
  * While the writer runs, this process polls statx(ctime, mtime) every
  * ~200 us.  It fails when the times change without a matching UPDATE in the
  * writer's log (the kernel stamped behind the emulation), when an update is
@@ -41,6 +43,7 @@ struct obs { int64_t t_real, ctime, mtime; };
 struct ev { int type; int64_t t, t2, ctime; uint32_t cause, flags; };
 
 static char g_dir[256], g_img[300], g_loop[64];
+static const char *g_meta_want; /* must appear in the log's meta */
 static int g_mounted;
 
 static void cleanup(void)
@@ -108,7 +111,8 @@ static int setup_fs(const char *fs)
 	}
 	pclose(p);
 	g_loop[strcspn(g_loop, "\n")] = 0;
-	snprintf(cmd, sizeof(cmd), "mount -t ext4 %s %s", g_loop, g_dir);
+	snprintf(cmd, sizeof(cmd), "mount -t ext4 %s %s %s",
+		 strcmp(fs, "ext4-lazytime") == 0 ? "-o lazytime" : "", g_loop, g_dir);
 	if (run(cmd)) {
 		printf("SKIP: cannot mount ext4 from %s\n", g_loop);
 		return 77;
@@ -159,6 +163,12 @@ static int read_log(const char *path, struct ev *e, int *ne)
 	*ne = 0;
 	if (swlog_open(&r, path, err)) {
 		printf("FAIL open log: %s\n", err);
+		return 1;
+	}
+	if (g_meta_want && !strstr(swlog_reader_meta(r), g_meta_want)) {
+		printf("FAIL log %s: meta lacks %s: %s\n", path, g_meta_want,
+		       swlog_reader_meta(r));
+		swlog_reader_close(r);
 		return 1;
 	}
 	while ((st = swlog_next(r, &rec)) == SWLOG_OK && *ne < MAXEV) {
@@ -357,6 +367,10 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_sig);
 	if ((rc = setup_fs(fs)))
 		return rc;
+	/* the writer must record the filesystem it ran on */
+	g_meta_want = strcmp(fs, "tmpfs") == 0 ? "\"type\":\"tmpfs\""
+		      : strcmp(fs, "ext4") == 0 ? "\"type\":\"ext4\""
+						: "lazytime";
 	static const char *emulated[] = { "eager", "deferred", "lang", "none", NULL };
 	static const char *native[] = { "native", NULL };
 	const char **pols = strcmp(fs, "tmpfs") == 0 ? emulated : native;
