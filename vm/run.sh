@@ -10,7 +10,7 @@
 #        [--sysctl K=V]... [--probe-vers 3|4] [--probe-rate N]
 #        [--reader-every-ms N] [--reader-page N] [--size BYTES]
 #        [--writer-args "..."] [--out DIR] [--build-dir DIR] [--no-report]
-#        [--timeout S] [--keep-going]
+#        [--timeout S] [--control auto|api|direct]
 #
 # Default: the demo matrix, eager deferred lang none on tmpfs and native
 # on ext4, rewrite workload, 10 s each, one mount vers=3,nolock read by a
@@ -22,6 +22,12 @@
 # --kernel applies to the server guest (the writer's kernel); "patched"
 # is vm/kernel/stalewin-vm-kernel --print-path.  --sysctl is applied in
 # the server guest before the writer starts.
+# --control: api = the client starts each writer run, reads the clock
+# offset and fetches writer.swlog through the control API (stalewin-writer
+# serve in the server guest, stalewin-ctl in the client); direct = the
+# server guest runs stalewin-writer itself, handshaking through files in
+# the share, offset by stalewin-reader's UDP exchange; auto (default) =
+# api when the image has stalewin-ctl and serve starts, else direct.
 # One experiment: the run folder is OUT; several: OUT/<n>-<policy>-<fs>/.
 set -euo pipefail
 SW_VM_PROG="stalewin vm run"
@@ -31,7 +37,7 @@ SW_VM_PROG="stalewin vm run"
 policies=() fss=() mounts=() modes=() sysctls=()
 workload=rewrite duration=10 kernel=stock client_kernel=stock probe_vers=3
 probe_rate=100 reader_every=100 reader_page=0 size=1M writer_args=""
-out="" build_dir=${SW_BUILD_DIR:-$SW_TOP/build} report=1 timeout="" shell=0
+out="" build_dir=${SW_BUILD_DIR:-$SW_TOP/build} report=1 timeout="" shell=0 control=auto
 orig_cmd="$0 $*"
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -53,6 +59,7 @@ while [ $# -gt 0 ]; do
 	--out) out=${2:?}; shift 2 ;;
 	--build-dir) build_dir=${2:?}; shift 2 ;;
 	--no-report) report=0; shift ;;
+	--control) control=${2:?}; shift 2 ;;
 	--timeout) timeout=${2:?}; shift 2 ;;
 	--shell) shell=1; shift ;;
 	-h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -71,6 +78,8 @@ done
 for m in "${modes[@]}"; do
 	case "$m" in kept-open|cto) ;; *) vm_usage_die "--reader-mode: expected kept-open or cto, saw '$m'" ;; esac
 done
+case "$control" in auto|api|direct) ;;
+*) vm_usage_die "--control: expected auto, api or direct, saw '$control'" ;; esac
 case "$workload" in rewrite|stream|random|burst) ;;
 *) vm_usage_die "--workload: expected rewrite, stream, random or burst, saw '$workload'" ;; esac
 [[ "$duration" =~ ^[0-9]+$ ]] && [ "$duration" -ge 1 ] || vm_usage_die "--duration: expected whole seconds >= 1, saw '$duration'"
@@ -158,6 +167,7 @@ case " $bins " in *" stalewin-ctl "*) ctl=1 ;; esac
 work=$(mktemp -d /tmp/sw-vm-run.XXXXXX)
 cleanup() {
 	vm_stop_all
+	[ -z "${share:-}" ] || rm -f "$share/ctl.token"
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -187,7 +197,8 @@ share=$out
 	echo "SW_PROBE_ARGS="
 	echo "SW_SERVER_IP=10.77.0.1"
 	echo "SW_CLOCK_PORT=$((20000 + RANDOM % 40000))"
-	echo "SW_CTL="
+	echo "SW_CONTROL=$control"
+	echo "SW_CTL_PORT=$((20000 + RANDOM % 40000))"
 	echo "SW_FAULT=${SW_VM_FAULT:-}"  # tests only: knfsd
 	k=1
 	for e in "${exps[@]}"; do
@@ -296,7 +307,8 @@ for side in server client; do
 	fi
 	for x in out rc dmesg; do [ -e "$share/$side.$x" ] && mv "$share/$side.$x" "$share/vm/$side.$x"; done
 done
-for x in server.ready client.finished server.sh client.sh; do [ -e "$share/$x" ] && mv "$share/$x" "$share/vm/"; done
+for x in server.ready client.finished server.sh client.sh serve.log ctl.url; do [ -e "$share/$x" ] && mv "$share/$x" "$share/vm/"; done
+rm -f "$share/ctl.token" # the control API's bearer token: not for the run folder
 mv "$share/plan.sh" "$share/vm/plan.sh"
 for d in "$share"/sync "$share"/*/sync; do
 	[ -d "$d" ] || continue
@@ -346,6 +358,9 @@ for k, n in enumerate(names, 1):
     pu = os.path.join(d, "client", "probe-0.url")
     if os.path.exists(pu):
         url = open(pu).read().strip()
+    rid = plan["SW_EXP_%d_RUNID" % k]
+    try: rid = open(os.path.join(d, "client", "run_id")).read().strip() or rid
+    except Exception: pass
     wrc = None
     try: wrc = int(open(os.path.join(d, "server", "writer.rc")).read())
     except Exception: pass
@@ -355,7 +370,8 @@ for k, n in enumerate(names, 1):
         "setup": "vm",
         "experiment": k, "experiments": int(nexp),
         "policy": plan["SW_EXP_%d_POLICY" % k], "fs": plan["SW_EXP_%d_FS" % k],
-        "workload": plan["SW_EXP_%d_WORKLOAD" % k], "run_id": plan["SW_EXP_%d_RUNID" % k],
+        "workload": plan["SW_EXP_%d_WORKLOAD" % k], "run_id": rid,
+        "writer_control": "control API (stalewin-writer serve / stalewin-ctl)" if os.path.exists(os.path.join(d, "client", "run_id")) else "direct (writer CLI in the server guest)",
         "duration_s": int(plan["SW_DURATION"]), "size": plan["SW_SIZE"],
         "writer_args": plan.get("SW_WRITER_ARGS", ""), "writer_rc": wrc,
         "sysctls_server": plan.get("SW_SYSCTLS", "").split(),

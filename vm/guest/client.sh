@@ -14,16 +14,36 @@ waitfor() { # FILE TIMEOUT_S
 		sleep 0.1
 	done
 }
+# writer options "--k v --flag" -> control API pairs "k=v flag=true"
+ctl_pairs() {
+	local out="" prev=""
+	for t in $SW_WRITER_ARGS; do
+		case "$t" in
+		--*) [ -n "$prev" ] && out="$out $prev=true"; prev=${t#--} ;;
+		*) [ -n "$prev" ] && { out="$out $prev=$t"; prev=""; } ;;
+		esac
+	done
+	[ -n "$prev" ] && out="$out $prev=true"
+	echo "$out"
+}
 clock() { # OUT
-	if [ -n "$SW_CTL" ]; then
-		$SW_CTL clock >"$1" 2>"$1.err" && return 0
+	if [ -n "$ctl" ]; then
+		if $ctl clock --samples "${SW_CLOCK_SAMPLES:-40}" --json >"$1.raw" 2>"$1.err"; then
+			sed 's/}[[:space:]]*$/,"method":"stalewin-ctl clock"}/' "$1.raw" >"$1" && rm -f "$1.raw"
+			return 0
+		fi
+		echo "client: stalewin-ctl clock failed ($(cat "$1.err")): UDP fallback"
 	fi
 	stalewin-reader clock "$SW_SERVER_IP:$SW_CLOCK_PORT" --samples "${SW_CLOCK_SAMPLES:-40}" >"$1" 2>"$1.err" ||
 		echo "client: clock estimate failed: $(cat "$1.err")"
 }
 echo "client: $(uname -r), uptime $(cut -d' ' -f1 /proc/uptime)s"
 waitfor /sw/server.ready 180 || fail "the server guest was not ready after 180 s"
-echo "client: server ready; uptime $(cut -d' ' -f1 /proc/uptime)s"
+ctl=""
+if [ -s /sw/ctl.url ] && command -v stalewin-ctl >/dev/null; then
+	ctl="stalewin-ctl --url $(cat /sw/ctl.url) --token-file /sw/ctl.token --timeout 60"
+fi
+echo "client: server ready; uptime $(cut -d' ' -f1 /proc/uptime)s; writer control: ${ctl:+control API }${ctl:-direct (files in the share)}"
 have_probe=1
 command -v stalewin-probe >/dev/null || { have_probe=0; echo "client: stalewin-probe is not in the image (not built): no probe log"; }
 
@@ -35,7 +55,8 @@ while [ $k -le $SW_NEXP ]; do
 	mkdir -p "$d/client"
 	clock "$d/client/clock-before.json"
 	lim=$((SW_DURATION + SW_TAIL + 1))
-	pids="" j=0 i=0
+	pids="" j=0 i=0 ridarg="--run-id=$runid"
+	[ -n "$ctl" ] && ridarg=""
 	echo "$SW_MOUNTS" | tr '|' '\n' >/tmp/mounts
 	while read -r opts; do
 		[ -n "$opts" ] || continue
@@ -49,8 +70,9 @@ while [ $k -le $SW_NEXP ]; do
 				fail "mount -t nfs -o $opts $SW_SERVER_IP:/export/$fs failed: $(cat /tmp/mount.err)"
 			fi
 			echo "$j $mode $opts $mp" >>"$d/client/readers.txt"
+			# through the control API the server picks the run id: no --run-id
 			stalewin-reader --path "$mp/f-$k" --page "$SW_READER_PAGE" --every-ms "$SW_READER_EVERY_MS" \
-				--mode "$mode" --log "$d/kread-$j.swlog" --duration "$lim" --run-id "$runid" \
+				--mode "$mode" --log "$d/kread-$j.swlog" --duration "$lim" $ridarg \
 				>"$d/client/kread-$j.out" 2>&1 &
 			pids="$pids $!"
 			j=$((j + 1))
@@ -66,10 +88,27 @@ while [ $k -le $SW_NEXP ]; do
 	fi
 	sleep "${SW_LEAD:-1}"
 	echo "$(cut -d' ' -f1 /proc/uptime)" >"$d/sync/client.go"
+	if [ -n "$ctl" ]; then
+		eval "policy=\$SW_EXP_${k}_POLICY wl=\$SW_EXP_${k}_WORKLOAD"
+		rid=$($ctl --get run_id start file="$fs/f-$k" policy="$policy" workload="$wl" \
+			duration="$SW_DURATION" size="$SW_SIZE" $(ctl_pairs) 2>"$d/client/ctl-start.err") ||
+			fail "experiment $name: stalewin-ctl start failed: $(cat "$d/client/ctl-start.err")"
+		echo "$rid" >"$d/client/run_id"
+	fi
 	echo "client: [$name] go; readers $j, probe $have_probe, $lim s"
 	rc=0
 	for p in $pids; do wait $p || rc=1; done
 	[ $rc -eq 0 ] || echo "client: [$name] a reader or the probe failed (see $name/client/*.out)"
+	if [ -n "$ctl" ]; then
+		n=0
+		while [ "$($ctl --get active status 2>/dev/null)" = true ] && [ $n -lt 600 ]; do sleep 0.2; n=$((n + 1)); done
+		$ctl fetch "$rid" "$d/writer.swlog" 2>"$d/client/ctl-fetch.err" ||
+			echo "client: [$name] stalewin-ctl fetch $rid failed: $(cat "$d/client/ctl-fetch.err")"
+		$ctl fetch "$rid" "$d/server/writer.out" --stderr 2>/dev/null
+		$ctl --get exit_code status >"$d/server/writer.rc" 2>/dev/null
+		$ctl status >"$d/server/ctl-status.json" 2>/dev/null
+		echo done >"$d/sync/writer.finished"
+	fi
 	waitfor "$d/sync/server.done" 60 || echo "client: [$name] the writer did not finish"
 	clock "$d/client/clock-after.json"
 	i=0

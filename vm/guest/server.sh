@@ -32,6 +32,29 @@ sw_knfsd_up $exports >/tmp/knfsd.log 2>&1 ||
 cat /tmp/knfsd.log
 stalewin-reader clock-serve "$SW_SERVER_IP:$SW_CLOCK_PORT" &
 clock_pid=$!
+# The control API (stalewin-writer serve), when the image has it and the
+# run asks for it: the client then starts each writer run, reads the
+# clocks and fetches the log through it (stalewin-ctl).
+serve_pid=""
+if [ "$SW_CONTROL" != direct ] && command -v stalewin-ctl >/dev/null; then
+	mkdir -p /tmp/ctl-runs
+	stalewin-writer serve --listen "$SW_SERVER_IP:$SW_CTL_PORT" --token-file /tmp/ctl.token \
+		--root /export --runs /tmp/ctl-runs >/sw/serve.log 2>&1 &
+	serve_pid=$!
+	n=0
+	while [ ! -s /tmp/ctl.token ] && kill -0 $serve_pid 2>/dev/null && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+	if [ -s /tmp/ctl.token ] && kill -0 $serve_pid 2>/dev/null; then
+		cp /tmp/ctl.token /sw/ctl.token
+		echo "http://$SW_SERVER_IP:$SW_CTL_PORT" >/sw/ctl.url
+		echo "server: control API on http://$SW_SERVER_IP:$SW_CTL_PORT"
+	else
+		[ "$SW_CONTROL" = api ] && fail "stalewin-writer serve did not start: $(tail -n 2 /sw/serve.log | tr '\n' ' ')"
+		echo "server: stalewin-writer serve did not start ($(tail -n 1 /sw/serve.log)): running the writer directly"
+		serve_pid=""
+	fi
+elif [ "$SW_CONTROL" = api ]; then
+	fail "--control api: stalewin-ctl is not in the image (not built)"
+fi
 echo "$(cut -d' ' -f1 /proc/uptime)" >/sw/server.ready
 echo "server: ready at uptime $(cat /sw/server.ready)s"
 
@@ -47,6 +70,16 @@ while [ $k -le $SW_NEXP ]; do
 	cat /proc/sys/vm/dirty_writeback_centisecs /proc/sys/vm/dirty_expire_centisecs >"$d/server/vm-sysctl.txt" 2>/dev/null
 	echo "$(cut -d' ' -f1 /proc/uptime)" >"$d/sync/server.prepared"
 	waitfor "$d/sync/client.go" 300 || fail "experiment $name: the client never said go"
+	if [ -n "$serve_pid" ]; then
+		# the client runs the writer through the control API
+		waitfor "$d/sync/writer.finished" $((SW_DURATION + 120)) ||
+			fail "experiment $name: the client did not report the writer's end"
+		kill -0 $serve_pid 2>/dev/null || fail "stalewin-writer serve died: $(tail -n 2 /sw/serve.log | tr '\n' ' ')"
+		[ "$fs" = ext4 ] && cat /proc/fs/jbd2/vda-8/info >"$d/server/jbd2-after.txt" 2>/dev/null
+		echo done >"$d/sync/server.done"
+		k=$((k + 1))
+		continue
+	fi
 	echo "server: [$name] stalewin-writer --policy $policy --workload $wl on $fs"
 	stalewin-writer run --file "$f" --policy "$policy" --workload "$wl" \
 		--log "$d/writer.swlog" --duration "$SW_DURATION" --run-id "$runid" \
@@ -60,7 +93,7 @@ while [ $k -le $SW_NEXP ]; do
 	k=$((k + 1))
 done
 waitfor /sw/client.finished $((SW_DURATION * 2 + 120)) || echo "server: the client did not finish"
-kill $clock_pid 2>/dev/null
+kill $clock_pid $serve_pid 2>/dev/null
 exportfs -ua 2>/dev/null
 echo "server: finished at uptime $(cut -d' ' -f1 /proc/uptime)s"
 exit 0
