@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* cmp.h - a run reduced to its table rows: what compare prints and the
+ * archive stores.  Window values: ns, -1 = "> run end", -2 = no stores. */
+#ifndef STALEWIN_CMP_H
+#define STALEWIN_CMP_H
+#include <stdio.h>
+#include "report.h"
+
+#define CMP_MAX_FIG 40
+
+struct cmp_fig {
+	char name[48];
+	int kind;              /* as sw_fig_at */
+	uint64_t n, unresolved;
+	int64_t q[4];          /* p50 p90 p99 max */
+	double gt[3];          /* share > 1 s, 5 s, 30 s */
+};
+
+struct cmp_run {
+	char label[4];         /* A, B, ... */
+	char run_id[20], dir[SW_PATHLEN], policy[32], kernel[160], fs[64];
+	int partial;
+	uint64_t stores, updates, spurious, collisions, traps;
+	int64_t trap_p50_ns, trap_p99_ns, resolution_ns;
+	int nfig;
+	struct cmp_fig fig[CMP_MAX_FIG];
+};
+
+void cmp_from_summary(const struct sw_summary *S, struct cmp_run *r);
+void cmp_print_text(FILE *f, struct cmp_run *runs, int n);
+int cmp_print_json(FILE *f, struct cmp_run *runs, int n);
+/* archive.c: load a run stored in an archive (by run id prefix). */
+int archive_load(const char *db, const char *id, struct cmp_run *r, char *err, int errlen);
+#endif

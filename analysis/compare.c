@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: MIT */
+/* compare.c - several runs side by side in the report's table shape
+ * (policy vs policy, kernel vs kernel).  A run is a folder, or @RUN_ID
+ * from an archive (--db F). */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmp.h"
+#include "fmt.h"
+
+void cmp_from_summary(const struct sw_summary *S, struct cmp_run *r)
+{
+	const double qs[4] = { 0.5, 0.9, 0.99, 1.0 };
+	const int64_t th[3] = { 1000000000ll, 5000000000ll, 30000000000ll };
+	const struct sw_fig *g;
+	int kind;
+	memset(r, 0, sizeof(*r));
+	snprintf(r->run_id, sizeof(r->run_id), "%016llx", (unsigned long long)S->run_id);
+	snprintf(r->dir, sizeof(r->dir), "%s", S->run_dir);
+	snprintf(r->policy, sizeof(r->policy), "%s", S->policy);
+	snprintf(r->kernel, sizeof(r->kernel), "%s", S->kernel);
+	snprintf(r->fs, sizeof(r->fs), "%s", S->fs);
+	r->partial = S->partial;
+	r->stores = S->stores;
+	r->updates = S->updates;
+	r->spurious = S->spurious;
+	r->collisions = S->collisions;
+	r->traps = S->traps;
+	r->trap_p50_ns = sw_hist_quantile(&S->trap_ns, 0.5);
+	r->trap_p99_ns = sw_hist_quantile(&S->trap_ns, 0.99);
+	r->resolution_ns = S->nobs ? S->obs[0].resolution_ns : -1;
+	for (int i = 0; (g = sw_fig_at(S, i, &kind)) && r->nfig < CMP_MAX_FIG; i++) {
+		struct cmp_fig *c = &r->fig[r->nfig++];
+		snprintf(c->name, sizeof(c->name), "%s", g->name);
+		c->kind = kind;
+		c->n = g->n;
+		c->unresolved = g->unresolved;
+		for (int k = 0; k < 4; k++)
+			c->q[k] = sw_fig_quantile(g, qs[k]);
+		for (int k = 0; k < 3; k++)
+			c->gt[k] = sw_fig_share_above(g, th[k]);
+	}
+}
+
+static void qfmt(char *b, int len, int64_t v)
+{
+	if (v == -2)
+		snprintf(b, len, "-");
+	else if (v == -1)
+		snprintf(b, len, ">end");
+	else
+		sw_fmt_dur(b, len, v);
+}
+
+static void pct(char *b, int len, double s)
+{
+	if (s <= 0)
+		snprintf(b, len, "0");
+	else if (s < 0.001)
+		snprintf(b, len, "<.1%%");
+	else if (s < 0.1)
+		snprintf(b, len, "%.1f%%", s * 100);
+	else
+		snprintf(b, len, "%.0f%%", s * 100);
+}
+
+void cmp_print_text(FILE *f, struct cmp_run *runs, int n)
+{
+	char q[4][16], s[3][16], d1[16], d2[16];
+	fprintf(f, "stalewin compare: %d runs\n", n);
+	for (int i = 0; i < n; i++) {
+		struct cmp_run *r = &runs[i];
+		fprintf(f, "  %s %s %-9s %s%s\n     kernel %.30s fs %.16s\n", r->label,
+			r->run_id, r->policy, r->partial ? "PARTIAL " : "", r->dir,
+			r->kernel, r->fs);
+	}
+	fputs("\npercentiles over all stores; uncov = \"> run end\" (counted as longest)\n", f);
+	fprintf(f, "%-16s%6s%7s%7s%7s%7s%5s%5s%5s%6s\n", "figure / run", "n", "p50",
+		"p90", "p99", "max", ">1s", ">5s", ">30s", "uncov");
+	/* figure names in first-seen order across runs */
+	char seen[CMP_MAX_FIG * 4][48];
+	int nseen = 0;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < runs[i].nfig; j++) {
+			int k;
+			for (k = 0; k < nseen && strcmp(seen[k], runs[i].fig[j].name); k++)
+				;
+			if (k == nseen && nseen < CMP_MAX_FIG * 4)
+				snprintf(seen[nseen++], 48, "%s", runs[i].fig[j].name);
+		}
+	for (int k = 0; k < nseen; k++) {
+		fprintf(f, "%s\n", seen[k]);
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < runs[i].nfig; j++) {
+				const struct cmp_fig *c = &runs[i].fig[j];
+				if (strcmp(c->name, seen[k]))
+					continue;
+				for (int x = 0; x < 4; x++)
+					qfmt(q[x], sizeof(q[x]), c->q[x]);
+				for (int x = 0; x < 3; x++)
+					pct(s[x], sizeof(s[x]), c->n ? c->gt[x] : 0);
+				char lab[32];
+				snprintf(lab, sizeof(lab), "  %s %s", runs[i].label, runs[i].policy);
+				fprintf(f, "%-16.16s%6llu%7s%7s%7s%7s%5s%5s%5s%6llu\n", lab,
+					(unsigned long long)c->n, q[0], q[1], q[2], q[3], s[0],
+					s[1], s[2], (unsigned long long)c->unresolved);
+			}
+	}
+	fprintf(f, "\n%-16s%8s%9s%9s%8s%10s%10s\n", "cost / run", "stores", "updates",
+		"spurious", "traps", "trap p50", "trap p99");
+	for (int i = 0; i < n; i++) {
+		struct cmp_run *r = &runs[i];
+		char lab[32];
+		sw_fmt_dur(d1, sizeof(d1), r->trap_p50_ns);
+		sw_fmt_dur(d2, sizeof(d2), r->trap_p99_ns);
+		snprintf(lab, sizeof(lab), "  %s %s", r->label, r->policy);
+		fprintf(f, "%-16.16s%8llu%9llu%9llu%8llu%10s%10s\n", lab,
+			(unsigned long long)r->stores, (unsigned long long)r->updates,
+			(unsigned long long)r->spurious, (unsigned long long)r->traps, d1, d2);
+	}
+}
+
+int cmp_print_json(FILE *f, struct cmp_run *runs, int n)
+{
+	json_t *root = json_object(), *arr = json_array();
+	json_object_set_new(root, "schema", json_string("stalewin-compare"));
+	json_object_set_new(root, "schema_version", json_integer(SW_REPORT_SCHEMA));
+	for (int i = 0; i < n; i++) {
+		struct cmp_run *r = &runs[i];
+		json_t *o = json_object(), *figs = json_array();
+		json_object_set_new(o, "label", json_string(r->label));
+		json_object_set_new(o, "run_id", json_string(r->run_id));
+		json_object_set_new(o, "dir", json_string(r->dir));
+		json_object_set_new(o, "policy", json_string(r->policy));
+		json_object_set_new(o, "kernel", json_string(r->kernel));
+		json_object_set_new(o, "filesystem", json_string(r->fs));
+		json_object_set_new(o, "partial", json_boolean(r->partial));
+		json_object_set_new(o, "stores", json_integer((json_int_t)r->stores));
+		json_object_set_new(o, "updates", json_integer((json_int_t)r->updates));
+		json_object_set_new(o, "spurious_updates", json_integer((json_int_t)r->spurious));
+		json_object_set_new(o, "traps", json_integer((json_int_t)r->traps));
+		json_object_set_new(o, "trap_p50_ns", json_integer(r->trap_p50_ns));
+		json_object_set_new(o, "trap_p99_ns", json_integer(r->trap_p99_ns));
+		for (int j = 0; j < r->nfig; j++) {
+			const struct cmp_fig *c = &r->fig[j];
+			json_t *g = json_object();
+			static const char *qn[4] = { "p50_ns", "p90_ns", "p99_ns", "max_ns" };
+			json_object_set_new(g, "name", json_string(c->name));
+			json_object_set_new(g, "stores", json_integer((json_int_t)c->n));
+			json_object_set_new(g, "unresolved", json_integer((json_int_t)c->unresolved));
+			for (int k = 0; k < 4; k++)
+				json_object_set_new(g, qn[k], c->q[k] >= 0 ? json_integer(c->q[k]) : json_null());
+			json_object_set_new(g, "share_gt_1s", json_real(c->gt[0]));
+			json_object_set_new(g, "share_gt_5s", json_real(c->gt[1]));
+			json_object_set_new(g, "share_gt_30s", json_real(c->gt[2]));
+			json_array_append_new(figs, g);
+		}
+		json_object_set_new(o, "figures", figs);
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(root, "runs", arr);
+	int rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', f);
+	json_decref(root);
+	return rc;
+}
+
+int sw_compare_main(int argc, char **argv)
+{
+	static const struct option lo[] = { { "format", 1, 0, 'f' }, { "db", 1, 0, 'd' },
+					    { "profiles", 1, 0, 'P' }, { 0, 0, 0, 0 } };
+	const char *fmt = "text", *db = NULL;
+	static struct sw_profile prof[SW_MAX_PROFILES];
+	int nprof = 0, o, worst = 0;
+	char err[512];
+
+	while ((o = getopt_long(argc, argv, "f:d:P:", lo, NULL)) != -1) {
+		if (o == 'f')
+			fmt = optarg;
+		else if (o == 'd')
+			db = optarg;
+		else if (o == 'P') {
+			if (sw_load_profiles(optarg, prof, &nprof))
+				return 2;
+		} else
+			return 2;
+	}
+	int n = argc - optind;
+	if (n < 1 || n > 26 || (strcmp(fmt, "text") && strcmp(fmt, "json"))) {
+		fprintf(stderr, "stalewin-report compare: expected 1..26 runs (folders or @RUN_ID with --db) and --format text|json\n");
+		return 2;
+	}
+	struct cmp_run *runs = calloc((size_t)n, sizeof(*runs));
+	struct sw_summary *S = malloc(sizeof(*S));
+	if (!runs || !S) {
+		free(runs);
+		free(S);
+		return 1;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *a = argv[optind + i];
+		if (a[0] == '@') {
+			if (!db) {
+				fprintf(stderr, "stalewin-report compare: %s needs --db F\n", a);
+				worst = 2;
+				break;
+			}
+			if (archive_load(db, a + 1, &runs[i], err, sizeof(err))) {
+				fprintf(stderr, "stalewin-report compare: %s\n", err);
+				worst = 2;
+				break;
+			}
+		} else {
+			struct sw_analyze_opts ao = { .nprof = nprof, .prof = nprof ? prof : NULL };
+			int rc = sw_analyze(a, &ao, S);
+			if (rc == 1 || rc == 2) {
+				sw_report_problems_stderr(S, 2);
+				worst = rc;
+				break;
+			}
+			if (rc == 3) {
+				sw_report_problems_stderr(S, 3);
+				worst = 3;
+			}
+			cmp_from_summary(S, &runs[i]);
+		}
+		snprintf(runs[i].label, sizeof(runs[i].label), "%c", 'A' + i);
+	}
+	if (worst != 1 && worst != 2) {
+		if (!strcmp(fmt, "json"))
+			cmp_print_json(stdout, runs, n);
+		else
+			cmp_print_text(stdout, runs, n);
+	}
+	free(runs);
+	free(S);
+	return worst;
+}

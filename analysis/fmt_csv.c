@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/* fmt_csv.c - one row per store, written as the pass resolves each one.
+ * Units are in the column names; an empty cell means "no end in the logs"
+ * (uncovered / unseen), never a made-up number. */
+#include <ctype.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "fmt_csv.h"
+
+static void colname(char *dst, size_t n, const char *name)
+{
+	size_t j = 0;
+	for (size_t i = 0; name[i] && j + 1 < n; i++)
+		dst[j++] = isalnum((unsigned char)name[i]) ? (char)tolower((unsigned char)name[i]) : '_';
+	dst[j] = 0;
+}
+
+static void header(struct sw_csv *c, const struct sw_summary *S)
+{
+	FILE *f = c->f;
+	char n[64];
+	fputs("store_index,page,gen,t_s_real_ns,trap_ns,flags,own_update,race_gap_ns,"
+	      "w_truth_ns,uncovered,w_truth_lower_bound_ns,truth_cause", f);
+	for (int i = 0; i < S->nobs; i++)
+		fprintf(f, ",obs%d_status,obs%d_w_ns,obs%d_revealed_by,obs%d_exception",
+			i, i, i, i);
+	for (int i = 0; i < S->nprof; i++) {
+		colname(n, sizeof(n), S->prof[i].name);
+		fprintf(f, ",replay_%s_w_ns", n);
+	}
+	if (S->has_kread)
+		fputs(",kread_w_ns,kread_replay_w_ns", f);
+	fputc('\n', f);
+	c->hdr = 1;
+}
+
+static void cell(FILE *f, int64_t v)
+{
+	if (v >= 0)
+		fprintf(f, ",%lld", (long long)v);
+	else
+		fputc(',', f);
+}
+
+static void row(void *ctx, const struct sw_summary *S, const struct sw_store_row *r)
+{
+	struct sw_csv *c = ctx;
+	FILE *f = c->f;
+	static const char *st[] = { "ok", "no-reference", "unseen" };
+	char m[64];
+	if (!c->hdr)
+		header(c, S);
+	fprintf(f, "%llu,%llu,%llu,%lld,%lld,%u,%d,",
+		(unsigned long long)r->index, (unsigned long long)r->page,
+		(unsigned long long)r->gen, (long long)r->t_s_ns,
+		(long long)r->trap_ns, r->flags, r->own_update);
+	if (r->own_update)
+		fprintf(f, "%lld", (long long)r->race_gap_ns);
+	cell(f, r->w_truth_ns);
+	fprintf(f, ",%d", r->w_truth_ns < 0);
+	cell(f, r->w_truth_ns < 0 ? r->w_truth_lb_ns : -1);
+	fprintf(f, ",%s", r->w_truth_ns < 0 ? "" : sw_cause_name(r->truth_cause));
+	for (int i = 0; i < r->nobs; i++) {
+		sw_mask_name(m, sizeof(m), r->obs[i].revealed);
+		fprintf(f, ",%s", st[r->obs[i].status % 3]);
+		cell(f, r->obs[i].status == SW_OBS_OK ? r->obs[i].w_ns : -1);
+		fprintf(f, ",%s,%s", m,
+			r->obs[i].exc ? sw_exc_name(r->obs[i].exc) : "");
+	}
+	for (int i = 0; i < r->nprof; i++)
+		cell(f, r->replay_ns[i]);
+	if (S->has_kread) {
+		cell(f, r->kread == 1 ? r->kread_ns : -1);
+		cell(f, r->kread ? r->kread_replay_ns : -1);
+	}
+	fputc('\n', f);
+}
+
+struct sw_row_sink sw_csv_sink(struct sw_csv *c)
+{
+	return (struct sw_row_sink){ .row = row, .ctx = c };
+}
+
+int sw_csv_finish(struct sw_csv *c, const struct sw_summary *S)
+{
+	if (!c->hdr)
+		header(c, S);
+	return ferror(c->f) ? -1 : 0;
+}

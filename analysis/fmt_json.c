@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/* fmt_json.c - the JSON report (jansson), iperf3-like start/results/end.
+ * A window without an end in the logs is null, never a number. */
+#include <jansson.h>
+
+#include "fmt.h"
+
+#define I(x) json_integer((json_int_t)(x))
+
+static json_t *qv(const struct sw_fig *f, double q)
+{
+	int64_t v = sw_fig_quantile(f, q);
+	return v < 0 ? json_null() : I(v);
+}
+
+json_t *sw_fig_json(const struct sw_fig *g, int kind)
+{
+	static const char *kinds[] = { "truth", "observed", "replay", "kernel-mount" };
+	json_t *o = json_object();
+	json_object_set_new(o, "name", json_string(g->name));
+	json_object_set_new(o, "kind", json_string(kinds[kind & 3]));
+	json_object_set_new(o, "description", json_string(g->desc));
+	json_object_set_new(o, "stores", I(g->n));
+	json_object_set_new(o, "unresolved", I(g->unresolved));
+	json_object_set_new(o, "p50_ns", qv(g, 0.5));
+	json_object_set_new(o, "p90_ns", qv(g, 0.9));
+	json_object_set_new(o, "p99_ns", qv(g, 0.99));
+	json_object_set_new(o, "max_ns", qv(g, 1.0));
+	json_object_set_new(o, "share_gt_1s", json_real(sw_fig_share_above(g, 1000000000ll)));
+	json_object_set_new(o, "share_gt_5s", json_real(sw_fig_share_above(g, 5000000000ll)));
+	json_object_set_new(o, "share_gt_30s", json_real(sw_fig_share_above(g, 30000000000ll)));
+	return o;
+}
+
+static json_t *observer(const struct sw_observer *O)
+{
+	json_t *o = json_object(), *c = json_object(), *e = json_object(), *r = json_object();
+	char m[64];
+	json_object_set_new(o, "name", json_string(O->name));
+	json_object_set_new(o, "file", json_string(O->file));
+	json_object_set_new(o, "target", I(O->target));
+	json_object_set_new(o, "vers", I(O->vers));
+	json_object_set_new(o, "replies", I(O->replies));
+	json_object_set_new(o, "failures", I(O->failures));
+	json_object_set_new(o, "gaps", I(O->gaps));
+	json_object_set_new(o, "gap_ns", I(O->gap_ns));
+	json_object_set_new(o, "reads", I(O->reads));
+	json_object_set_new(o, "poll_p50_ns", I(O->poll_p50_ns));
+	json_object_set_new(o, "poll_p99_ns", I(O->poll_p99_ns));
+	json_object_set_new(o, "rtt_p50_ns", I(O->rtt_p50_ns));
+	json_object_set_new(o, "rtt_p99_ns", I(O->rtt_p99_ns));
+	json_object_set_new(o, "resolution_ns", I(O->resolution_ns));
+	json_object_set_new(c, "checked", I(O->checked));
+	json_object_set_new(c, "consistent", I(O->consistent));
+	json_object_set_new(c, "early", I(O->low));
+	json_object_set_new(c, "late", I(O->high));
+	for (int i = 1; i < SW_EXC_N; i++)
+		if (O->exc[i])
+			json_object_set_new(e, sw_exc_name(i), I(O->exc[i]));
+	json_object_set_new(c, "explained", e);
+	json_object_set_new(c, "no_reference", I(O->no_ref));
+	json_object_set_new(c, "unseen", I(O->ended));
+	json_object_set_new(o, "consistency", c);
+	for (int i = 1; i < 16; i++)
+		if (O->revealed[i]) {
+			sw_mask_name(m, sizeof(m), (uint32_t)i);
+			json_object_set_new(r, m, I(O->revealed[i]));
+		}
+	json_object_set_new(o, "revealed_by", r);
+	json_object_set_new(o, "race_attr_hits", I(O->race_attr_hits));
+	json_object_set_new(o, "race_read_hits", I(O->race_read_hits));
+	json_object_set_new(o, "race_read_stale_p50_ns",
+			    O->race_stale_ns.count ? I(sw_hist_quantile(&O->race_stale_ns, 0.5))
+						   : json_null());
+	return o;
+}
+
+static json_t *profile(const struct sw_profile *p)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "name", json_string(p->name));
+	json_object_set_new(o, "vers", I(p->vers));
+	json_object_set_new(o, "acregmin_ns", I(p->acregmin_ns));
+	json_object_set_new(o, "acregmax_ns", I(p->acregmax_ns));
+	json_object_set_new(o, "noac", json_boolean(p->noac));
+	json_object_set_new(o, "cto", json_boolean(p->cto));
+	json_object_set_new(o, "read_period_ns", I(p->period_ns));
+	return o;
+}
+
+json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
+{
+	json_t *root = json_object(), *st = json_object(), *res = json_object();
+	json_t *end = json_object(), *figs = json_array(), *obs = json_array();
+	json_t *profs = json_array(), *cost = json_object(), *bc = json_object();
+	json_t *race = json_object(), *probs = json_array(), *fs = json_object();
+	json_t *clk = json_object(), *opt = json_object();
+	char hex[32];
+
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)S->run_id);
+	json_object_set_new(root, "schema", json_string("stalewin-report"));
+	json_object_set_new(root, "schema_version", I(SW_REPORT_SCHEMA));
+	json_object_set_new(st, "tool", json_string("stalewin-report"));
+	json_object_set_new(st, "version", json_string(STALEWIN_VERSION));
+	json_object_set_new(st, "jansson_version", json_string(JANSSON_VERSION));
+	json_object_set_new(st, "run_dir", json_string(S->run_dir));
+	json_object_set_new(st, "run_id", json_string(hex));
+	json_object_set_new(st, "synthetic", json_boolean(S->synthetic));
+	json_object_set_new(st, "command", json_string(S->cmdline));
+	json_object_set_new(st, "kernel", json_string(S->kernel));
+	json_object_set_new(st, "trap", json_string(S->trap));
+	json_object_set_new(fs, "type", json_string(S->fs));
+	json_object_set_new(fs, "mount_options", json_string(S->fs_opts));
+	json_object_set_new(st, "filesystem", fs);
+	json_object_set_new(st, "sysctls", json_string(S->sysctls));
+	json_object_set_new(st, "libnfs_version", json_string(S->libnfs));
+	json_object_set_new(st, "policy", json_string(S->policy));
+	json_object_set_new(st, "workload", json_string(S->workload));
+	json_object_set_new(clk, "clock_json", json_boolean(S->clock_file));
+	json_object_set_new(clk, "offset_ns", I(S->offset_ns));
+	json_object_set_new(clk, "err_ns", I(S->err_ns));
+	json_object_set_new(st, "clock", clk);
+	for (int i = 0; i < S->nprof; i++)
+		json_array_append_new(profs, profile(&S->prof[i]));
+	json_object_set_new(opt, "profiles", profs);
+	if (S->has_kread) {
+		json_object_set_new(opt, "kread_mount_options", json_string(S->kread_mount));
+		json_object_set_new(opt, "kread_profile", profile(&S->kread_prof));
+	}
+	json_object_set_new(st, "options", opt);
+	json_object_set_new(root, "start", st);
+
+	int kind;
+	const struct sw_fig *g;
+	for (int i = 0; (g = sw_fig_at(S, i, &kind)); i++)
+		json_array_append_new(figs, sw_fig_json(g, kind));
+	json_object_set_new(res, "figures", figs);
+	for (int i = 0; i < S->nobs; i++)
+		json_array_append_new(obs, observer(&S->obs[i]));
+	json_object_set_new(res, "observers", obs);
+	json_object_set_new(cost, "updates", I(S->updates));
+	for (int c = 0; c < 10; c++)
+		if (S->upd_cause[c])
+			json_object_set_new(bc, sw_cause_name((uint32_t)c), I(S->upd_cause[c]));
+	json_object_set_new(cost, "updates_by_cause", bc);
+	json_object_set_new(cost, "spurious_updates", I(S->spurious));
+	json_object_set_new(cost, "equal_timestamp_pairs", I(S->collisions));
+	json_object_set_new(cost, "traps", I(S->traps));
+	json_object_set_new(cost, "trap_p50_ns", I(sw_hist_quantile(&S->trap_ns, 0.5)));
+	json_object_set_new(cost, "trap_p99_ns", I(sw_hist_quantile(&S->trap_ns, 0.99)));
+	json_object_set_new(cost, "update_call_p50_ns", I(sw_hist_quantile(&S->upd_cost_ns, 0.5)));
+	json_object_set_new(res, "cost", cost);
+	json_object_set_new(race, "stores_after_own_update", I(S->race_stores));
+	json_object_set_new(race, "gap_p50_ns", I(sw_hist_quantile(&S->race_gap_ns, 0.5)));
+	json_object_set_new(race, "gap_max_ns", I(S->race_gap_ns.count ? S->race_gap_ns.max : 0));
+	json_object_set_new(res, "race", race);
+	if (S->has_kread) {
+		json_t *k = json_object();
+		json_object_set_new(k, "file", json_string(S->kread_file));
+		json_object_set_new(k, "page", I(S->kread_page));
+		json_object_set_new(k, "reads", I(S->kreads));
+		json_object_set_new(res, "kread", k);
+	}
+	json_object_set_new(root, "results", res);
+
+	json_object_set_new(end, "complete", json_boolean(S->complete && !S->partial));
+	json_object_set_new(end, "partial", json_boolean(S->partial));
+	json_object_set_new(end, "exit_code", I(exit_code));
+	json_object_set_new(end, "writer_records", I(S->records));
+	json_object_set_new(end, "stores", I(S->stores));
+	json_object_set_new(end, "t_start_real_ns", I(S->t_start_ns));
+	json_object_set_new(end, "t_end_real_ns", I(S->t_end_ns));
+	for (int i = 0; i < S->nprob; i++) {
+		json_t *p = json_object();
+		json_object_set_new(p, "file", json_string(S->prob[i].file));
+		json_object_set_new(p, "record", S->prob[i].record >= 0 ? I(S->prob[i].record) : json_null());
+		json_object_set_new(p, "partial", json_boolean(S->prob[i].partial));
+		json_object_set_new(p, "message", json_string(S->prob[i].msg));
+		json_array_append_new(probs, p);
+	}
+	json_object_set_new(end, "problems", probs);
+	json_object_set_new(end, "problems_total", I(S->nprob_total));
+	json_object_set_new(root, "end", end);
+	return root;
+}
+
+int sw_fmt_json(FILE *f, const struct sw_summary *S)
+{
+	json_t *j = sw_summary_json(S, S->partial ? 3 : 0);
+	int rc = json_dumpf(j, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', f);
+	json_decref(j);
+	return rc;
+}

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/* fmt_text.c - the plain-text report: fits 72 columns, for mailing lists. */
+#include <math.h>
+#include <string.h>
+
+#include "fmt.h"
+
+#define W 72
+
+/* "key : value", value wrapped at W with continuation indented */
+static void kv(FILE *f, const char *k, const char *v)
+{
+	int ind = 11, col;
+	size_t n = strlen(v), i = 0;
+	fprintf(f, "%-9s: ", k);
+	col = ind;
+	if (!n) {
+		fputs("-\n", f);
+		return;
+	}
+	while (i < n) {
+		size_t room = (size_t)(W - col), take = n - i;
+		if (take > room) {
+			take = room;
+			size_t j = take;
+			while (j > 0 && v[i + j] != ' ')
+				j--;
+			if (j > 0)
+				take = j;
+		}
+		fwrite(v + i, 1, take, f);
+		i += take;
+		while (i < n && v[i] == ' ')
+			i++;
+		if (i < n)
+			fprintf(f, "\n%*s", ind, "");
+	}
+	fputc('\n', f);
+}
+
+static void pct(char *b, int len, double share)
+{
+	if (share <= 0)
+		snprintf(b, len, "0");
+	else if (share < 0.001)
+		snprintf(b, len, "<.1%%");
+	else if (share < 0.1)
+		snprintf(b, len, "%.1f%%", share * 100);
+	else
+		snprintf(b, len, "%.0f%%", share * 100);
+}
+
+static void fig_row(FILE *f, const struct sw_fig *g)
+{
+	char q[4][16], s[3][16];
+	const double qs[4] = { 0.5, 0.9, 0.99, 1.0 };
+	const int64_t th[3] = { 1000000000ll, 5000000000ll, 30000000000ll };
+	for (int i = 0; i < 4; i++)
+		sw_fmt_q(q[i], sizeof(q[i]), g, qs[i]);
+	for (int i = 0; i < 3; i++)
+		pct(s[i], sizeof(s[i]), g->n ? sw_fig_share_above(g, th[i]) : 0);
+	fprintf(f, "%-16.16s%6llu%7s%7s%7s%7s%5s%5s%5s%6llu\n", g->name,
+		(unsigned long long)g->n, q[0], q[1], q[2], q[3], s[0], s[1], s[2],
+		(unsigned long long)g->unresolved);
+}
+
+static void cdf(FILE *f, const struct sw_summary *S)
+{
+	/* x: log10 from 1 us to 100 s, 8 columns a decade; y: 0..100 % */
+	enum { COLS = 64, ROWS = 10 };
+	char grid[ROWS + 1][COLS + 1];
+	const char *marks = "T123456789";
+	const char *rmarks = "abcdefghijklmnop";
+	memset(grid, ' ', sizeof(grid));
+	int kind, nfig = 0;
+	const struct sw_fig *g;
+	while (sw_fig_at(S, nfig, &kind))
+		nfig++;
+	/* replays first, truth last: the truth stays visible on top */
+	for (int i = nfig - 1; i >= 0; i--) {
+		g = sw_fig_at(S, i, &kind);
+		if (!g->n || kind == 3)
+			continue;
+		int oi = i - 1, ri = i - 1 - S->nobs;
+		char m = kind == 0 ? 'T' : kind == 1 ? marks[1 + oi % 9] : rmarks[ri % 16];
+		for (int x = 0; x < COLS; x++) {
+			double ns = pow(10, 3 + x / 8.0);
+			double y = sw_fig_cdf(g, (int64_t)ns);
+			int r = (int)lround(y * ROWS);
+			if (r > 0)
+				grid[ROWS - r][x] = m;
+		}
+	}
+	fputs("CDF of windows (share of stores with window <= x)\n", f);
+	for (int r = 0; r < ROWS; r++)
+		fprintf(f, "%4d%% |%.*s\n", (ROWS - r) * 100 / ROWS, COLS, grid[r]);
+	char axis[COLS + 1], lab[COLS + 16];
+	static const char *dec[8] = { "1us", "10us", "100us", "1ms", "10ms",
+				      "100ms", "1s", "10s" };
+	for (int x = 0; x < COLS; x++)
+		axis[x] = x % 8 ? '-' : '+';
+	axis[COLS] = 0;
+	memset(lab, ' ', sizeof(lab));
+	for (int d = 0; d < 8; d++)
+		memcpy(lab + d * 8, dec[d], strlen(dec[d]));
+	lab[COLS + 2] = 0;
+	fprintf(f, "      |%s\n       %s\n", axis, lab);
+	fputs("       T truth", f);
+	int col = 13;
+	for (int i = 0; i < S->nobs; i++) {
+		char b[64];
+		int n = snprintf(b, sizeof(b), "  %c %s", marks[1 + i % 9], S->obs[i].name);
+		if (col + n > W - 1) {
+			fputs("\n      ", f);
+			col = 6;
+		}
+		fputs(b, f);
+		col += n;
+	}
+	for (int i = 0; i < S->nprof; i++) {
+		char b[64];
+		int n = snprintf(b, sizeof(b), "  %c %s", rmarks[i % 16], S->prof[i].name);
+		if (col + n > W - 1) {
+			fputs("\n      ", f);
+			col = 6;
+		}
+		fputs(b, f);
+		col += n;
+	}
+	fputc('\n', f);
+}
+
+int sw_fmt_text(FILE *f, const struct sw_summary *S)
+{
+	char b[1024], d1[16], d2[16], d3[16], d4[16];
+
+	fprintf(f, "stalewin report  run %016llx  %s%s\n",
+		(unsigned long long)S->run_id,
+		S->partial ? "PARTIAL (see Problems)" : "complete",
+		S->synthetic ? "  [synthetic logs]" : "");
+	kv(f, "command", S->cmdline);
+	snprintf(b, sizeof(b), "%s%s%s", S->kernel, S->trap[0] ? "  trap " : "", S->trap);
+	kv(f, "kernel", b);
+	snprintf(b, sizeof(b), "%s (%s)", S->fs[0] ? S->fs : "?", S->fs_opts);
+	kv(f, "fs", b);
+	kv(f, "sysctls", S->sysctls);
+	kv(f, "libnfs", S->libnfs);
+	snprintf(b, sizeof(b), "%s  workload %s", S->policy, S->workload);
+	kv(f, "policy", b);
+	if (S->clock_file) {
+		sw_fmt_dur(d1, sizeof(d1), S->err_ns);
+		snprintf(b, sizeof(b), "offset %lld ns +- %s (clock.json)",
+			 (long long)S->offset_ns, d1);
+	} else
+		snprintf(b, sizeof(b), "same host: offset 0 exactly (no clock.json)");
+	kv(f, "clock", b);
+	if (S->has_kread)
+		kv(f, "mount", S->kread_mount);
+	for (int i = 0; i < S->nobs; i++) {
+		const struct sw_observer *O = &S->obs[i];
+		sw_fmt_dur(d1, sizeof(d1), O->resolution_ns);
+		sw_fmt_dur(d2, sizeof(d2), O->poll_p99_ns);
+		sw_fmt_dur(d3, sizeof(d3), O->rtt_p99_ns);
+		sw_fmt_dur(d4, sizeof(d4), S->err_ns);
+		snprintf(b, sizeof(b), "%s %s = poll p99 %s + rtt p99 %s + clock %s",
+			 O->name, d1, d2, d3, d4);
+		kv(f, "resolution", b);
+	}
+	fputc('\n', f);
+	fprintf(f, "Windows, policy %s: %llu stores; percentiles over all stores,\n",
+		S->policy, (unsigned long long)S->stores);
+	fputs("uncov = no end in the logs (\"> run end\", counted as longest)\n", f);
+	fprintf(f, "%-16s%6s%7s%7s%7s%7s%5s%5s%5s%6s\n", "figure", "n", "p50",
+		"p90", "p99", "max", ">1s", ">5s", ">30s", "uncov");
+	int kind;
+	const struct sw_fig *g;
+	for (int i = 0; (g = sw_fig_at(S, i, &kind)); i++) {
+		if (i == 1 + S->nobs && S->nprof)
+			fputs("client replay (Linux NFS client rules):\n", f);
+		fig_row(f, g);
+	}
+	fputc('\n', f);
+	sw_fmt_dur(d1, sizeof(d1), sw_hist_quantile(&S->trap_ns, 0.5));
+	sw_fmt_dur(d2, sizeof(d2), sw_hist_quantile(&S->trap_ns, 0.99));
+	fprintf(f, "Cost: updates %llu (", (unsigned long long)S->updates);
+	int first = 1;
+	for (int c = 0; c < 10; c++)
+		if (S->upd_cause[c]) {
+			fprintf(f, "%s%s %llu", first ? "" : ", ", sw_cause_name((uint32_t)c),
+				(unsigned long long)S->upd_cause[c]);
+			first = 0;
+		}
+	fprintf(f, ")\n      spurious %llu, equal-timestamp pairs %llu\n",
+		(unsigned long long)S->spurious, (unsigned long long)S->collisions);
+	fprintf(f, "      traps %llu, trap latency p50 %s p99 %s\n",
+		(unsigned long long)S->traps, d1, d2);
+	sw_fmt_dur(d1, sizeof(d1), sw_hist_quantile(&S->race_gap_ns, 0.5));
+	sw_fmt_dur(d2, sizeof(d2), S->race_gap_ns.count ? S->race_gap_ns.max : 0);
+	fprintf(f, "Race: %llu stores after their own trap's update (gap p50 %s\n"
+		   "      max %s)\n", (unsigned long long)S->race_stores, d1, d2);
+	for (int i = 0; i < S->nobs; i++) {
+		const struct sw_observer *O = &S->obs[i];
+		sw_fmt_dur(d1, sizeof(d1), sw_hist_quantile(&O->race_stale_ns, 0.5));
+		fprintf(f, "      %s: reference reply in a gap %llu, READ old\n"
+			   "      data under new attrs %llu (stale p50 %s)\n",
+			O->name, (unsigned long long)O->race_attr_hits,
+			(unsigned long long)O->race_read_hits, d1);
+	}
+	if (S->nobs)
+		fputs("Consistency: W_obs - W_truth in [-clock err, resolution + err]\n", f);
+	for (int i = 0; i < S->nobs; i++) {
+		const struct sw_observer *O = &S->obs[i];
+		fprintf(f, "      %s: %llu checked, %llu ok, %llu early, %llu late\n",
+			O->name, (unsigned long long)O->checked,
+			(unsigned long long)O->consistent, (unsigned long long)O->low,
+			(unsigned long long)O->high);
+		for (int e = 1; e < SW_EXC_N; e++)
+			if (O->exc[e])
+				fprintf(f, "        %-18s %llu\n", sw_exc_name(e),
+					(unsigned long long)O->exc[e]);
+		fprintf(f, "        not judged: %llu before the first reply, %llu unseen\n",
+			(unsigned long long)O->no_ref, (unsigned long long)O->ended);
+		fprintf(f, "        replies %llu, failed %llu, gaps %llu (", 
+			(unsigned long long)O->replies, (unsigned long long)O->failures,
+			(unsigned long long)O->gaps);
+		sw_fmt_dur(d1, sizeof(d1), O->gap_ns);
+		fprintf(f, "%s)\n        revealed by:", d1);
+		for (int m = 1; m < 16; m++)
+			if (O->revealed[m]) {
+				sw_mask_name(b, sizeof(b), (uint32_t)m);
+				fprintf(f, " %s %llu", b, (unsigned long long)O->revealed[m]);
+			}
+		fputc('\n', f);
+	}
+	if (S->has_kread)
+		fprintf(f, "Kernel mount: %llu reads of page %llu; replay of its options: %s\n",
+			(unsigned long long)S->kreads, (unsigned long long)S->kread_page,
+			S->kread_replay.desc);
+	fputc('\n', f);
+	cdf(f, S);
+	if (S->nprob) {
+		fputs("\nProblems:\n", f);
+		for (int i = 0; i < S->nprob; i++) {
+			const struct sw_problem *p = &S->prob[i];
+			if (p->record >= 0)
+				snprintf(b, sizeof(b), "%s: record %lld: %s", p->file,
+					 (long long)p->record, p->msg);
+			else
+				snprintf(b, sizeof(b), "%s: %s", p->file, p->msg);
+			kv(f, p->partial ? "partial" : "note", b);
+		}
+		if (S->nprob_total > (uint64_t)S->nprob)
+			fprintf(f, "(%llu more)\n", (unsigned long long)(S->nprob_total - S->nprob));
+	}
+	return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * races.c - a READ+attributes pair that lands between a trap's update and
+ * its data caches old data under new attributes (eager, lang).  A hit is
+ * exact, no clock needed: a READ of page p returning generation < g while
+ * its attributes carry the stamps of the update made in the trap of the
+ * store of generation g to p.  It stays stale until the next update.
+ *
+ * One stream over each probe log's READs against a stream over the
+ * writer's trap pairs (UPDATE then its STORE) and a cursor for the next
+ * update after a store; memory is a few records.
+ */
+#include <string.h>
+
+#include "observer.h"
+#include "races.h"
+#include "swlog.h"
+
+#define RPAGES 8
+
+struct pair {
+	uint64_t page, gen;
+	int64_t t_u, t_s, mtime, ctime;
+};
+
+struct wcur {
+	struct swlog_reader *r;
+	int eof;
+	struct sw_rec_update u;
+	int have_u;
+	struct pair next;   /* the next trap pair, if have_next */
+	int have_next;
+};
+
+static void wnext(struct wcur *w)
+{
+	struct swlog_rec rec;
+	w->have_next = 0;
+	while (!w->eof) {
+		if (swlog_next(w->r, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
+			w->eof = 1;
+			return;
+		}
+		if (rec.type == SW_REC_UPDATE && rec.len >= sizeof(w->u)) {
+			memcpy(&w->u, rec.payload, sizeof(w->u));
+			w->have_u = w->u.cause == SW_CAUSE_TRAP ||
+				    (w->u.cause == SW_CAUSE_NATIVE && w->u.page != SW_NO_PAGE);
+			continue;
+		}
+		if (rec.type == SW_REC_STORE && rec.len >= sizeof(struct sw_rec_store)) {
+			struct sw_rec_store s;
+			memcpy(&s, rec.payload, sizeof(s));
+			int own = w->have_u && (s.flags & SW_STORE_UPDATED) && w->u.page == s.page;
+			w->have_u = 0;
+			if (!own)
+				continue;
+			w->next = (struct pair){ s.page, s.gen, w->u.t_real_ns,
+						 s.t_after_real_ns, w->u.mtime_ns, w->u.ctime_ns };
+			w->have_next = 1;
+			return;
+		}
+		w->have_u = 0;
+	}
+}
+
+/* first update at or after t (monotone) */
+struct ucur {
+	struct swlog_reader *r;
+	int eof, have;
+	int64_t t;
+};
+
+static int64_t unext(struct ucur *c, int64_t t)
+{
+	struct swlog_rec rec;
+	while (!c->have || c->t < t) {
+		c->have = 0;
+		if (c->eof || swlog_next(c->r, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
+			c->eof = 1;
+			return -1;
+		}
+		if (rec.type == SW_REC_UPDATE && rec.len >= sizeof(struct sw_rec_update)) {
+			c->t = ((const struct sw_rec_update *)rec.payload)->t_real_ns;
+			c->have = 1;
+		}
+	}
+	return c->t;
+}
+
+static void scan_probe(struct sw_summary *S, const struct sw_input *in, int k)
+{
+	struct wcur w = { 0 };
+	struct ucur uc = { 0 };
+	struct swlog_reader *pr = NULL;
+	struct swlog_rec rec;
+	struct pair last[RPAGES];
+	int nlast = 0;
+	char err[SWLOG_ERRLEN];
+
+	if (swlog_open(&pr, in->probe[k], err) || swlog_open(&w.r, in->writer, err) ||
+	    swlog_open(&uc.r, in->writer, err))
+		goto out;
+	wnext(&w);
+	while (swlog_next(pr, &rec) == SWLOG_OK) {
+		if (rec.type == SW_REC_END)
+			break;
+		if (rec.type != SW_REC_READ || rec.len < sizeof(struct sw_rec_read))
+			continue;
+		struct sw_rec_read rd;
+		memcpy(&rd, rec.payload, sizeof(rd));
+		if (rd.status)
+			continue;
+		int64_t t = rd.t_recv_real_ns + S->offset_ns + S->err_ns;
+		while (w.have_next && w.next.t_u <= t) { /* pairs up to the READ */
+			int i;
+			for (i = 0; i < nlast && last[i].page != w.next.page; i++)
+				;
+			if (i == nlast && nlast < RPAGES)
+				nlast++;
+			if (i < RPAGES)
+				last[i] = w.next;
+			wnext(&w);
+		}
+		const struct pair *p = NULL;
+		for (int i = 0; i < nlast; i++)
+			if (last[i].page == rd.page)
+				p = &last[i];
+		if (!p || rd.gen >= p->gen)
+			continue;
+		int eq = 0;
+		if (rd.attrs.valid & SW_ATTR_CTIME)
+			eq = rd.attrs.ctime_ns == p->ctime;
+		if (rd.attrs.valid & SW_ATTR_MTIME)
+			eq = (eq || !(rd.attrs.valid & SW_ATTR_CTIME)) && rd.attrs.mtime_ns == p->mtime;
+		if (!eq)
+			continue;
+		for (int i = 0; i < S->nobs; i++) {
+			struct sw_observer *O = &S->obs[i];
+			if (O->target != rd.target || strcmp(O->file, in->probe[k]))
+				continue;
+			O->race_read_hits++;
+			int64_t tn = unext(&uc, p->t_s);
+			if (tn >= 0)
+				sw_hist_add(&O->race_stale_ns, tn - (rd.t_recv_real_ns + S->offset_ns));
+		}
+	}
+out:
+	if (pr)
+		swlog_reader_close(pr);
+	if (w.r)
+		swlog_reader_close(w.r);
+	if (uc.r)
+		swlog_reader_close(uc.r);
+}
+
+void read_races(struct sw_summary *S, const struct sw_input *in)
+{
+	for (int k = 0; k < in->nprobe; k++)
+		if (in->probe_ok[k])
+			scan_probe(S, in, k);
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/* replay.c - the Linux NFS client's cache rules as a small state machine. */
+#include "replay.h"
+
+/* First read time >= x (reads at t0 + k * period). */
+static int64_t grid_ceil(const struct sw_replay *r, int64_t x)
+{
+	int64_t P = r->p->period_ns;
+	if (x <= r->t0_ns)
+		return r->t0_ns;
+	int64_t k = (x - r->t0_ns + P - 1) / P;
+	return r->t0_ns + k * P;
+}
+
+static int every_read(const struct sw_replay *r)
+{
+	return r->p->noac || r->p->cto || r->timeo_ns <= 0;
+}
+
+void sw_replay_init(struct sw_replay *r, const struct sw_profile *p,
+		    int64_t t0_ns, uint64_t key)
+{
+	r->p = p;
+	r->t0_ns = t0_ns;
+	r->t_attr_ns = t0_ns;
+	r->timeo_ns = p->noac ? 0 : p->acregmin_ns;
+	r->key = key;
+	r->srv_key = key;
+	r->t_fill_ns = t0_ns;
+	r->revals = 1;
+	r->fills = 1;
+}
+
+int64_t sw_replay_next_reval(const struct sw_replay *r)
+{
+	if (every_read(r))
+		return grid_ceil(r, r->t_attr_ns + 1);
+	return grid_ceil(r, r->t_attr_ns + r->timeo_ns);
+}
+
+static void reval_at(struct sw_replay *r, int64_t t)
+{
+	r->t_attr_ns = t;
+	r->revals++;
+	if (r->srv_key != r->key) {
+		r->key = r->srv_key;
+		r->t_fill_ns = t;
+		r->fills++;
+		r->timeo_ns = r->p->noac ? 0 : r->p->acregmin_ns;
+	} else if (!r->p->noac) {
+		int64_t n = r->timeo_ns * 2;
+		r->timeo_ns = n > r->p->acregmax_ns ? r->p->acregmax_ns : n;
+	}
+}
+
+void sw_replay_advance(struct sw_replay *r, int64_t t_ns)
+{
+	for (;;) {
+		int64_t nx = sw_replay_next_reval(r);
+		if (nx >= t_ns)
+			return;
+		if (r->srv_key == r->key &&
+		    (every_read(r) || r->timeo_ns >= r->p->acregmax_ns)) {
+			/* constant step from here on: jump in closed form */
+			int64_t step = nx - r->t_attr_ns;
+			if (step > 0) {
+				int64_t n = (t_ns - 1 - nx) / step;
+				if (n > 0) {
+					r->t_attr_ns = nx + (n - 1) * step;
+					r->revals += (uint64_t)n;
+					continue;
+				}
+			}
+		}
+		reval_at(r, nx);
+	}
+}
+
+void sw_replay_update(struct sw_replay *r, int64_t t_ns, uint64_t key)
+{
+	sw_replay_advance(r, t_ns);
+	r->srv_key = key;
+}
+
+int64_t sw_replay_pending_fill(const struct sw_replay *r)
+{
+	if (r->srv_key == r->key)
+		return -1;
+	return sw_replay_next_reval(r);
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay.h - the Linux NFS client's attribute/data cache rules, replayed
+ * against the writer's truth timeline (semantics.md "Client view").
+ *
+ * A profile is data: NFS version (which attribute invalidates the data
+ * cache), acregmin/acregmax, noac, close-to-open, and the application's
+ * read period.  The application reads at t0 + k * period; at a read the
+ * attributes are revalidated when the attribute cache has timed out (or at
+ * every read under noac / close-to-open).  A revalidation that finds the
+ * invalidation key changed drops the data cache (the read then fetches
+ * fresh data) and resets the timeout to acregmin; one that finds nothing
+ * new doubles the timeout, capped at acregmax.
+ */
+#ifndef STALEWIN_REPLAY_H
+#define STALEWIN_REPLAY_H
+
+#include <stdint.h>
+
+#define SW_PROFILE_NAME 40
+#define SW_MAX_PROFILES 16
+
+struct sw_profile {
+	char name[SW_PROFILE_NAME]; /* e.g. "v3-default" */
+	int vers;                   /* 3: key = ctime (+size); 4: change attr */
+	int64_t acregmin_ns;        /* first timeout after a change */
+	int64_t acregmax_ns;        /* cap of the doubling */
+	int noac;                   /* 1: revalidate at every read */
+	int cto;                    /* 1: an open (GETATTR) before every read */
+	int64_t period_ns;          /* application read period (> 0) */
+};
+
+/* The built-in table (profiles.c). */
+extern const struct sw_profile sw_default_profiles[];
+extern const int sw_n_default_profiles;
+
+/* Parse one profile line "NAME vers=3 acregmin=3 acregmax=60 [noac] [cto]
+ * period_ms=100" (seconds may be fractional).  0 or -EINVAL with err. */
+int sw_profile_parse(const char *line, struct sw_profile *p, char *err,
+		     int errlen);
+/* Load up to max profiles from a file (one per line, '#' comments). */
+int sw_profiles_load(const char *path, struct sw_profile *out, int max,
+		     char *err, int errlen);
+/* A profile from a mount's options as in /proc/mounts (vers=, actimeo=,
+ * acregmin=, acregmax=, noac, nocto) and the reader's period/mode. */
+void sw_profile_from_mount(const char *opts, int64_t period_ns, int cto,
+			   struct sw_profile *p);
+/* One line describing the profile ("v3 ac 3..60s cto read/100ms"). */
+void sw_profile_describe(const struct sw_profile *p, char *buf, int len);
+
+struct sw_replay {
+	const struct sw_profile *p; /* the profile (not owned) */
+	int64_t t0_ns;        /* first read (writer realtime) */
+	int64_t t_attr_ns;    /* time of the last revalidation (a read time) */
+	int64_t timeo_ns;     /* current attribute cache timeout */
+	uint64_t key;         /* invalidation key the client cached */
+	uint64_t srv_key;     /* server's current key */
+	int64_t t_fill_ns;    /* when the cached data was fetched */
+	uint64_t revals;      /* revalidations (GETATTRs) made */
+	uint64_t fills;       /* data cache fills (re-reads) */
+};
+
+/* Start: first read at t0 fetches data and attributes (key). */
+void sw_replay_init(struct sw_replay *r, const struct sw_profile *p,
+		    int64_t t0_ns, uint64_t key);
+/* Perform every revalidation at a read time < t (server key unchanged). */
+void sw_replay_advance(struct sw_replay *r, int64_t t_ns);
+/* The server's key changes at t (an update). */
+void sw_replay_update(struct sw_replay *r, int64_t t_ns, uint64_t key);
+/* Time of the next revalidation at or after the current position. */
+int64_t sw_replay_next_reval(const struct sw_replay *r);
+/* With the state advanced to t (sw_replay_advance(t) done on a copy): if a
+ * change is pending (srv_key != key), the time the client drops its cache
+ * (>= t), else -1. */
+int64_t sw_replay_pending_fill(const struct sw_replay *r);
+
+#endif

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.h - the summary one analysis pass produces (windows.c), which the
+ * format modules (fmt_*.c), compare and the archive only read.
+ *
+ * All times are ns of the writer's CLOCK_REALTIME (the probe's and the
+ * kernel reader's times are mapped with the clock offset of clock.json).
+ * A window that has no end inside the logs ("> run end") is never put in a
+ * histogram: it is counted in `unresolved` of its figure.
+ */
+#ifndef STALEWIN_REPORT_H
+#define STALEWIN_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hist.h"
+#include "records.h"
+#include "replay.h"
+
+#define SW_REPORT_SCHEMA 1
+#define SW_MAX_OBS 8
+#define SW_MAX_PROBLEMS 32
+#define SW_PATHLEN 1024
+
+enum sw_exc { /* why W_obs - W_truth left its bound (or why not checked) */
+	SW_EXC_NONE = 0,
+	SW_EXC_RACE,        /* reference reply already carried the trap's update */
+	SW_EXC_EARLY,       /* revealed by an update before the store */
+	SW_EXC_COLLISION,   /* closing update left the stamps equal */
+	SW_EXC_LOST,        /* failed GETATTRs (lost replies) in the window */
+	SW_EXC_GAP,         /* server unreachable (gap) in the window */
+	SW_EXC_SERVER_LAG,  /* replies sent after the update showed old attrs */
+	SW_EXC_STALL,       /* no request sent for longer than the poll p99 */
+	SW_EXC_SLOW,        /* reply slower than the rtt p99 */
+	SW_EXC_CLOCK,       /* observed before the update beyond the offset error */
+	SW_EXC_UNEXPLAINED,
+	SW_EXC_N
+};
+const char *sw_exc_name(int exc);
+
+enum sw_obs_status {
+	SW_OBS_OK = 0,     /* a reply revealed the change */
+	SW_OBS_NO_REF = 1, /* no reply before the store (probe not started) */
+	SW_OBS_END = 2,    /* no differing reply before the probe's log ended */
+};
+
+struct sw_fig { /* one row of a window table */
+	char name[48];           /* "truth", "obs probe-0/t0 v3", "v3-default" */
+	char desc[96];           /* what it is, one line */
+	struct sw_hist h;        /* resolved windows, ns */
+	uint64_t n;              /* stores this figure covers */
+	uint64_t unresolved;     /* no end in the logs: "> run end" */
+};
+
+struct sw_observer {
+	char name[48];           /* "probe-0/t0 v3" */
+	char file[SW_PATHLEN];   /* its log */
+	int target, vers;        /* target index in the probe, NFS version */
+	struct sw_fig fig;       /* W_obs */
+	uint64_t replies, failures, gaps, reads; /* counts in the log */
+	int64_t gap_ns;          /* total time in gaps */
+	int64_t poll_p50_ns, poll_p99_ns; /* send-to-send of good replies */
+	int64_t rtt_p50_ns, rtt_p99_ns;   /* recv - send */
+	int64_t resolution_ns;   /* poll p99 + rtt p99 + offset error */
+	int64_t t_first_ns, t_last_ns; /* first/last reply (writer clock) */
+	uint64_t no_ref, ended;  /* stores it could not judge (sw_obs_status) */
+	uint64_t checked, consistent, low, high; /* the consistency check */
+	uint64_t exc[SW_EXC_N];  /* explanation of each low/high */
+	uint64_t revealed[16];   /* by mask of SW_ATTR_SIZE|MTIME|CTIME|CHANGE */
+	uint64_t race_attr_hits; /* reference reply inside a race gap */
+	uint64_t race_read_hits; /* READ: old data under the trap's new attrs */
+	struct sw_hist race_stale_ns; /* how long those READ hits stayed stale */
+};
+
+struct sw_problem {
+	char file[SW_PATHLEN];   /* the file it is about */
+	int64_t record;          /* record number, -1 if none */
+	int partial;             /* 1: the report is partial because of it */
+	char msg[400];
+};
+
+struct sw_summary {
+	/* identity (from the logs' headers and meta) */
+	char run_dir[SW_PATHLEN];
+	uint64_t run_id;
+	char policy[32], workload[32];
+	char cmdline[2048];      /* orchestrator's argv, else the writer's */
+	char kernel[160], fs[64], fs_opts[512], sysctls[512], libnfs[64];
+	char trap[32];
+	int synthetic;
+	/* clock */
+	int clock_file;          /* 1: clock.json present */
+	int64_t offset_ns, err_ns;
+	/* writer */
+	int64_t t_start_ns, t_end_ns; /* first record, END (or last record) */
+	int complete;            /* writer log has END */
+	uint64_t records;        /* writer records read */
+	uint64_t stores, traps, updates, upd_cause[10];
+	uint64_t spurious, collisions, cleans, syncs, munmaps;
+	struct sw_hist trap_ns, upd_cost_ns;
+	uint64_t race_stores;    /* stores whose own trap update preceded them */
+	struct sw_hist race_gap_ns; /* t_s - t_update of those */
+	struct sw_fig truth;
+	/* observers (probe targets) */
+	int nobs;
+	struct sw_observer obs[SW_MAX_OBS];
+	/* replay */
+	int nprof;
+	struct sw_profile prof[SW_MAX_PROFILES];
+	struct sw_fig replay[SW_MAX_PROFILES];
+	/* kernel mount reader */
+	int has_kread;
+	char kread_file[SW_PATHLEN], kread_mount[512];
+	uint64_t kread_page, kreads;
+	struct sw_profile kread_prof;
+	struct sw_fig kread, kread_replay; /* stores to kread_page only */
+	/* input problems */
+	int nprob;
+	uint64_t nprob_total;
+	struct sw_problem prob[SW_MAX_PROBLEMS];
+	int partial;             /* exit 3 */
+};
+
+struct sw_store_row { /* one store, handed to a row sink as it resolves */
+	uint64_t index;          /* 0-based store number */
+	uint64_t page, gen;
+	int64_t t_s_ns;          /* STORE.t_after_real_ns */
+	int64_t trap_ns;
+	uint32_t flags;          /* SW_STORE_* */
+	int64_t w_truth_ns;      /* -1: uncovered (> run end) */
+	int64_t w_truth_lb_ns;   /* uncovered: run end - t_s */
+	uint32_t truth_cause;    /* enum sw_cause of the closing update */
+	int own_update;          /* covered by its own trap update */
+	int64_t race_gap_ns;     /* own update: t_s - t_update */
+	int nobs;
+	struct {
+		int status;      /* enum sw_obs_status */
+		int64_t w_ns;    /* W_obs when status == OK */
+		uint32_t revealed; /* attribute mask that moved */
+		int exc;         /* enum sw_exc, NONE if consistent/unchecked */
+	} obs[SW_MAX_OBS];
+	int nprof;
+	int64_t replay_ns[SW_MAX_PROFILES]; /* -1: > run end */
+	int kread;               /* 0 n/a (other page), 1 seen, 2 not seen */
+	int64_t kread_ns, kread_replay_ns;
+};
+
+struct sw_row_sink {
+	void (*row)(void *ctx, const struct sw_summary *s, const struct sw_store_row *r);
+	void (*update)(void *ctx, const struct sw_summary *s, int64_t t_ns, uint32_t cause);
+	void *ctx;
+};
+
+struct sw_analyze_opts {
+	int nprof;                             /* 0: the built-in table */
+	const struct sw_profile *prof;
+	int nsinks;
+	const struct sw_row_sink *sinks;
+	const char *cmdline_override;          /* NULL: from meta */
+};
+
+/* Analyze a run folder.  Returns 0 (complete), 3 (partial: S->prob says
+ * why), 2 (bad input: nothing to report, S->prob[0] says why) or 1. */
+int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
+	       struct sw_summary *S);
+
+/* Record an input problem (windows.c, runload.c). */
+void sw_problem(struct sw_summary *S, const char *file, int64_t record,
+		int partial, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* Formats (each its own module). */
+int sw_fmt_text(FILE *f, const struct sw_summary *S);
+int sw_fmt_json(FILE *f, const struct sw_summary *S);
+/* CSV is a row sink: fmt_csv.h. */
+/* Plots: a sink collecting timeline data, then gnuplot. */
+struct sw_plot;
+struct sw_plot *sw_plot_new(const char *dir, char *err, int errlen);
+struct sw_row_sink sw_plot_sink(struct sw_plot *p);
+int sw_plot_finish(struct sw_plot *p, const struct sw_summary *S, char *err,
+		   int errlen);
+
+/* Helpers shared by the formats. */
+void sw_fmt_dur(char *buf, int len, int64_t ns); /* "1.23s", "850us" */
+const char *sw_cause_name(uint32_t cause);
+
+#endif

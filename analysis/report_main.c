@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stalewin-report RUN [--format text|csv|json|all] [--out DIR] [--plots]
+ *                     [--profiles FILE]
+ * stalewin-report compare RUN|@RUN_ID ... [--format text|json] [--db F]
+ * stalewin-report archive add RUN --db F | list --db F | query --db F ...
+ * Exit: 0 complete, 3 partial (printed, marked partial), 2 bad input,
+ * 1 runtime failure.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "fmt.h"
+#include "fmt_csv.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: stalewin-report RUN [--format text|csv|json|all] [--out DIR]\n"
+	      "                           [--plots] [--profiles FILE]\n"
+	      "       stalewin-report compare RUN|@RUN_ID... [--format text|json] [--db F]\n"
+	      "       stalewin-report archive add RUN... --db F\n"
+	      "       stalewin-report archive list --db F\n"
+	      "       stalewin-report archive query --db F [--policy P] [--kernel K]\n"
+	      "                                  [--figure NAME] [--sql SELECT...]\n"
+	      "exit: 0 complete, 3 partial report, 2 bad input, 1 runtime failure\n", f);
+}
+
+static FILE *open_out(const char *dir, const char *name, char *path, size_t n)
+{
+	snprintf(path, n, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		fprintf(stderr, "stalewin-report: cannot write %s: %s\n", path, strerror(errno));
+	return f;
+}
+
+void sw_join_argv(char *dst, size_t n, int argc, char **argv)
+{
+	size_t used = 0;
+	dst[0] = 0;
+	for (int i = 0; i < argc && used < n; i++) {
+		int w = snprintf(dst + used, n - used, "%s%s", i ? " " : "", argv[i]);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+}
+
+int sw_report_problems_stderr(const struct sw_summary *S, int rc)
+{
+	for (int i = 0; i < S->nprob; i++) {
+		const struct sw_problem *p = &S->prob[i];
+		if (rc == 2 || p->partial) {
+			if (p->record >= 0)
+				fprintf(stderr, "stalewin-report: %s: record %lld: %s\n", p->file,
+					(long long)p->record, p->msg);
+			else
+				fprintf(stderr, "stalewin-report: %s: %s\n", p->file, p->msg);
+		}
+	}
+	if (rc == 3)
+		fprintf(stderr, "stalewin-report: partial report (%llu problems), exit 3\n",
+			(unsigned long long)S->nprob_total);
+	return rc;
+}
+
+int sw_load_profiles(const char *file, struct sw_profile *prof, int *nprof)
+{
+	char err[512];
+	int n = sw_profiles_load(file, prof, SW_MAX_PROFILES, err, sizeof(err));
+	if (n <= 0) {
+		fprintf(stderr, "stalewin-report: %s\n",
+			n == 0 ? "profile file has no profiles" : err);
+		return 2;
+	}
+	*nprof = n;
+	return 0;
+}
+
+static int report_main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "format", 1, 0, 'f' }, { "out", 1, 0, 'o' }, { "plots", 0, 0, 'p' },
+		{ "profiles", 1, 0, 'P' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+	const char *fmt = "text", *out = NULL, *pfile = NULL;
+	int plots = 0, o;
+	static struct sw_profile prof[SW_MAX_PROFILES];
+	int nprof = 0;
+	char cmd[2048];
+
+	sw_join_argv(cmd, sizeof(cmd), argc, argv);
+	while ((o = getopt_long(argc, argv, "f:o:phP:", lo, NULL)) != -1) {
+		switch (o) {
+		case 'f': fmt = optarg; break;
+		case 'o': out = optarg; break;
+		case 'p': plots = 1; break;
+		case 'P': pfile = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "stalewin-report: expected exactly one run folder, saw %d arguments\n",
+			argc - optind);
+		usage(stderr);
+		return 2;
+	}
+	int want_text = !strcmp(fmt, "text") || !strcmp(fmt, "all");
+	int want_csv = !strcmp(fmt, "csv") || !strcmp(fmt, "all");
+	int want_json = !strcmp(fmt, "json") || !strcmp(fmt, "all");
+	if (!want_text && !want_csv && !want_json) {
+		fprintf(stderr, "stalewin-report: expected --format text|csv|json|all, saw '%s'\n", fmt);
+		return 2;
+	}
+	if (pfile && sw_load_profiles(pfile, prof, &nprof))
+		return 2;
+	const char *run = argv[optind];
+	int all = !strcmp(fmt, "all");
+	if (all && !out)
+		out = run; /* RUN/report.{txt,csv,json} */
+	if (out && mkdir(out, 0777) && errno != EEXIST) {
+		fprintf(stderr, "stalewin-report: cannot create %s: %s\n", out, strerror(errno));
+		return 1;
+	}
+	char path[4200];
+	FILE *ftxt = NULL, *fcsv = NULL, *fjson = NULL;
+	if (out) {
+		if ((want_text && !(ftxt = open_out(out, "report.txt", path, sizeof(path)))) ||
+		    (want_csv && !(fcsv = open_out(out, "report.csv", path, sizeof(path)))) ||
+		    (want_json && !(fjson = open_out(out, "report.json", path, sizeof(path)))))
+			return 1;
+	} else {
+		ftxt = want_text ? stdout : NULL;
+		fcsv = want_csv ? stdout : NULL;
+		fjson = want_json ? stdout : NULL;
+	}
+	struct sw_summary *S = malloc(sizeof(*S));
+	struct sw_csv csv = { .f = fcsv };
+	struct sw_row_sink sinks[2];
+	int ns = 0;
+	struct sw_plot *pl = NULL;
+	char err[512];
+	if (!S)
+		return 1;
+	if (fcsv)
+		sinks[ns++] = sw_csv_sink(&csv);
+	if (plots) {
+		char pd[4200];
+		snprintf(pd, sizeof(pd), "%s/plots", out ? out : run);
+		if (!(pl = sw_plot_new(pd, err, sizeof(err)))) {
+			fprintf(stderr, "stalewin-report: %s\n", err);
+			free(S);
+			return 1;
+		}
+		sinks[ns++] = sw_plot_sink(pl);
+	}
+	struct sw_analyze_opts ao = { .nprof = nprof, .prof = nprof ? prof : NULL,
+				      .nsinks = ns, .sinks = sinks };
+	(void)cmd;
+	int rc = sw_analyze(run, &ao, S);
+	if (rc == 2 || rc == 1) {
+		sw_report_problems_stderr(S, 2);
+		free(S);
+		return rc;
+	}
+	if (fcsv)
+		sw_csv_finish(&csv, S);
+	if (ftxt)
+		sw_fmt_text(ftxt, S);
+	if (fjson)
+		sw_fmt_json(fjson, S);
+	if (pl && sw_plot_finish(pl, S, err, sizeof(err))) {
+		fprintf(stderr, "stalewin-report: plots: %s\n", err);
+		if (!rc)
+			rc = 1;
+	}
+	FILE *fs[3] = { ftxt, fcsv, fjson };
+	for (int i = 0; i < 3; i++)
+		if (fs[i] && fs[i] != stdout && fclose(fs[i])) {
+			fprintf(stderr, "stalewin-report: write failed: %s\n", strerror(errno));
+			rc = 1;
+		}
+	if (fflush(stdout)) {
+		fprintf(stderr, "stalewin-report: write to stdout failed: %s\n", strerror(errno));
+		rc = 1;
+	}
+	sw_report_problems_stderr(S, rc);
+	free(S);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "compare"))
+		return sw_compare_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "archive"))
+		return sw_archive_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "report")) {
+		argv[1] = argv[0];
+		return report_main(argc - 1, argv + 1);
+	}
+	return report_main(argc, argv);
+}

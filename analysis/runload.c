@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+/* runload.c - the run folder: which logs, are they of this run, the clock
+ * offset, and the identity fields of the summary (from the logs' meta). */
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runload.h"
+#include "swlog.h"
+
+void sw_problem(struct sw_summary *S, const char *file, int64_t record,
+		int partial, const char *fmt, ...)
+{
+	va_list ap;
+	S->nprob_total++;
+	if (partial)
+		S->partial = 1;
+	if (S->nprob == SW_MAX_PROBLEMS)
+		return;
+	struct sw_problem *p = &S->prob[S->nprob++];
+	snprintf(p->file, sizeof(p->file), "%s", file ? file : "");
+	p->record = record;
+	p->partial = partial;
+	va_start(ap, fmt);
+	vsnprintf(p->msg, sizeof(p->msg), fmt, ap);
+	va_end(ap);
+}
+
+static void str_of(json_t *o, const char *k, char *dst, size_t n)
+{
+	json_t *v = o ? json_object_get(o, k) : NULL;
+	if (json_is_string(v))
+		snprintf(dst, n, "%s", json_string_value(v));
+}
+
+static void argv_of(json_t *o, char *dst, size_t n)
+{
+	json_t *a = o ? json_object_get(o, "argv") : NULL, *v;
+	size_t i, used = 0;
+	if (!json_is_array(a) || !json_array_size(a))
+		return;
+	dst[0] = 0;
+	json_array_foreach(a, i, v) {
+		if (!json_is_string(v))
+			continue;
+		int w = snprintf(dst + used, n - used, "%s%s", used ? " " : "",
+				 json_string_value(v));
+		if (w < 0 || (size_t)w >= n - used)
+			break;
+		used += (size_t)w;
+	}
+}
+
+static void writer_meta(struct sw_summary *S, const char *meta)
+{
+	json_t *m = json_loads(meta, 0, NULL), *fs, *vm, *wl, *v;
+	const char *k;
+	size_t used = 0;
+	if (!m)
+		return;
+	str_of(m, "policy", S->policy, sizeof(S->policy));
+	str_of(m, "kernel_release", S->kernel, sizeof(S->kernel));
+	str_of(m, "trap", S->trap, sizeof(S->trap));
+	if (!S->cmdline[0])
+		argv_of(m, S->cmdline, sizeof(S->cmdline));
+	S->synthetic = json_is_true(json_object_get(m, "synthetic"));
+	fs = json_object_get(m, "filesystem");
+	str_of(fs, "type", S->fs, sizeof(S->fs));
+	str_of(fs, "mount_options", S->fs_opts, sizeof(S->fs_opts));
+	wl = json_object_get(m, "workload");
+	str_of(wl, "name", S->workload, sizeof(S->workload));
+	vm = json_object_get(m, "vm_sysctls");
+	if (json_is_object(vm))
+		json_object_foreach(vm, k, v) {
+			if (!json_is_integer(v))
+				continue;
+			const char *name = strncmp(k, "dirty_", 6) ? k : k + 6;
+			int w = snprintf(S->sysctls + used, sizeof(S->sysctls) - used,
+					 "%s%s=%lld", used ? " " : "", name,
+					 (long long)json_integer_value(v));
+			if (w < 0 || (size_t)w >= sizeof(S->sysctls) - used)
+				break;
+			used += (size_t)w;
+		}
+	json_decref(m);
+}
+
+/* clock.json: offset = server realtime - client realtime. */
+static void load_clock(struct sw_summary *S, const char *dir)
+{
+	char path[SW_PATHLEN + 16];
+	json_error_t je;
+	snprintf(path, sizeof(path), "%s/clock.json", dir);
+	if (access(path, F_OK) != 0)
+		return; /* same host: offset 0 exactly */
+	S->clock_file = 1;
+	json_t *c = json_load_file(path, 0, &je);
+	if (!c) {
+		sw_problem(S, path, -1, 1,
+			   "expected JSON {\"before\":{\"offset_ns\":N,\"err_ns\":N}}, saw a parse error at line %d: %s; using offset 0",
+			   je.line, je.text);
+		return;
+	}
+	json_t *b = json_object_get(c, "before"), *a = json_object_get(c, "after");
+	int hb = json_is_integer(json_object_get(b, "offset_ns")) &&
+		 json_is_integer(json_object_get(b, "err_ns"));
+	int ha = json_is_integer(json_object_get(a, "offset_ns")) &&
+		 json_is_integer(json_object_get(a, "err_ns"));
+	if (!hb && !ha) {
+		sw_problem(S, path, -1, 1,
+			   "expected integer before.offset_ns and before.err_ns (or after.*), saw neither; using offset 0");
+		json_decref(c);
+		return;
+	}
+	int64_t ob = hb ? json_integer_value(json_object_get(b, "offset_ns")) : 0;
+	int64_t eb = hb ? json_integer_value(json_object_get(b, "err_ns")) : 0;
+	int64_t oa = ha ? json_integer_value(json_object_get(a, "offset_ns")) : ob;
+	int64_t ea = ha ? json_integer_value(json_object_get(a, "err_ns")) : eb;
+	if (!hb) {
+		ob = oa;
+		eb = ea;
+	}
+	if (eb < 0 || ea < 0)
+		sw_problem(S, path, -1, 1, "expected err_ns >= 0, saw %lld / %lld",
+			   (long long)eb, (long long)ea);
+	int64_t d = oa > ob ? oa - ob : ob - oa;
+	if (d > (eb < 0 ? -eb : eb) + (ea < 0 ? -ea : ea))
+		sw_problem(S, path, -1, 1,
+			   "clock offset moved by %lld ns between before (%lld +- %lld) and after (%lld +- %lld): more than the errors allow; windows across hosts are not trustworthy",
+			   (long long)d, (long long)ob, (long long)eb, (long long)oa,
+			   (long long)ea);
+	S->offset_ns = ob + (oa - ob) / 2;
+	S->err_ns = (eb > ea ? eb : ea) + d / 2;
+	json_decref(c);
+}
+
+static int check_header(struct sw_summary *S, const char *path,
+			enum swlog_kind want, int partial)
+{
+	struct swlog_reader *r;
+	char err[SWLOG_ERRLEN];
+	int rc = swlog_open(&r, path, err);
+	if (rc) {
+		sw_problem(S, path, -1, partial, "%s", err);
+		return -1;
+	}
+	int bad = 0;
+	if (swlog_reader_kind(r) != want) {
+		sw_problem(S, path, -1, partial, "expected a %s log, saw a %s log",
+			   swlog_kind_name(want), swlog_kind_name(swlog_reader_kind(r)));
+		bad = 1;
+	} else if (want != SWLOG_KIND_WRITER && swlog_reader_run_id(r) &&
+		   swlog_reader_run_id(r) != S->run_id) {
+		sw_problem(S, path, -1, 1,
+			   "logs of two runs mixed: expected run id %016llx (writer.swlog), saw %016llx; log left out",
+			   (unsigned long long)S->run_id,
+			   (unsigned long long)swlog_reader_run_id(r));
+		bad = 1;
+	}
+	if (!bad && want == SWLOG_KIND_WRITER) {
+		S->run_id = swlog_reader_run_id(r);
+		writer_meta(S, swlog_reader_meta(r));
+	} else if (!bad && want == SWLOG_KIND_PROBE && !S->libnfs[0]) {
+		json_t *m = json_loads(swlog_reader_meta(r), 0, NULL);
+		str_of(m, "libnfs_version", S->libnfs, sizeof(S->libnfs));
+		if (!S->libnfs[0])
+			str_of(m, "libnfs", S->libnfs, sizeof(S->libnfs));
+		json_decref(m);
+	} else if (!bad && want == SWLOG_KIND_READER) {
+		json_t *m = json_loads(swlog_reader_meta(r), 0, NULL);
+		str_of(m, "mount_options", S->kread_mount, sizeof(S->kread_mount));
+		json_t *p = json_object_get(m, "page");
+		if (json_is_integer(p))
+			S->kread_page = (uint64_t)json_integer_value(p);
+		else
+			S->kread_page = UINT64_MAX; /* first KREAD record decides */
+		json_decref(m);
+	}
+	swlog_reader_close(r);
+	return bad ? -1 : 0;
+}
+
+static void reader_opts(const char *path, struct sw_input *in)
+{
+	struct swlog_reader *r;
+	char err[SWLOG_ERRLEN];
+	in->kread_period_ns = 100 * 1000000ll;
+	in->kread_cto = 1;
+	if (swlog_open(&r, path, err))
+		return;
+	json_t *m = json_loads(swlog_reader_meta(r), 0, NULL), *v;
+	if ((v = json_object_get(m, "every_ms")) && json_is_number(v))
+		in->kread_period_ns = (int64_t)(json_number_value(v) * 1e6);
+	if ((v = json_object_get(m, "mode")) && json_is_string(v))
+		in->kread_cto = !strcmp(json_string_value(v), "cto");
+	json_decref(m);
+	swlog_reader_close(r);
+}
+
+int sw_input_load(const char *dir, struct sw_summary *S, struct sw_input *in)
+{
+	char path[SW_PATHLEN + 32], err[SWLOG_ERRLEN];
+
+	memset(in, 0, sizeof(*in));
+	snprintf(S->run_dir, sizeof(S->run_dir), "%.1000s", dir);
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	if (access(path, F_OK) == 0) {
+		json_t *m = json_load_file(path, 0, NULL);
+		if (!m)
+			sw_problem(S, path, -1, 0, "expected a JSON object, saw a parse error; command line taken from writer.swlog");
+		argv_of(m, S->cmdline, sizeof(S->cmdline));
+		json_decref(m);
+	}
+	snprintf(in->writer, sizeof(in->writer), "%.1000s/writer.swlog", dir);
+	if (access(in->writer, F_OK) != 0) {
+		sw_problem(S, in->writer, -1, 1,
+			   "expected the writer's ground-truth log, saw no such file (%s)",
+			   strerror(errno));
+		return 2;
+	}
+	if (check_header(S, in->writer, SWLOG_KIND_WRITER, 1))
+		return 2;
+	load_clock(S, dir);
+
+	for (int i = 0; i < 64; i++) {
+		snprintf(path, sizeof(path), "%s/probe-%d.swlog", dir, i);
+		if (access(path, F_OK) != 0)
+			continue;
+		if (in->nprobe == SW_MAX_PROBES) {
+			sw_problem(S, path, -1, 1, "more than %d probe logs: left out",
+				   SW_MAX_PROBES);
+			continue;
+		}
+		int k = in->nprobe++;
+		snprintf(in->probe[k], SW_PATHLEN, "%.1000s", path);
+		if (check_header(S, path, SWLOG_KIND_PROBE, 1))
+			continue;
+		if (sw_obs_scan_log(path, &in->scan[k], err)) {
+			sw_problem(S, path, -1, 1, "%s", err);
+			continue;
+		}
+		struct sw_obs_scan *sc = &in->scan[k];
+		in->probe_ok[k] = 1;
+		if (sc->status == SWLOG_TORN)
+			sw_problem(S, path, sc->bad_record, 1,
+				   "torn last record (the probe died mid-write); observations up to record %lld used: %s",
+				   (long long)sc->bad_record, sc->bad_text);
+		else if (sc->status != SWLOG_EOF)
+			sw_problem(S, path, sc->bad_record, 1,
+				   "corrupt record %lld; observations before it used: %s",
+				   (long long)sc->bad_record, sc->bad_text);
+		else if (!sc->has_end)
+			sw_problem(S, path, (int64_t)sc->records, 1,
+				   "expected an END record as the last of %llu records, saw none (probe killed?)",
+				   (unsigned long long)sc->records);
+		if (sc->other_run_reads)
+			sw_problem(S, path, -1, 1,
+				   "logs of two runs mixed: %llu READs returned another run's stamp",
+				   (unsigned long long)sc->other_run_reads);
+		if (sc->bad_target_record >= 0)
+			sw_problem(S, path, sc->bad_target_record, 1,
+				   "more than 8 targets in one probe log; target of record %lld left out",
+				   (long long)sc->bad_target_record);
+		if (!sc->ntargets) {
+			sw_problem(S, path, -1, 1, "expected GETATTR replies, saw none");
+			in->probe_ok[k] = 0;
+		}
+	}
+	if (!in->nprobe)
+		sw_problem(S, dir, -1, 1,
+			   "expected probe-0.swlog, saw no probe log: only the truth windows are reported");
+
+	snprintf(path, sizeof(path), "%s/kread-0.swlog", dir);
+	if (access(path, F_OK) == 0 && check_header(S, path, SWLOG_KIND_READER, 1) == 0) {
+		in->has_kread = 1;
+		snprintf(in->kread, sizeof(in->kread), "%.1000s", path);
+		reader_opts(path, in);
+	}
+	return 0;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* runload.h - find and check a run folder's logs before the pass. */
+#ifndef STALEWIN_RUNLOAD_H
+#define STALEWIN_RUNLOAD_H
+
+#include "observer.h"
+#include "report.h"
+
+#define SW_MAX_PROBES 8
+
+struct sw_input {
+	char writer[SW_PATHLEN];
+	int nprobe;
+	char probe[SW_MAX_PROBES][SW_PATHLEN];
+	int probe_ok[SW_MAX_PROBES];        /* 1: used */
+	struct sw_obs_scan scan[SW_MAX_PROBES];
+	int has_kread;
+	char kread[SW_PATHLEN];
+	int64_t kread_period_ns;
+	int kread_cto;
+};
+
+/* Returns 0, or 2 when there is nothing to report (S->prob says why). */
+int sw_input_load(const char *dir, struct sw_summary *S, struct sw_input *in);
+
+#endif

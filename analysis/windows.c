@@ -1,0 +1,627 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * windows.c - the one pass: writer log in order, each store resolved at
+ * once by cursors that read ahead in the same logs (the next update, the
+ * probe's next differing reply, the kernel reader's next generation), so
+ * memory holds a few records per cursor, never the stores of the run.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "observer.h"
+#include "report.h"
+#include "runload.h"
+#include "races.h"
+#include "swlog.h"
+
+#define TC_LOOKAHEAD 64 /* updates the replay may look past a collision */
+
+const char *sw_exc_name(int e)
+{
+	static const char *n[SW_EXC_N] = {
+		"none", "race", "early-update", "equal-timestamps", "lost-reply",
+		"gap", "server-lag", "probe-stall", "slow-reply", "clock",
+		"unexplained",
+	};
+	return e >= 0 && e < SW_EXC_N ? n[e] : "?";
+}
+
+const char *sw_cause_name(uint32_t c)
+{
+	static const char *n[] = { "none", "trap", "kupdate", "background",
+				   "msync-async", "msync-sync", "fsync", "munmap",
+				   "native" };
+	return c < sizeof(n) / sizeof(n[0]) ? n[c] : "?";
+}
+
+struct upd { /* an UPDATE as the pass needs it */
+	int64_t t;
+	int64_t mtime, ctime;
+	uint64_t seq;     /* 1-based update number */
+	uint64_t page;
+	uint32_t cause;
+	int equal_prev;   /* same stamps as the update before */
+};
+
+struct truth_cur { /* a second reader over writer.swlog: UPDATEs ahead */
+	struct swlog_reader *r;
+	struct upd q[TC_LOOKAHEAD];
+	int head, n, eof;
+	uint64_t seq;
+	int64_t pm, pc, t_end;
+	int have_prev;
+};
+
+static void tc_load(struct truth_cur *tc)
+{
+	struct swlog_rec rec;
+	while (!tc->eof && tc->n < TC_LOOKAHEAD) {
+		if (swlog_next(tc->r, &rec) != SWLOG_OK) {
+			tc->eof = 1;
+			return;
+		}
+		if (rec.type == SW_REC_END && rec.len >= sizeof(struct sw_rec_end)) {
+			tc->t_end = ((const struct sw_rec_end *)rec.payload)->t_real_ns;
+			tc->eof = 1;
+			return;
+		}
+		if (rec.type != SW_REC_UPDATE || rec.len < sizeof(struct sw_rec_update))
+			continue;
+		struct sw_rec_update u;
+		memcpy(&u, rec.payload, sizeof(u));
+		struct upd *x = &tc->q[(tc->head + tc->n) % TC_LOOKAHEAD];
+		x->t = u.t_real_ns;
+		x->mtime = u.mtime_ns;
+		x->ctime = u.ctime_ns;
+		x->seq = ++tc->seq;
+		x->page = u.page;
+		x->cause = u.cause;
+		x->equal_prev = tc->have_prev && u.mtime_ns == tc->pm && u.ctime_ns == tc->pc;
+		tc->pm = u.mtime_ns;
+		tc->pc = u.ctime_ns;
+		tc->have_prev = 1;
+		tc->n++;
+		return;
+	}
+}
+
+/* i-th update from the front, or NULL past the end of the log */
+static const struct upd *tc_get(struct truth_cur *tc, int i)
+{
+	while (tc->n <= i && !tc->eof)
+		tc_load(tc);
+	return i < tc->n ? &tc->q[(tc->head + i) % TC_LOOKAHEAD] : NULL;
+}
+
+/* drop updates before T; the front is then the first update at or after T */
+static const struct upd *tc_first_after(struct truth_cur *tc, int64_t T)
+{
+	const struct upd *u;
+	while ((u = tc_get(tc, 0)) && u->t < T) {
+		tc->head = (tc->head + 1) % TC_LOOKAHEAD;
+		tc->n--;
+	}
+	return u;
+}
+
+static uint64_t key_of(const struct sw_profile *p, const struct upd *u)
+{
+	return p->vers >= 4 ? u->seq : (uint64_t)u->ctime;
+}
+
+struct pass {
+	struct sw_summary *S;
+	const struct sw_analyze_opts *o;
+	struct sw_input *in;
+	struct truth_cur tc;
+	struct sw_obs_cursor cur[SW_MAX_OBS];
+	struct sw_replay sim[SW_MAX_PROFILES], ksim;
+	int sims_up;
+	struct swlog_reader *kr;
+	struct sw_rec_kread kq;   /* the kernel reader's current record */
+	int kq_valid, k_eof;
+	struct upd last, prev;    /* last two updates the main reader saw */
+	int have_last, have_prev, prev_rec_update;
+	uint64_t open_stores;     /* stores since the last update not covered */
+	uint64_t nstore;
+	struct sw_store_row row;
+};
+
+static void fig_init(struct sw_fig *f, const char *name, const char *desc)
+{
+	char n[sizeof(f->name)], d[sizeof(f->desc)];
+	snprintf(n, sizeof(n), "%s", name);
+	snprintf(d, sizeof(d), "%s", desc);
+	memset(f, 0, sizeof(*f));
+	memcpy(f->name, n, sizeof(n));
+	memcpy(f->desc, d, sizeof(d));
+	sw_hist_init(&f->h);
+}
+
+static void fig_add(struct sw_fig *f, int64_t w)
+{
+	f->n++;
+	if (w < 0)
+		f->unresolved++;
+	else
+		sw_hist_add(&f->h, w);
+}
+
+static void sims_start(struct pass *P, int64_t t0)
+{
+	struct sw_summary *S = P->S;
+	for (int i = 0; i < S->nprof; i++)
+		sw_replay_init(&P->sim[i], &S->prof[i], t0, 0);
+	if (S->has_kread)
+		sw_replay_init(&P->ksim, &S->kread_prof, t0, 0);
+	P->sims_up = 1;
+}
+
+/* replay: when does a client in state `live` first serve data fetched at or
+ * after t_s?  -1: not before the log ends */
+static int64_t replay_store(struct pass *P, const struct sw_replay *live, int64_t t_s)
+{
+	struct sw_replay r = *live;
+	sw_replay_advance(&r, t_s);
+	int64_t f = sw_replay_pending_fill(&r);
+	for (int i = 0; f < 0 && i < TC_LOOKAHEAD; i++) {
+		const struct upd *u = tc_get(&P->tc, i);
+		if (!u)
+			break;
+		sw_replay_update(&r, u->t, key_of(r.p, u));
+		f = sw_replay_pending_fill(&r);
+	}
+	return f < 0 ? -1 : f - t_s;
+}
+
+static int stamps_eq(const struct sw_attrs *a, int64_t mtime, int64_t ctime)
+{
+	int ok = 0;
+	if (a->valid & SW_ATTR_CTIME) {
+		if (a->ctime_ns != ctime)
+			return 0;
+		ok = 1;
+	}
+	if (a->valid & SW_ATTR_MTIME) {
+		if (a->mtime_ns != mtime)
+			return 0;
+		ok = 1;
+	}
+	return ok;
+}
+
+static void observe(struct pass *P, int i, const struct sw_rec_store *s,
+		    const struct upd *close, int own)
+{
+	struct sw_summary *S = P->S;
+	struct sw_observer *O = &S->obs[i];
+	struct sw_obs_answer a;
+	int64_t t_s = s->t_after_real_ns, err = S->err_ns;
+	int exc = SW_EXC_NONE;
+
+	P->row.obs[i].status = SW_OBS_END;
+	P->row.obs[i].w_ns = -1;
+	P->row.obs[i].exc = SW_EXC_NONE;
+	P->row.obs[i].revealed = 0;
+	if (sw_obs_query(&P->cur[i], t_s - S->offset_ns, &a))
+		return;
+	P->row.obs[i].status = a.status;
+	int race = own && a.ref && !P->last.equal_prev &&
+		   stamps_eq(&a.ref->a, P->last.mtime, P->last.ctime);
+	if (race)
+		O->race_attr_hits++;
+	if (a.status == SW_OBS_NO_REF) {
+		O->no_ref++;
+		return;
+	}
+	if (a.status == SW_OBS_END) {
+		O->ended++;
+		fig_add(&O->fig, -1);
+		return;
+	}
+	int64_t w = a.recv + S->offset_ns - t_s;
+	fig_add(&O->fig, w);
+	O->revealed[a.revealed & 15]++;
+	P->row.obs[i].w_ns = w;
+	P->row.obs[i].revealed = a.revealed;
+	const struct upd *early = own ? (P->have_prev ? &P->prev : NULL)
+				      : (P->have_last ? &P->last : NULL);
+	if (!close) { /* uncovered: nothing to check against */
+		if (early && stamps_eq(&a.rev->a, early->mtime, early->ctime))
+			P->row.obs[i].exc = SW_EXC_EARLY;
+		return;
+	}
+	int64_t wt = own ? 0 : close->t - t_s;
+	int64_t d = w - wt;
+	O->checked++;
+	if (d >= -err && d <= O->resolution_ns + err) {
+		O->consistent++;
+		return;
+	}
+	int64_t tu_p = close->t - S->offset_ns; /* the update, probe clock */
+	if (d < -err) {
+		O->low++;
+		exc = early && stamps_eq(&a.rev->a, early->mtime, early->ctime)
+			      ? SW_EXC_EARLY : SW_EXC_CLOCK;
+	} else {
+		O->high++;
+		if (race)
+			exc = SW_EXC_RACE;
+		else if (close->equal_prev)
+			exc = SW_EXC_COLLISION;
+		else if (a.fails_between && a.fail_last >= tu_p - err)
+			exc = SW_EXC_LOST;
+		else if (a.gaps_between && a.gap_end >= tu_p - err)
+			exc = SW_EXC_GAP;
+		else if (a.ref->last_send > tu_p + err)
+			exc = SW_EXC_SERVER_LAG;
+		else if (a.send - tu_p > O->poll_p99_ns + err)
+			exc = SW_EXC_STALL;
+		else if (a.recv - a.send > O->rtt_p99_ns)
+			exc = SW_EXC_SLOW;
+		else
+			exc = SW_EXC_UNEXPLAINED;
+	}
+	O->exc[exc]++;
+	P->row.obs[i].exc = exc;
+}
+
+/* kernel reader: first read of the page returning this generation */
+static void kread_store(struct pass *P, const struct sw_rec_store *s)
+{
+	struct sw_summary *S = P->S;
+	struct swlog_rec rec;
+	if (S->kread_page == UINT64_MAX) { /* learn the page from the log */
+		while (!P->kq_valid && !P->k_eof) {
+			if (swlog_next(P->kr, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
+				P->k_eof = 1;
+				break;
+			}
+			if (rec.type == SW_REC_KREAD && rec.len >= sizeof(P->kq)) {
+				memcpy(&P->kq, rec.payload, sizeof(P->kq));
+				P->kq_valid = 1;
+				S->kreads++;
+				S->kread_page = P->kq.page;
+			}
+		}
+	}
+	if (s->page != S->kread_page) {
+		P->row.kread = 0;
+		return;
+	}
+	for (;;) {
+		if (P->kq_valid && !P->kq.err && P->kq.page == s->page &&
+		    P->kq.gen >= s->gen)
+			break;
+		P->kq_valid = 0;
+		if (P->k_eof)
+			break;
+		if (swlog_next(P->kr, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
+			P->k_eof = 1;
+			break;
+		}
+		if (rec.type == SW_REC_KREAD && rec.len >= sizeof(P->kq)) {
+			memcpy(&P->kq, rec.payload, sizeof(P->kq));
+			P->kq_valid = 1;
+			S->kreads++;
+		}
+	}
+	int64_t w = P->kq_valid ? P->kq.t_after_real_ns + S->offset_ns - s->t_after_real_ns : -1;
+	if (w < 0 && P->kq_valid)
+		w = 0;
+	P->row.kread = P->kq_valid ? 1 : 2;
+	P->row.kread_ns = w;
+	fig_add(&S->kread, w);
+	P->row.kread_replay_ns = replay_store(P, &P->ksim, s->t_after_real_ns);
+	fig_add(&S->kread_replay, P->row.kread_replay_ns);
+}
+
+static void on_store(struct pass *P, const struct sw_rec_store *s)
+{
+	struct sw_summary *S = P->S;
+	struct sw_store_row *R = &P->row;
+	int64_t t_s = s->t_after_real_ns;
+	const struct upd *close = NULL;
+	int own = 0;
+
+	if (!P->sims_up)
+		sims_start(P, s->t_before_real_ns);
+	memset(R, 0, offsetof(struct sw_store_row, obs));
+	R->index = P->nstore++;
+	R->page = s->page;
+	R->gen = s->gen;
+	R->t_s_ns = t_s;
+	R->trap_ns = s->trap_ns;
+	R->flags = s->flags;
+	S->stores++;
+	if (s->flags & SW_STORE_TRAPPED) {
+		S->traps++;
+		sw_hist_add(&S->trap_ns, s->trap_ns);
+	}
+	if ((s->flags & SW_STORE_UPDATED) && P->prev_rec_update && P->have_last &&
+	    (P->last.page == s->page || P->last.page == SW_NO_PAGE)) {
+		own = 1;
+		close = &P->last;
+		R->own_update = 1;
+		R->race_gap_ns = t_s - P->last.t;
+		R->w_truth_ns = 0;
+		R->truth_cause = P->last.cause;
+		S->race_stores++;
+		sw_hist_add(&S->race_gap_ns, R->race_gap_ns);
+		tc_first_after(&P->tc, t_s);
+	} else {
+		close = tc_first_after(&P->tc, t_s);
+		P->open_stores++;
+		if (close) {
+			R->w_truth_ns = close->t - t_s;
+			R->truth_cause = close->cause;
+		} else {
+			R->w_truth_ns = -1;
+			R->w_truth_lb_ns = (P->tc.t_end ? P->tc.t_end : t_s) - t_s;
+		}
+	}
+	fig_add(&S->truth, R->w_truth_ns);
+	R->nobs = S->nobs;
+	for (int i = 0; i < S->nobs; i++)
+		observe(P, i, s, close, own);
+	R->nprof = S->nprof;
+	for (int i = 0; i < S->nprof; i++) {
+		R->replay_ns[i] = replay_store(P, &P->sim[i], t_s);
+		fig_add(&S->replay[i], R->replay_ns[i]);
+	}
+	if (S->has_kread)
+		kread_store(P, s);
+	for (int i = 0; i < P->o->nsinks; i++)
+		if (P->o->sinks[i].row)
+			P->o->sinks[i].row(P->o->sinks[i].ctx, S, R);
+}
+
+static void on_update(struct pass *P, const struct sw_rec_update *u)
+{
+	struct sw_summary *S = P->S;
+	struct upd x = { .t = u->t_real_ns, .mtime = u->mtime_ns, .ctime = u->ctime_ns,
+			 .page = u->page, .cause = u->cause };
+	S->updates++;
+	S->upd_cause[u->cause < 10 ? u->cause : 0]++;
+	sw_hist_add(&S->upd_cost_ns, u->cost_ns);
+	x.equal_prev = P->have_last && x.mtime == P->last.mtime && x.ctime == P->last.ctime;
+	if (x.equal_prev)
+		S->collisions++;
+	int trap = u->cause == SW_CAUSE_TRAP ||
+		   (u->cause == SW_CAUSE_NATIVE && u->page != SW_NO_PAGE);
+	if (!trap && P->open_stores == 0)
+		S->spurious++;
+	P->open_stores = 0;
+	x.seq = S->updates;
+	if (!P->sims_up)
+		sims_start(P, u->t_real_ns);
+	for (int i = 0; i < S->nprof; i++)
+		sw_replay_update(&P->sim[i], x.t, key_of(&S->prof[i], &x));
+	if (S->has_kread)
+		sw_replay_update(&P->ksim, x.t, key_of(&S->kread_prof, &x));
+	P->prev = P->last;
+	P->have_prev = P->have_last;
+	P->last = x;
+	P->have_last = 1;
+	for (int i = 0; i < P->o->nsinks; i++)
+		if (P->o->sinks[i].update)
+			P->o->sinks[i].update(P->o->sinks[i].ctx, S, x.t, x.cause);
+}
+
+static int64_t rec_time(const struct swlog_rec *r)
+{
+	/* every writer payload starts with an int64 realtime, except STORE */
+	if (r->type == SW_REC_STORE)
+		return ((const struct sw_rec_store *)r->payload)->t_before_real_ns;
+	if (r->len >= 8) {
+		int64_t t;
+		memcpy(&t, r->payload, 8);
+		return t;
+	}
+	return 0;
+}
+
+static void setup_observers(struct pass *P)
+{
+	struct sw_summary *S = P->S;
+	struct sw_input *in = P->in;
+	char err[SWLOG_ERRLEN];
+	for (int k = 0; k < in->nprobe; k++) {
+		if (!in->probe_ok[k])
+			continue;
+		for (int t = 0; t < in->scan[k].ntargets; t++) {
+			const struct sw_obs_stats *st = &in->scan[k].t[t];
+			if (S->nobs == SW_MAX_OBS) {
+				sw_problem(S, in->probe[k], -1, 1,
+					   "more than %d probe targets in the run: target %d left out",
+					   SW_MAX_OBS, st->target);
+				continue;
+			}
+			int i = S->nobs;
+			struct sw_observer *O = &S->obs[i];
+			if (sw_obs_open(&P->cur[i], in->probe[k], st->target, err)) {
+				sw_problem(S, in->probe[k], -1, 1, "%s", err);
+				continue;
+			}
+			S->nobs++;
+			memset(O, 0, sizeof(*O));
+			snprintf(O->name, sizeof(O->name), "probe-%d/t%d v%d", k,
+				 st->target, st->vers);
+			snprintf(O->file, sizeof(O->file), "%s", in->probe[k]);
+			O->target = st->target;
+			O->vers = st->vers;
+			char d[96];
+			snprintf(d, sizeof(d), "observed: first differing GETATTR reply (%s)", O->name);
+			fig_init(&O->fig, O->name, d);
+			sw_hist_init(&O->race_stale_ns);
+			O->replies = st->replies;
+			O->failures = st->failures;
+			O->gaps = st->gaps;
+			O->gap_ns = st->gap_ns;
+			O->reads = st->reads;
+			O->poll_p50_ns = sw_hist_quantile(&st->poll_ns, 0.5);
+			O->poll_p99_ns = sw_hist_quantile(&st->poll_ns, 0.99);
+			O->rtt_p50_ns = sw_hist_quantile(&st->rtt_ns, 0.5);
+			O->rtt_p99_ns = sw_hist_quantile(&st->rtt_ns, 0.99);
+			O->resolution_ns = O->poll_p99_ns + O->rtt_p99_ns + S->err_ns;
+			O->t_first_ns = st->t_first_recv + S->offset_ns;
+			O->t_last_ns = st->t_last_recv + S->offset_ns;
+		}
+	}
+}
+
+
+int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
+	       struct sw_summary *S)
+{
+	struct pass *P = calloc(1, sizeof(*P));
+	struct sw_input *in = calloc(1, sizeof(*in));
+	struct swlog_reader *wr = NULL;
+	struct swlog_rec rec;
+	char err[SWLOG_ERRLEN];
+	int rc = 0, st;
+
+	if (!P || !in) {
+		free(P);
+		free(in);
+		return 1;
+	}
+	memset(S, 0, sizeof(*S));
+	sw_hist_init(&S->trap_ns);
+	sw_hist_init(&S->upd_cost_ns);
+	sw_hist_init(&S->race_gap_ns);
+	fig_init(&S->truth, "truth", "truth: store to the first timestamp update after it");
+	if (o->cmdline_override)
+		snprintf(S->cmdline, sizeof(S->cmdline), "%s", o->cmdline_override);
+	P->S = S;
+	P->o = o;
+	P->in = in;
+	if ((rc = sw_input_load(run_dir, S, in)) != 0)
+		goto out;
+	S->nprof = o->nprof ? o->nprof : sw_n_default_profiles;
+	if (S->nprof > SW_MAX_PROFILES)
+		S->nprof = SW_MAX_PROFILES;
+	for (int i = 0; i < S->nprof; i++) {
+		char d[96];
+		S->prof[i] = o->nprof ? o->prof[i] : sw_default_profiles[i];
+		sw_profile_describe(&S->prof[i], d, sizeof(d));
+		fig_init(&S->replay[i], S->prof[i].name, d);
+	}
+	if (in->has_kread) {
+		S->has_kread = 1;
+		snprintf(S->kread_file, sizeof(S->kread_file), "%s", in->kread);
+		sw_profile_from_mount(S->kread_mount, in->kread_period_ns,
+				      in->kread_cto, &S->kread_prof);
+		fig_init(&S->kread, "kread", "kernel NFS mount: first read of the new generation");
+		char d[96];
+		sw_profile_describe(&S->kread_prof, d, sizeof(d));
+		fig_init(&S->kread_replay, "replay kread-mount", d);
+		if (swlog_open(&P->kr, in->kread, err)) {
+			sw_problem(S, in->kread, -1, 1, "%s", err);
+			S->has_kread = 0;
+		}
+	}
+	setup_observers(P);
+	if (swlog_open(&wr, in->writer, err) || swlog_open(&P->tc.r, in->writer, err)) {
+		sw_problem(S, in->writer, -1, 1, "%s", err);
+		rc = 2;
+		goto out;
+	}
+	while ((st = swlog_next(wr, &rec)) == SWLOG_OK) {
+		uint32_t need = swlog_min_len(rec.type);
+		S->records++;
+		if (need && rec.len < need) {
+			sw_problem(S, in->writer, (int64_t)rec.index, 1,
+				   "record %llu (%s): expected at least %u payload bytes, saw %u; skipped",
+				   (unsigned long long)rec.index, swlog_type_name(rec.type),
+				   need, rec.len);
+			continue;
+		}
+		if (!S->t_start_ns)
+			S->t_start_ns = rec_time(&rec);
+		if (rec.type != SW_REC_NOTE)
+			S->t_end_ns = rec_time(&rec);
+		switch (rec.type) {
+		case SW_REC_STORE: {
+			struct sw_rec_store s;
+			memcpy(&s, rec.payload, sizeof(s));
+			S->t_end_ns = s.t_after_real_ns;
+			on_store(P, &s);
+			break;
+		}
+		case SW_REC_UPDATE: {
+			struct sw_rec_update u;
+			memcpy(&u, rec.payload, sizeof(u));
+			on_update(P, &u);
+			break;
+		}
+		case SW_REC_CLEAN:
+			S->cleans++;
+			break;
+		case SW_REC_SYNC:
+			S->syncs++;
+			break;
+		case SW_REC_MUNMAP:
+			S->munmaps++;
+			break;
+		case SW_REC_END:
+			S->complete = 1;
+			break;
+		case SW_REC_NOTE: {
+			struct sw_rec_note n;
+			memcpy(&n, rec.payload, sizeof(n));
+			if (n.level == SW_NOTE_ERROR) {
+				uint32_t l = rec.len - sizeof(n) < n.len ? rec.len - (uint32_t)sizeof(n) : n.len;
+				sw_problem(S, in->writer, (int64_t)rec.index, 0,
+					   "writer error note: %.*s", (int)l,
+					   (const char *)rec.payload + sizeof(n));
+			}
+			break;
+		}
+		default:
+			break;
+		}
+		P->prev_rec_update = rec.type == SW_REC_UPDATE;
+	}
+	if (st == SWLOG_TORN)
+		sw_problem(S, in->writer, (int64_t)S->records, 1,
+			   "torn last record (the writer died mid-write); the %llu records before it used: %s",
+			   (unsigned long long)S->records, swlog_reader_error(wr));
+	else if (st != SWLOG_EOF)
+		sw_problem(S, in->writer, (int64_t)S->records, 1,
+			   "corrupt record %llu; the records before it used: %s",
+			   (unsigned long long)S->records,
+			   st < 0 ? strerror(-st) : swlog_reader_error(wr));
+	else if (!S->complete)
+		sw_problem(S, in->writer, (int64_t)S->records, 1,
+			   "expected an END record as the last of %llu records, saw none (writer killed?): stores after the last update are shown as uncovered",
+			   (unsigned long long)S->records);
+	for (int i = 0; i < S->nobs; i++) {
+		struct sw_observer *O = &S->obs[i];
+		if (O->replies && (O->t_last_ns < S->t_start_ns || O->t_first_ns > S->t_end_ns))
+			sw_problem(S, O->file, -1, 1,
+				   "probe replies (%.3f..%.3f s) do not overlap the writer's run (%.3f..%.3f s, realtime after the clock offset): wrong run or wrong clock",
+				   O->t_first_ns / 1e9, O->t_last_ns / 1e9,
+				   S->t_start_ns / 1e9, S->t_end_ns / 1e9);
+		if (O->exc[SW_EXC_CLOCK])
+			sw_problem(S, O->file, -1, 0,
+				   "%llu changes observed earlier than the update by more than the clock offset error (%lld ns): the offset is larger than its error allows",
+				   (unsigned long long)O->exc[SW_EXC_CLOCK], (long long)S->err_ns);
+	}
+	read_races(S, in);
+	rc = S->partial ? 3 : 0;
+out:
+	if (wr)
+		swlog_reader_close(wr);
+	if (P->tc.r)
+		swlog_reader_close(P->tc.r);
+	if (P->kr)
+		swlog_reader_close(P->kr);
+	for (int i = 0; i < SW_MAX_OBS; i++)
+		if (P->cur[i].r)
+			sw_obs_close(&P->cur[i]);
+	free(P);
+	free(in);
+	return rc;
+}

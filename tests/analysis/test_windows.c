@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the window computation on scripted timelines with known
+ * answers (synthetic logs written through the real log framing).  A broken
+ * analysis shows as: the eager first store not ~0 or later stores not
+ * ending at the next cleaning's trap; deferred stores not ending at the
+ * flush; uncovered stores dropped or given a number; a lost reply or a gap
+ * not explaining a late observation; the race (reply between a trap's
+ * update and its data) not counted; spurious updates or equal-timestamp
+ * collisions miscounted; a clock offset not applied; or a probe of another
+ * run accepted.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report.h"
+#include "synth.h"
+
+static int failures;
+#define CHECK(c, ...)                                                        \
+	do {                                                                 \
+		if (!(c)) {                                                  \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+			fprintf(stderr, __VA_ARGS__);                        \
+			fputc('\n', stderr);                                 \
+			failures++;                                          \
+		}                                                            \
+	} while (0)
+
+#define SEC 1000000000ll
+#define MSEC 1000000ll
+#define MAXROWS 4096
+
+static struct sw_store_row rows[MAXROWS];
+static int nrows;
+static struct sw_summary S;
+static char base[] = "/tmp/sw-test-windows-XXXXXX";
+
+static void grab(void *ctx, const struct sw_summary *s, const struct sw_store_row *r)
+{
+	(void)ctx;
+	(void)s;
+	if (nrows < MAXROWS)
+		rows[nrows++] = *r;
+}
+
+static int run(const char *name, const struct sw_synth_cfg *c)
+{
+	char dir[256], err[512];
+	snprintf(dir, sizeof(dir), "%s/%s", base, name);
+	if (mkdir(dir, 0777)) {
+		perror(dir);
+		exit(1);
+	}
+	if (sw_synth_run(c, dir, err, sizeof(err)) < 0) {
+		fprintf(stderr, "synth %s: %s\n", name, err);
+		exit(1);
+	}
+	struct sw_row_sink sink = { .row = grab };
+	struct sw_analyze_opts o = { .nsinks = 1, .sinks = &sink };
+	nrows = 0;
+	return sw_analyze(dir, &o, &S);
+}
+
+static int prof_idx(const char *name)
+{
+	for (int i = 0; i < S.nprof; i++)
+		if (!strcmp(S.prof[i].name, name))
+			return i;
+	return -1;
+}
+
+/* eager rewrite of one page every 100 ms, kupdate 5 s / 30 s: store 0
+ * traps (own update, window 0); stores 1..300 stay until the trap of
+ * store 301 (at 30.1 s, after the cleaning at 30 s); 302.. uncovered. */
+static void eager_rewrite(void)
+{
+	struct sw_synth_cfg c;
+	sw_synth_defaults(&c);
+	c.duration_ns = 40 * SEC;
+	CHECK(run("eager", &c) == 0, "eager: expected a complete report");
+	CHECK(nrows == 400, "eager: expected 400 stores, saw %d", nrows);
+	int64_t t_u = c.t0_real_ns + 30100 * MSEC - c.upd_lead_ns;
+	int bad = 0;
+	for (int i = 0; i < nrows; i++) {
+		const struct sw_store_row *r = &rows[i];
+		int64_t want = i == 0 || i == 301 ? 0 : i <= 300 ? t_u - r->t_s_ns : -1;
+		if (r->w_truth_ns != want && bad++ < 5)
+			CHECK(0, "eager store %d: expected W_truth %lld, saw %lld", i,
+			      (long long)want, (long long)r->w_truth_ns);
+		if ((i == 0 || i == 301) && !r->own_update)
+			CHECK(0, "eager store %d: expected covered by its own trap update", i);
+		if (i > 301 && (r->w_truth_lb_ns <= 0 || r->w_truth_lb_ns > 10 * SEC))
+			CHECK(0, "eager store %d: expected lower bound to run end, saw %lld", i,
+			      (long long)r->w_truth_lb_ns);
+	}
+	CHECK(S.truth.unresolved == 98, "eager: expected 98 uncovered, saw %llu",
+	      (unsigned long long)S.truth.unresolved);
+	CHECK(S.updates == 2 && S.upd_cause[SW_CAUSE_TRAP] == 2 && S.spurious == 0,
+	      "eager: expected 2 trap updates, 0 spurious; saw %llu/%llu/%llu",
+	      (unsigned long long)S.updates, (unsigned long long)S.upd_cause[SW_CAUSE_TRAP],
+	      (unsigned long long)S.spurious);
+	CHECK(S.traps == 2 && sw_hist_quantile(&S.trap_ns, 0.5) == c.trap_ns,
+	      "eager: expected 2 traps of %lld ns", (long long)c.trap_ns);
+	CHECK(S.nobs == 1, "eager: expected one observer, saw %d", S.nobs);
+	const struct sw_observer *O = &S.obs[0];
+	CHECK(O->resolution_ns == c.poll_ns + c.rtt_ns,
+	      "eager: expected resolution poll+rtt = %lld, saw %lld",
+	      (long long)(c.poll_ns + c.rtt_ns), (long long)O->resolution_ns);
+	/* every judged store consistent; W_obs of store 5 = t_u to the first
+	 * poll after it plus the RTT */
+	CHECK(O->checked > 290 && O->consistent == O->checked,
+	      "eager: expected all checked stores consistent, saw %llu of %llu",
+	      (unsigned long long)O->consistent, (unsigned long long)O->checked);
+	CHECK(rows[5].obs[0].status == SW_OBS_OK &&
+	      rows[5].obs[0].w_ns - rows[5].w_truth_ns > 0 &&
+	      rows[5].obs[0].w_ns - rows[5].w_truth_ns <= O->resolution_ns,
+	      "eager: store 5 observed %lld vs truth %lld", (long long)rows[5].obs[0].w_ns,
+	      (long long)rows[5].w_truth_ns);
+	CHECK(rows[5].obs[0].revealed == (SW_ATTR_MTIME | SW_ATTR_CTIME),
+	      "eager: expected mtime+ctime to reveal, saw mask %u", rows[5].obs[0].revealed);
+	CHECK(O->ended == 98, "eager: the 98 uncovered stores are never seen, saw %llu",
+	      (unsigned long long)O->ended);
+	/* replay: noac sees the update at 30.1 s at the next 100 ms read */
+	int n = prof_idx("v3-noac");
+	CHECK(n >= 0 && rows[5].replay_ns[n] >= rows[5].w_truth_ns &&
+	      rows[5].replay_ns[n] <= rows[5].w_truth_ns + 100 * MSEC,
+	      "eager: noac replay %lld not within a read period of truth %lld",
+	      n >= 0 ? (long long)rows[5].replay_ns[n] : -1LL, (long long)rows[5].w_truth_ns);
+}
+
+/* deferred: no update at the trap; all stores until the flush at 30 s */
+static void deferred(void)
+{
+	struct sw_synth_cfg c;
+	sw_synth_defaults(&c);
+	c.policy = "deferred";
+	c.duration_ns = 40 * SEC;
+	CHECK(run("deferred", &c) == 0, "deferred: expected a complete report");
+	int bad = 0;
+	for (int i = 0; i <= 300 && i < nrows; i++) {
+		int64_t want = c.t0_real_ns + 30 * SEC - rows[i].t_s_ns;
+		if (rows[i].w_truth_ns != want && bad++ < 5)
+			CHECK(0, "deferred store %d: expected %lld, saw %lld", i, (long long)want,
+			      (long long)rows[i].w_truth_ns);
+	}
+	CHECK(rows[0].w_truth_ns == 30 * SEC && !rows[0].own_update,
+	      "deferred: first store must wait 30 s for the flush, saw %lld",
+	      (long long)rows[0].w_truth_ns);
+	/* stores 301..399 are covered by the munmap flush at the run end */
+	CHECK(S.truth.unresolved == 0 && S.upd_cause[SW_CAUSE_KUPDATE] == 1 &&
+	      S.upd_cause[SW_CAUSE_MUNMAP] == 1,
+	      "deferred: expected kupdate + munmap updates and nothing uncovered");
+	CHECK(S.race_stores == 0, "deferred: no trap updates, so no race");
+}
+
+/* uncovered at run end: eager for 20 s, no cleaning before the end */
+static void uncovered(void)
+{
+	struct sw_synth_cfg c;
+	sw_synth_defaults(&c);
+	c.duration_ns = 20 * SEC;
+	CHECK(run("uncovered", &c) == 0, "uncovered: expected complete");
+	CHECK(S.truth.n == 200 && S.truth.unresolved == 199,
+	      "uncovered: expected 199 of 200 stores uncovered, saw %llu of %llu",
+	      (unsigned long long)S.truth.unresolved, (unsigned long long)S.truth.n);
+	CHECK(rows[199].w_truth_ns == -1 && rows[199].w_truth_lb_ns > 0,
+	      "uncovered: last store must be -1 with a lower bound");
+}
+
+/* lost replies around the update at 30.1 s, then a gap: both explained */
+static void lost_and_gap(void)
+{
+	struct sw_synth_cfg c;
+	sw_synth_defaults(&c);
+	c.duration_ns = 31 * SEC;
+	c.lost[c.nlost++] = (struct sw_synth_win){ 30050 * MSEC, 30400 * MSEC };
+	CHECK(run("lost", &c) == 3 || S.partial == 0, "lost: unexpected partial");
+	const struct sw_observer *O = &S.obs[0];
+	CHECK(O->failures == 350, "lost: expected 350 failed GETATTRs, saw %llu",
+	      (unsigned long long)O->failures);
+	/* stores 1..300 (closed by the update at 30.1 s) and store 301 (its
+	 * own trap's update) are seen late */
+	CHECK(O->high == 301 && O->exc[SW_EXC_LOST] == 301,
+	      "lost: expected 301 late stores explained as lost replies, saw %llu late, %llu lost",
+	      (unsigned long long)O->high, (unsigned long long)O->exc[SW_EXC_LOST]);
+	CHECK(rows[10].obs[0].exc == SW_EXC_LOST, "lost: store 10 exception %s",
+	      sw_exc_name(rows[10].obs[0].exc));
+	CHECK(O->exc[SW_EXC_UNEXPLAINED] == 0, "lost: nothing unexplained");
+
+	sw_synth_defaults(&c);
+	c.duration_ns = 31 * SEC;
+	c.gaps[c.ngaps++] = (struct sw_synth_win){ 29 * SEC, 30500 * MSEC };
+	run("gap", &c);
+	O = &S.obs[0];
+	CHECK(O->gaps == 1, "gap: expected one gap record, saw %llu", (unsigned long long)O->gaps);
+	CHECK(O->exc[SW_EXC_GAP] == 301 && O->exc[SW_EXC_UNEXPLAINED] == 0,
+	      "gap: expected 301 stores explained by the gap, saw %llu (unexplained %llu)",
+	      (unsigned long long)O->exc[SW_EXC_GAP], (unsigned long long)O->exc[SW_EXC_UNEXPLAINED]);
+}
+
+/* race: the trap's update precedes its data by 3 ms, polls every 1 ms:
+ * the reference reply of the trapping store already has the new stamps */
+static void race(void)
+{
+	struct sw_synth_cfg c;
+	sw_synth_defaults(&c);
+	c.duration_ns = 40 * SEC;
+	c.first_store_ns = 1 * SEC;
+	c.upd_lead_ns = 3 * MSEC;
+	c.read_every = 1;
+	c.read_page = 0;
+	run("race", &c);
+	const struct sw_observer *O = &S.obs[0];
+	CHECK(S.race_stores == 2 && sw_hist_quantile(&S.race_gap_ns, 1.0) >= 3 * MSEC - 30000,
+	      "race: expected 2 stores 3 ms after their update, saw %llu",
+	      (unsigned long long)S.race_stores);
+	CHECK(O->race_attr_hits == 2, "race: expected 2 reference replies in the gap, saw %llu",
+	      (unsigned long long)O->race_attr_hits);
+	CHECK(rows[0].obs[0].exc == SW_EXC_RACE,
+	      "race: first store exception expected race, saw %s", sw_exc_name(rows[0].obs[0].exc));
+	CHECK(O->race_read_hits >= 2, "race: expected READs of old data under new attrs, saw %llu",
+	      (unsigned long long)O->race_read_hits);
+}
+
+/* equal timestamps (10 s granularity): v3 misses updates v4 sees */
+static void collisions(void)
+{
+	struct sw_synth_cfg c;
+	sw_synth_defaults(&c);
+	c.duration_ns = 20 * SEC;
+	c.writeback_ns = SEC;
+	c.expire_ns = SEC;
+	c.stamp_gran_ns = 10 * SEC;
+	run("collide", &c);
+	/* updates at -2us, 1.1, 3.1, .. 19.1 s; stamps floor to 10 s: pairs
+	 * (1.1,3.1) .. (7.1,9.1) and (11.1,13.1) .. (17.1,19.1) */
+	CHECK(S.collisions == 8, "collide: expected 8 equal-stamp pairs, saw %llu",
+	      (unsigned long long)S.collisions);
+	CHECK(S.obs[0].exc[SW_EXC_COLLISION] > 0, "collide: expected late stores explained by equal stamps");
+	int v3 = prof_idx("v3-noac"), d3 = prof_idx("v3-default"), d4 = prof_idx("v4-default");
+	CHECK(v3 >= 0 && d3 >= 0 && d4 >= 0 &&
+	      sw_hist_quantile(&S.replay[d4].h, 0.5) < sw_hist_quantile(&S.replay[d3].h, 0.5),
+	      "collide: v4 (change attribute) must serve stale data shorter than v3 (ctime)");
+}
+
+/* lang: a lone first-fault store, then the writeback update: spurious */
+static void spurious(void)
+{
+	struct sw_synth_cfg c;
+	sw_synth_defaults(&c);
+	c.policy = "lang";
+	c.duration_ns = 40 * SEC;
+	c.store_interval_ns = 100 * SEC;
+	run("lang", &c);
+	CHECK(S.stores == 1 && S.updates == 2 && S.spurious == 1,
+	      "lang: expected 1 store, 2 updates, 1 spurious; saw %llu/%llu/%llu",
+	      (unsigned long long)S.stores, (unsigned long long)S.updates,
+	      (unsigned long long)S.spurious);
+	c.policy = "eager";
+	run("eager-lone", &c);
+	CHECK(S.updates == 1 && S.spurious == 0, "eager lone store: 1 update, 0 spurious");
+}
+
+/* clock offset 5 ms (+- 100 us) between hosts: same answers as one host */
+static void clock_offset(void)
+{
+	struct sw_synth_cfg c;
+	sw_synth_defaults(&c);
+	c.duration_ns = 35 * SEC;
+	c.offset_ns = 5 * MSEC;
+	c.err_ns = 100000;
+	c.clock_json = 1;
+	CHECK(run("offset", &c) == 0, "offset: expected complete");
+	const struct sw_observer *O = &S.obs[0];
+	CHECK(S.offset_ns == 5 * MSEC && S.err_ns == 100000, "offset: clock.json not applied");
+	CHECK(O->checked > 290 && O->consistent == O->checked,
+	      "offset: expected all consistent, saw %llu of %llu",
+	      (unsigned long long)O->consistent, (unsigned long long)O->checked);
+	CHECK(O->resolution_ns == c.poll_ns + c.rtt_ns + c.err_ns, "offset: resolution must add err");
+}
+
+/* a probe log of another run is left out, the report is partial */
+static void mixed(void)
+{
+	struct sw_synth_cfg c;
+	sw_synth_defaults(&c);
+	c.duration_ns = 5 * SEC;
+	c.probe_run_id = 0xdeadbeefull;
+	CHECK(run("mixed", &c) == 3, "mixed: expected partial (3)");
+	CHECK(S.nobs == 0, "mixed: the other run's probe must be left out");
+	int found = 0;
+	for (int i = 0; i < S.nprob; i++)
+		found |= strstr(S.prob[i].msg, "two runs mixed") && strstr(S.prob[i].file, "probe-0.swlog");
+	CHECK(found, "mixed: expected a problem naming probe-0.swlog and 'two runs mixed'");
+}
+
+int main(void)
+{
+	if (!mkdtemp(base)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	eager_rewrite();
+	deferred();
+	uncovered();
+	lost_and_gap();
+	race();
+	collisions();
+	spurious();
+	clock_offset();
+	mixed();
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+	if (system(cmd))
+		fprintf(stderr, "warning: could not remove %s\n", base);
+	if (failures)
+		fprintf(stderr, "%d failures\n", failures);
+	else
+		printf("windows: all checks passed\n");
+	return failures ? 1 : 0;
+}
