@@ -22,12 +22,16 @@
 # --kernel applies to the server guest (the writer's kernel); "patched"
 # is vm/kernel/stalewin-vm-kernel --print-path.  --sysctl is applied in
 # the server guest before the writer starts.
-# --control: api = the client starts each writer run, reads the clock
-# offset and fetches writer.swlog through the control API (stalewin-writer
-# serve in the server guest, stalewin-ctl in the client); direct = the
-# server guest runs stalewin-writer itself, handshaking through files in
-# the share, offset by stalewin-reader's UDP exchange; auto (default) =
-# api when the image has stalewin-ctl and serve starts, else direct.
+# --control: auto (default) = the server guest runs stalewin-writer serve;
+# the client estimates the clock offset through it (stalewin-ctl clock);
+# the server guest starts each writer run itself with a run id chosen in
+# advance, after the client's probe and readers took baseline samples
+# (handshake through files in the share).  api = as auto, but the client
+# starts each run through the API (stalewin-ctl start/status/fetch); the
+# server picks the run id, so probe and readers start only after the
+# writer did (its first stores may precede their first samples).
+# direct = no control API: UDP clock exchange (stalewin-reader clock).
+# Without stalewin-ctl in the build, auto falls back to direct.
 # One experiment: the run folder is OUT; several: OUT/<n>-<policy>-<fs>/.
 set -euo pipefail
 SW_VM_PROG="stalewin vm run"
@@ -371,7 +375,7 @@ for k, n in enumerate(names, 1):
         "experiment": k, "experiments": int(nexp),
         "policy": plan["SW_EXP_%d_POLICY" % k], "fs": plan["SW_EXP_%d_FS" % k],
         "workload": plan["SW_EXP_%d_WORKLOAD" % k], "run_id": rid,
-        "writer_control": "control API (stalewin-writer serve / stalewin-ctl)" if os.path.exists(os.path.join(d, "client", "run_id")) else "direct (writer CLI in the server guest)",
+        "writer_control": "started through the control API (stalewin-ctl start)" if os.path.exists(os.path.join(d, "client", "run_id")) else "started by the server guest (writer CLI, run id chosen in advance)",
         "duration_s": int(plan["SW_DURATION"]), "size": plan["SW_SIZE"],
         "writer_args": plan.get("SW_WRITER_ARGS", ""), "writer_rc": wrc,
         "sysctls_server": plan.get("SW_SYSCTLS", "").split(),

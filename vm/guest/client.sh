@@ -39,24 +39,19 @@ clock() { # OUT
 }
 echo "client: $(uname -r), uptime $(cut -d' ' -f1 /proc/uptime)s"
 waitfor /sw/server.ready 180 || fail "the server guest was not ready after 180 s"
-ctl=""
+ctl="" api=0
 if [ -s /sw/ctl.url ] && command -v stalewin-ctl >/dev/null; then
 	ctl="stalewin-ctl --url $(cat /sw/ctl.url) --token-file /sw/ctl.token --timeout 60"
+	[ "$SW_CONTROL" = api ] && api=1
 fi
-echo "client: server ready; uptime $(cut -d' ' -f1 /proc/uptime)s; writer control: ${ctl:+control API }${ctl:-direct (files in the share)}"
+echo "client: server ready; uptime $(cut -d' ' -f1 /proc/uptime)s; clock: ${ctl:+stalewin-ctl clock}${ctl:-UDP exchange}; writer started $([ $api = 1 ] && echo "through the control API" || echo "by the server guest")"
 have_probe=1
 command -v stalewin-probe >/dev/null || { have_probe=0; echo "client: stalewin-probe is not in the image (not built): no probe log"; }
 
-k=1
-while [ $k -le $SW_NEXP ]; do
-	eval "name=\$SW_EXP_${k}_NAME fs=\$SW_EXP_${k}_FS runid=\$SW_EXP_${k}_RUNID"
-	d=/sw/$name
-	waitfor "$d/sync/server.prepared" 120 || fail "experiment $name: the server did not prepare the file"
-	mkdir -p "$d/client"
-	clock "$d/client/clock-before.json"
-	lim=$((SW_DURATION + SW_TAIL + 1))
-	pids="" j=0 i=0 ridarg="--run-id=$runid"
-	[ -n "$ctl" ] && ridarg=""
+# start_observers K NAME FS RUNID: mounts + readers + probe; sets pids, j
+start_observers() {
+	local k=$1 name=$2 fs=$3 rid=$4 opts mode mp url
+	pids="" j=0
 	echo "$SW_MOUNTS" | tr '|' '\n' >/tmp/mounts
 	while read -r opts; do
 		[ -n "$opts" ] || continue
@@ -70,9 +65,8 @@ while [ $k -le $SW_NEXP ]; do
 				fail "mount -t nfs -o $opts $SW_SERVER_IP:/export/$fs failed: $(cat /tmp/mount.err)"
 			fi
 			echo "$j $mode $opts $mp" >>"$d/client/readers.txt"
-			# through the control API the server picks the run id: no --run-id
 			stalewin-reader --path "$mp/f-$k" --page "$SW_READER_PAGE" --every-ms "$SW_READER_EVERY_MS" \
-				--mode "$mode" --log "$d/kread-$j.swlog" --duration "$lim" $ridarg \
+				--mode "$mode" --log "$d/kread-$j.swlog" --duration "$lim" --run-id "$rid" \
 				>"$d/client/kread-$j.out" 2>&1 &
 			pids="$pids $!"
 			j=$((j + 1))
@@ -82,24 +76,41 @@ while [ $k -le $SW_NEXP ]; do
 	if [ $have_probe = 1 ]; then
 		url="nfs://$SW_SERVER_IP/export/$fs/f-$k?version=$SW_PROBE_VERS&nfsport=2049&mountport=20048"
 		stalewin-probe --url "$url" --log "$d/probe-0.swlog" --duration "$lim" --rate "$SW_PROBE_RATE" \
-			$SW_PROBE_ARGS >"$d/client/probe-0.out" 2>&1 &
+			--run-id "$rid" --writer-run-id "$rid" --quiet $SW_PROBE_ARGS >"$d/client/probe-0.out" 2>&1 &
 		pids="$pids $!"
 		echo "$url" >"$d/client/probe-0.url"
 	fi
-	sleep "${SW_LEAD:-1}"
-	echo "$(cut -d' ' -f1 /proc/uptime)" >"$d/sync/client.go"
-	if [ -n "$ctl" ]; then
-		eval "policy=\$SW_EXP_${k}_POLICY wl=\$SW_EXP_${k}_WORKLOAD"
+}
+
+k=1
+while [ $k -le $SW_NEXP ]; do
+	eval "name=\$SW_EXP_${k}_NAME fs=\$SW_EXP_${k}_FS runid=\$SW_EXP_${k}_RUNID"
+	eval "policy=\$SW_EXP_${k}_POLICY wl=\$SW_EXP_${k}_WORKLOAD"
+	d=/sw/$name
+	waitfor "$d/sync/server.prepared" 120 || fail "experiment $name: the server did not prepare the file"
+	mkdir -p "$d/client"
+	clock "$d/client/clock-before.json"
+	lim=$((SW_DURATION + SW_TAIL + 1))
+	if [ $api = 1 ]; then
+		# the server picks the run id, so the observers start after the
+		# writer: its first stores may precede their first samples
 		rid=$($ctl --get run_id start file="$fs/f-$k" policy="$policy" workload="$wl" \
 			duration="$SW_DURATION" size="$SW_SIZE" $(ctl_pairs) 2>"$d/client/ctl-start.err") ||
 			fail "experiment $name: stalewin-ctl start failed: $(cat "$d/client/ctl-start.err")"
 		echo "$rid" >"$d/client/run_id"
+		start_observers $k "$name" "$fs" "$rid"
+		echo "$(cut -d' ' -f1 /proc/uptime)" >"$d/sync/client.go"
+	else
+		# observers first (baseline samples), then the server's writer
+		start_observers $k "$name" "$fs" "$runid"
+		sleep "${SW_LEAD:-1}"
+		echo "$(cut -d' ' -f1 /proc/uptime)" >"$d/sync/client.go"
 	fi
 	echo "client: [$name] go; readers $j, probe $have_probe, $lim s"
 	rc=0
 	for p in $pids; do wait $p || rc=1; done
 	[ $rc -eq 0 ] || echo "client: [$name] a reader or the probe failed (see $name/client/*.out)"
-	if [ -n "$ctl" ]; then
+	if [ $api = 1 ]; then
 		n=0
 		while [ "$($ctl --get active status 2>/dev/null)" = true ] && [ $n -lt 600 ]; do sleep 0.2; n=$((n + 1)); done
 		$ctl fetch "$rid" "$d/writer.swlog" 2>"$d/client/ctl-fetch.err" ||

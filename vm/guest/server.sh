@@ -70,7 +70,7 @@ while [ $k -le $SW_NEXP ]; do
 	cat /proc/sys/vm/dirty_writeback_centisecs /proc/sys/vm/dirty_expire_centisecs >"$d/server/vm-sysctl.txt" 2>/dev/null
 	echo "$(cut -d' ' -f1 /proc/uptime)" >"$d/sync/server.prepared"
 	waitfor "$d/sync/client.go" 300 || fail "experiment $name: the client never said go"
-	if [ -n "$serve_pid" ]; then
+	if [ -n "$serve_pid" ] && [ "$SW_CONTROL" = api ]; then
 		# the client runs the writer through the control API
 		waitfor "$d/sync/writer.finished" $((SW_DURATION + 120)) ||
 			fail "experiment $name: the client did not report the writer's end"
