@@ -40,9 +40,11 @@
  *     (IFACES.md) is accepted.  Keys are [a-z0-9-]+.  "file" is required
  *     and is resolved under the server's --root (absolute paths must lie
  *     inside it; "..", symlinks out of it and non-regular files are
- *     refused, 400).  "log", "status-file" and "run-id" are chosen by the
- *     server (400 if given): the run gets a fresh 64-bit id and the folder
- *     --runs/<run_id>/ holding writer.swlog, status.json, stderr.txt.
+ *     refused, 400).  "log" and "status-file" are chosen by the server
+ *     (400 if given).  "run-id" (16 hex digits) may be given so the
+ *     client's probe logs carry the same id; otherwise the server draws a
+ *     random 64-bit id (409 if that run's folder exists already).  The run
+ *     folder --runs/<run_id>/ holds writer.swlog, status.json, stderr.txt.
  *     The writer is a child process (`<writer> run ...`); the request
  *     returns once its status file says "running" (or later), or the child
  *     exits first.  201 {"run_id":"hex","pid":N,"state":"running",

@@ -234,8 +234,9 @@ static int build_argv(struct ctl_runs *R, json_t *args, const char *dir,
 			*resp = jerr("expected option names of [a-z0-9-], saw \"%s\"", k);
 			return SW_CTL_HTTP_BAD_REQUEST;
 		}
-		if (!strcmp(k, "log") || !strcmp(k, "status-file") ||
-		    !strcmp(k, "run-id") || !strcmp(k, "help")) {
+		if (!strcmp(k, "run-id"))
+			continue; /* taken by ctl_runs_start() */
+		if (!strcmp(k, "log") || !strcmp(k, "status-file") || !strcmp(k, "help")) {
 			*resp = jerr("option \"%s\" is chosen by the server, not the client", k);
 			return SW_CTL_HTTP_BAD_REQUEST;
 		}
@@ -395,18 +396,30 @@ int ctl_runs_start(struct ctl_runs *R, json_t *args, json_t **resp)
 	R->starting = 1;
 	pthread_mutex_unlock(&R->lock);
 
-	while (id == 0)
-		if (getrandom(&id, sizeof(id), 0) != sizeof(id))
-			id = (uint64_t)sw_real_ns() ^ ((uint64_t)getpid() << 32);
-	snprintf(r->id, sizeof(r->id), "%016" PRIx64, id);
-	snprintf(r->dir, sizeof(r->dir), "%s/%s", R->runs, r->id);
+	json_t *want = json_is_object(args) ? json_object_get(args, "run-id") : NULL;
 	r->argv = json_array();
+	if (want) {
+		/* the client's choice, so its probes' logs carry the same id */
+		const char *w = json_string_value(want);
+		if (!w || !valid_run_id(w) || !strcmp(w, "0000000000000000")) {
+			*resp = jerr("expected \"run-id\" as 16 lower-case hex digits (not all 0)");
+			code = SW_CTL_HTTP_BAD_REQUEST;
+			goto fail;
+		}
+		snprintf(r->id, sizeof(r->id), "%s", w);
+	} else {
+		while (id == 0)
+			if (getrandom(&id, sizeof(id), 0) != sizeof(id))
+				id = (uint64_t)sw_real_ns() ^ ((uint64_t)getpid() << 32);
+		snprintf(r->id, sizeof(r->id), "%016" PRIx64, id);
+	}
+	snprintf(r->dir, sizeof(r->dir), "%s/%s", R->runs, r->id);
 	code = build_argv(R, args, r->dir, r->id, r->argv, resp);
 	if (code)
 		goto fail;
 	if (mkdir(r->dir, 0755)) {
 		*resp = jerr("cannot create run folder %s: %s", r->dir, strerror(errno));
-		code = SW_CTL_HTTP_INTERNAL;
+		code = errno == EEXIST ? SW_CTL_HTTP_CONFLICT : SW_CTL_HTTP_INTERNAL;
 		goto fail;
 	}
 	if (spawn_child(r, err, sizeof(err))) {
