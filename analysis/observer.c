@@ -32,18 +32,19 @@ int sw_obs_open(struct sw_obs_cursor *c, const char *path, int target,
 		snprintf(err, SWLOG_ERRLEN, "out of memory");
 		return -ENOMEM;
 	}
-	int rc = swlog_open(&c->r, path, err);
+	int rc = sw_flog_open(&c->l, path, err);
 	if (rc) {
 		free(c->runs);
 		c->runs = NULL;
-	}
+	} else
+		c->opened = 1;
 	return rc;
 }
 
 void sw_obs_close(struct sw_obs_cursor *c)
 {
-	if (c->r)
-		swlog_reader_close(c->r);
+	if (c->opened)
+		sw_flog_close(&c->l);
 	free(c->runs);
 	memset(c, 0, sizeof(*c));
 }
@@ -73,7 +74,7 @@ static int load_one(struct sw_obs_cursor *c)
 {
 	struct swlog_rec rec;
 	while (!c->eof) {
-		int st = swlog_next(c->r, &rec);
+		int st = sw_flog_next(&c->l, &rec);
 		if (st != SWLOG_OK) {
 			c->eof = 1;
 			return 0;
@@ -213,9 +214,9 @@ int sw_obs_query(struct sw_obs_cursor *c, int64_t T, struct sw_obs_answer *ans)
 int sw_obs_scan_log(const char *path, struct sw_obs_scan *s,
 		    char err[SWLOG_ERRLEN])
 {
-	struct swlog_reader *r;
+	struct sw_flog l;
 	struct swlog_rec rec;
-	int rc = swlog_open(&r, path, err);
+	int rc = sw_flog_open(&l, path, err);
 
 	memset(s, 0, sizeof(*s));
 	s->bad_record = -1;
@@ -223,13 +224,13 @@ int sw_obs_scan_log(const char *path, struct sw_obs_scan *s,
 	if (rc)
 		return rc;
 	for (;;) {
-		int st = swlog_next(r, &rec);
+		int st = sw_flog_next(&l, &rec);
 		if (st != SWLOG_OK) {
 			s->status = st;
 			if (st != SWLOG_EOF) {
 				s->bad_record = (int64_t)s->records;
 				snprintf(s->bad_text, sizeof(s->bad_text), "%s",
-					 st < 0 ? strerror(-st) : swlog_reader_error(r));
+					 st < 0 ? strerror(-st) : l.err);
 			}
 			break;
 		}
@@ -292,6 +293,6 @@ int sw_obs_scan_log(const char *path, struct sw_obs_scan *s,
 				s->other_run_reads++;
 		}
 	}
-	swlog_reader_close(r);
+	sw_flog_close(&l);
 	return 0;
 }

@@ -19,6 +19,7 @@
 
 #include "hist.h"
 #include "records.h"
+#include "fastlog.h"
 #include "swlog.h"
 
 #define OBS_K 32
@@ -35,7 +36,8 @@ struct obs_run {
 };
 
 struct sw_obs_cursor {
-	struct swlog_reader *r;
+	struct sw_flog l;            /* its own reader of the probe log */
+	int opened;
 	int target;                  /* probe target index */
 	int eof;                     /* no more records */
 	struct obs_run *runs;        /* ring of cap runs, n from head */

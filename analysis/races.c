@@ -14,6 +14,7 @@
 
 #include "observer.h"
 #include "races.h"
+#include "fastlog.h"
 #include "swlog.h"
 
 #define RPAGES 8
@@ -24,7 +25,8 @@ struct pair {
 };
 
 struct wcur {
-	struct swlog_reader *r;
+	struct sw_flog r;
+	int opened;
 	int eof;
 	struct sw_rec_update u;
 	int have_u;
@@ -37,7 +39,7 @@ static void wnext(struct wcur *w)
 	struct swlog_rec rec;
 	w->have_next = 0;
 	while (!w->eof) {
-		if (swlog_next(w->r, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
+		if (sw_flog_next(&w->r, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
 			w->eof = 1;
 			return;
 		}
@@ -65,7 +67,8 @@ static void wnext(struct wcur *w)
 
 /* first update at or after t (monotone) */
 struct ucur {
-	struct swlog_reader *r;
+	struct sw_flog r;
+	int opened;
 	int eof, have;
 	int64_t t;
 };
@@ -75,7 +78,7 @@ static int64_t unext(struct ucur *c, int64_t t)
 	struct swlog_rec rec;
 	while (!c->have || c->t < t) {
 		c->have = 0;
-		if (c->eof || swlog_next(c->r, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
+		if (c->eof || sw_flog_next(&c->r, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
 			c->eof = 1;
 			return -1;
 		}
@@ -91,17 +94,24 @@ static void scan_probe(struct sw_summary *S, const struct sw_input *in, int k)
 {
 	struct wcur w = { 0 };
 	struct ucur uc = { 0 };
-	struct swlog_reader *pr = NULL;
+	struct sw_flog pr;
+	int pr_open = 0;
 	struct swlog_rec rec;
 	struct pair last[RPAGES];
 	int nlast = 0;
 	char err[SWLOG_ERRLEN];
 
-	if (swlog_open(&pr, in->probe[k], err) || swlog_open(&w.r, in->writer, err) ||
-	    swlog_open(&uc.r, in->writer, err))
+	if (sw_flog_open(&pr, in->probe[k], err))
 		goto out;
+	pr_open = 1;
+	if (sw_flog_open(&w.r, in->writer, err))
+		goto out;
+	w.opened = 1;
+	if (sw_flog_open(&uc.r, in->writer, err))
+		goto out;
+	uc.opened = 1;
 	wnext(&w);
-	while (swlog_next(pr, &rec) == SWLOG_OK) {
+	while (sw_flog_next(&pr, &rec) == SWLOG_OK) {
 		if (rec.type == SW_REC_END)
 			break;
 		if (rec.type != SW_REC_READ || rec.len < sizeof(struct sw_rec_read))
@@ -145,17 +155,22 @@ static void scan_probe(struct sw_summary *S, const struct sw_input *in, int k)
 		}
 	}
 out:
-	if (pr)
-		swlog_reader_close(pr);
-	if (w.r)
-		swlog_reader_close(w.r);
-	if (uc.r)
-		swlog_reader_close(uc.r);
+	if (pr_open)
+		sw_flog_close(&pr);
+	if (w.opened)
+		sw_flog_close(&w.r);
+	if (uc.opened)
+		sw_flog_close(&uc.r);
 }
 
 void read_races(struct sw_summary *S, const struct sw_input *in)
 {
 	for (int k = 0; k < in->nprobe; k++)
-		if (in->probe_ok[k])
-			scan_probe(S, in, k);
+		if (in->probe_ok[k]) {
+			uint64_t reads = 0;
+			for (int t = 0; t < in->scan[k].ntargets; t++)
+				reads += in->scan[k].t[t].reads;
+			if (reads) /* nothing to look for otherwise */
+				scan_probe(S, in, k);
+		}
 }
