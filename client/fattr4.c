@@ -76,7 +76,9 @@ int sw_fattr4_decode(const uint32_t *mask, unsigned nwords, const void *vals,
 
 	memset(out, 0, sizeof(*out));
 	for (bit = 0; bit < nwords * 32; bit++) {
-		if (!(mask[bit / 32] & (1u << (bit % 32))))
+		uint32_t w;
+		memcpy(&w, (const char *)mask + (bit / 32) * 4, 4); /* may be unaligned */
+		if (!(w & (1u << (bit % 32))))
 			continue;
 		switch (bit) {
 		case A_TYPE:

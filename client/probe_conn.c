@@ -214,10 +214,13 @@ static void lookup4_cb(struct rpc_context *rpc, int status, void *data, void *pr
 			       t->u->path, t->u->host, (int)res->status, what);
 		return;
 	}
-	const nfs_resop4 *fhop = &res->resarray.resarray_val[n - 2];
+	nfs_resop4 fhop_copy, gop;
+	const nfs_resop4 *fhop = &fhop_copy;
 	struct sw_attrs a;
 	uint32_t type = 0;
-	int rc = decode_getattr4(&res->resarray.resarray_val[n - 1], &a, &type, err, sizeof(err));
+	resop_at(res, n - 2, &fhop_copy);
+	resop_at(res, n - 1, &gop);
+	int rc = decode_getattr4(&gop, &a, &type, err, sizeof(err));
 	if (fhop->resop != OP_GETFH || rc) {
 		t->last_err_fatal = !t->ever_ready;
 		target_fail(t, -EPROTO, "undecodable look-up reply for %s: %s", t->u->path,
@@ -299,7 +302,8 @@ static void mount_cb(int err, struct nfs_context *nfs, void *data, void *priv)
 			target_fail(t, err, "mount of export %s on %s failed: %s%s", t->u->export,
 				    t->u->host, s,
 				    err == -EACCES ? " (is the export path right?)" : "");
-		} else if (err == -EFAULT) {
+		} else if (strstr(s, "Program not available") || strstr(s, "PROG_MISMATCH") ||
+			   strstr(s, "PROG_UNAVAIL")) {
 			if (!t->ever_ready)
 				t->last_err_fatal = 1;
 			target_fail(t, err, "mount of %s on %s: the reply is not NFSv%d (wrong port or version?): %s",
@@ -314,9 +318,43 @@ static void mount_cb(int err, struct nfs_context *nfs, void *data, void *priv)
 	start_lookup(t);
 }
 
+/* NFSv4: our own connection (no libnfs v4 mount: its connect-failure path
+ * double-frees in libnfs 4.0, seen under ASan with an unreachable host, and
+ * PUTFH/GETATTR/READ with the anonymous stateid need no client id). */
+static void connect4_cb(struct rpc_context *rpc, int status, void *data, void *priv)
+{
+	struct probe_target *t = priv;
+	(void)rpc;
+	if (t->tearing)
+		return;
+	if (status != RPC_STATUS_SUCCESS) {
+		target_fail(t, -ECONNREFUSED, "connect to %s port %d failed: %s", t->u->host,
+			    t->u->nfsport ? t->u->nfsport : 2049,
+			    data ? (const char *)data : "cancelled");
+		return;
+	}
+	start_lookup(t);
+}
+
 int target_connect(struct probe_target *t)
 {
 	struct nfs_url *url;
+	t->attempts++;
+	t->state = TS_MOUNTING;
+	t->t_attempt_deadline_mono_ns = sw_mono_ns() +
+		(int64_t)t->p->o->connect_timeout_ms * SW_NS_PER_MS;
+	if (t->u->version == 4) {
+		t->rpc = rpc_init_context();
+		if (!t->rpc)
+			return -ENOMEM;
+		if (rpc_connect_port_async(t->rpc, t->u->host, t->u->nfsport ? t->u->nfsport : 2049,
+					   NFS4_PROGRAM, NFS_V4, connect4_cb, t)) {
+			target_fail(t, -EHOSTUNREACH, "connect to %s could not start: %s",
+				    t->u->host, rpc_get_error(t->rpc));
+			return -EHOSTUNREACH;
+		}
+		return 0;
+	}
 	t->nfs = nfs_init_context();
 	if (!t->nfs)
 		return -ENOMEM;
@@ -332,10 +370,6 @@ int target_connect(struct probe_target *t)
 	nfs_set_autoreconnect(t->nfs, 0); /* we reconnect with a fresh context */
 	nfs_set_dircache(t->nfs, 0);
 	t->rpc = nfs_get_rpc_context(t->nfs);
-	t->attempts++;
-	t->state = TS_MOUNTING;
-	t->t_attempt_deadline_mono_ns = sw_mono_ns() +
-		(int64_t)t->p->o->connect_timeout_ms * SW_NS_PER_MS;
 	if (nfs_mount_async(t->nfs, t->u->host, t->u->export, mount_cb, t)) {
 		target_fail(t, -EHOSTUNREACH, "mount of %s on %s could not start: %s",
 			    t->u->export, t->u->host, nfs_get_error(t->nfs));
@@ -348,10 +382,13 @@ void target_teardown(struct probe_target *t, int err)
 {
 	struct probe_req *r;
 	int64_t rr, rm;
-	if (t->nfs) {
+	if (t->nfs || t->rpc) {
 		t->tearing = 1;
 		t->teardown_err = err;
-		nfs_destroy_context(t->nfs); /* cancels every request in flight */
+		if (t->nfs) /* cancels every request in flight */
+			nfs_destroy_context(t->nfs);
+		else
+			rpc_destroy_context(t->rpc);
 		t->nfs = NULL;
 		t->rpc = NULL;
 		t->nfsfh = NULL;

@@ -44,5 +44,6 @@ int is_stale4(int s);
 int decode_getattr4(const nfs_resop4 *op, struct sw_attrs *a, uint32_t *type,
 		    char *err, size_t n);
 void start_lookup(struct probe_target *t);
+void resop_at(const COMPOUND4res *res, unsigned i, nfs_resop4 *out);
 
 #endif

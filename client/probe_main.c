@@ -342,7 +342,7 @@ int main(int argc, char **argv)
 			if (!t->ever_ready)
 				all_ready_once = 0;
 			inflight += t->inflight;
-			if (t->nfs && t->rpc) {
+			if (t->rpc && !t->want_teardown) { /* never service a failed context */
 				int fd = rpc_get_fd(t->rpc);
 				if (fd >= 0) {
 					pfd[np].fd = fd;
@@ -357,6 +357,13 @@ int main(int argc, char **argv)
 				 swlog_strerror(p.log));
 			die_run(&p, 1, p.log_err, msg);
 		}
+		for (unsigned i = 0; p.stopping && i < p.nt; i++)
+			if (!p.t[i].ever_ready) {
+				snprintf(msg, sizeof(msg), "target %u %s: no usable answer from %s during the run's %.1f s (last error: %s)",
+					 i, p.t[i].u->url, p.t[i].u->host, (double)(now - t0) / 1e9,
+					 p.t[i].last_err[0] ? p.t[i].last_err : "none");
+				die_run(&p, 1, ETIMEDOUT, msg);
+			}
 		if (p.stopping && (inflight == 0 || now >= t_drain))
 			break;
 		if (o.status && all_ready_once && now >= t_status) {
@@ -372,11 +379,12 @@ int main(int argc, char **argv)
 			die_run(&p, 1, errno, "poll failed");
 		for (unsigned k = 0; rc > 0 && k < np; k++) {
 			struct probe_target *t = &p.t[pidx[k]];
-			if (!pfd[k].revents || !t->nfs)
+			if (!pfd[k].revents || !t->rpc || t->want_teardown)
 				continue;
 			if (rpc_service(t->rpc, pfd[k].revents) < 0)
 				target_fail(t, -ECONNRESET, "connection to %s lost: %s", t->u->host,
-					    rpc_get_error(t->rpc));
+					    rpc_get_error(t->rpc) ? rpc_get_error(t->rpc) :
+					    "closed by the server");
 		}
 	}
 

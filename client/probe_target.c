@@ -256,6 +256,14 @@ static void attr3_cb(struct rpc_context *rpc, int status, void *data, void *priv
 	req_put(r);
 }
 
+/* libnfs' zdr decoder packs results at 4-byte alignment: copy a result out
+ * before touching its 8-byte-aligned members (UBSan: misaligned access). */
+void resop_at(const COMPOUND4res *res, unsigned i, nfs_resop4 *out)
+{
+	const char *base = (const char *)res->resarray.resarray_val;
+	memcpy(out, base + (size_t)i * sizeof(nfs_resop4), sizeof(*out));
+}
+
 int decode_getattr4(const nfs_resop4 *op, struct sw_attrs *a,
 			   uint32_t *type, char *err, size_t n)
 {
@@ -267,6 +275,16 @@ int decode_getattr4(const nfs_resop4 *op, struct sw_attrs *a,
 	if (op->nfs_resop4_u.opgetattr.status != NFS4_OK)
 		return (int)op->nfs_resop4_u.opgetattr.status;
 	f = &op->nfs_resop4_u.opgetattr.GETATTR4res_u.resok4.obj_attributes;
+#ifdef SW_DUMP_FATTR4 /* debug build: print the raw fattr4 (test vectors) */
+	{
+		uint32_t w[4] = { 0 };
+		memcpy(w, f->attrmask.bitmap4_val, 4 * (f->attrmask.bitmap4_len < 4 ? f->attrmask.bitmap4_len : 4));
+		fprintf(stderr, "fattr4 mask %u words 0x%08x 0x%08x vals", f->attrmask.bitmap4_len, w[0], w[1]);
+		for (u_int i = 0; i < f->attr_vals.attrlist4_len; i++)
+			fprintf(stderr, " %02x", (unsigned char)f->attr_vals.attrlist4_val[i]);
+		fputc('\n', stderr);
+	}
+#endif
 	return sw_fattr4_decode(f->attrmask.bitmap4_val, f->attrmask.bitmap4_len,
 				f->attr_vals.attrlist4_val, f->attr_vals.attrlist4_len,
 				a, type, err, n);
@@ -289,8 +307,9 @@ static void attr4_cb(struct rpc_context *rpc, int status, void *data, void *priv
 			if (is_stale4(s))
 				saw_stale(t, r, s);
 		} else {
-			int rc = decode_getattr4(&res->resarray.resarray_val[1], &a,
-						 NULL, err, sizeof(err));
+			nfs_resop4 op;
+			resop_at(res, 1, &op);
+			int rc = decode_getattr4(&op, &a, NULL, err, sizeof(err));
 			log_attr(t, r, rc, &a, rr, rm);
 			if (rc < 0 && !t->p->log_err)
 				swlog_note(t->p->log, SW_NOTE_WARN,
@@ -381,10 +400,11 @@ static void read4_cb(struct rpc_context *rpc, int status, void *data, void *priv
 			if (is_stale4(s))
 				saw_stale(t, r, s);
 		} else {
-			const READ4resok *ok = &res->resarray.resarray_val[1]
-				.nfs_resop4_u.opread.READ4res_u.resok4;
-			int rc = decode_getattr4(&res->resarray.resarray_val[2], &a,
-						 NULL, err, sizeof(err));
+			nfs_resop4 rop, gop;
+			resop_at(res, 1, &rop);
+			resop_at(res, 2, &gop);
+			const READ4resok *ok = &rop.nfs_resop4_u.opread.READ4res_u.resok4;
+			int rc = decode_getattr4(&gop, &a, NULL, err, sizeof(err));
 			if (rc)
 				memset(&a, 0, sizeof(a));
 			log_read(t, r, 0, &a, ok->data.data_val, ok->data.data_len, rr, rm);
