@@ -44,7 +44,9 @@ if [ -s /sw/ctl.url ] && command -v stalewin-ctl >/dev/null; then
 	ctl="stalewin-ctl --url $(cat /sw/ctl.url) --token-file /sw/ctl.token --timeout 60"
 	[ "$SW_CONTROL" = api ] && api=1
 fi
-echo "client: server ready; uptime $(cut -d' ' -f1 /proc/uptime)s; clock: ${ctl:+stalewin-ctl clock}${ctl:-UDP exchange}; writer started $([ $api = 1 ] && echo "through the control API" || echo "by the server guest")"
+how="UDP exchange (stalewin-reader clock)"; [ -n "$ctl" ] && how="stalewin-ctl clock"
+who="the server guest"; [ $api = 1 ] && who="the control API (stalewin-ctl start)"
+echo "client: server ready; uptime $(cut -d' ' -f1 /proc/uptime)s; clock offset by $how; writer runs started by $who"
 have_probe=1
 command -v stalewin-probe >/dev/null || { have_probe=0; echo "client: stalewin-probe is not in the image (not built): no probe log"; }
 
