@@ -11,6 +11,7 @@
 const struct sw_trap_ops *const sw_traps[] = {
 	&sw_trap_mprotect,
 	&sw_trap_uffd,
+	&sw_trap_uffd_sigbus,
 	NULL,
 };
 

@@ -10,6 +10,10 @@
  *   trap_uffd.c      userfaultfd MINOR mode on shmem; a handler thread
  *                    answers with UFFDIO_CONTINUE; cleaning is
  *                    MADV_DONTNEED (re-arms the page).  No VMA split.
+ *   trap_uffd_sigbus.c  the same registration with UFFD_FEATURE_SIGBUS: the
+ *                    storing thread gets SIGBUS and its handler answers
+ *                    UFFDIO_CONTINUE itself (no thread, no wake-up);
+ *                    cleaning as trap_uffd.c.
  * NOT uffd write-protect mode: the kernel's write-fault path stamps the
  * file when the trapped store is retried.
  *
@@ -35,7 +39,9 @@ struct sw_trap_slot {
 	_Atomic uint64_t seq;       /* traps taken so far */
 	uint64_t page;              /* page of the last trap */
 	int64_t t_enter_mono_ns;    /* trap handler entered */
-	int64_t t_exit_mono_ns;     /* page made writable (just before) */
+	int64_t t_exit_mono_ns;     /* page made writable (just before; for
+	                             * uffd-sigbus: handler returns, the store
+	                             * retries) */
 	int updated;                /* 1: the policy updated the times */
 	int background_due;         /* model: over the background limit */
 	int model_err;              /* -errno from the model, 0 */
@@ -58,7 +64,7 @@ struct sw_mapping {
 	struct sw_model *model;     /* policy decisions */
 	_Atomic int policy_active;  /* 0: self-check, trap without policy */
 	struct sw_trap_slot slot;
-	/* uffd mechanism (trap_uffd.c) */
+	/* uffd mechanisms (trap_uffd.c, trap_uffd_sigbus.c) */
 	int uffd;                   /* -1 when unused */
 	int stop_pipe[2];           /* wakes the handler thread to exit */
 	pthread_t thr;
@@ -82,6 +88,7 @@ struct sw_trap_ops {
 
 extern const struct sw_trap_ops sw_trap_mprotect;
 extern const struct sw_trap_ops sw_trap_uffd;
+extern const struct sw_trap_ops sw_trap_uffd_sigbus;
 extern const struct sw_trap_ops *const sw_traps[];
 const struct sw_trap_ops *sw_trap_find(const char *name);
 
@@ -102,6 +109,11 @@ struct sw_reprotect sw_map_reprotect(struct sw_mapping *mp);
 
 /* Pages for which a mechanism may need one VMA each, vs the VMAs the
  * process may still create: 1 if mprotect is safe for npages. */
+/* 0 if this kernel offers uffd-sigbus (userfaultfd MINOR on shmem with
+ * UFFD_FEATURE_SIGBUS, UFFDIO_CONTINUE; tried on a one-page memfd), else
+ * -errno; why says which, one line. */
+int sw_trap_uffd_sigbus_probe(char *why, size_t whylen);
+
 int sw_trap_mprotect_fits(uint64_t npages, long *max_map_count,
 			  long *maps_in_use);
 

@@ -79,7 +79,8 @@ struct sw_resolved {
 	uint32_t page_size;          /* bytes */
 	uint64_t npages;
 	uint64_t run_id;
-	const char *trap;            /* "mprotect", "uffd", "none" (native) */
+	const char *trap;            /* "uffd-sigbus", "mprotect", "uffd",
+	                              * "none" (native) */
 	const char *trap_reason;     /* why this mechanism */
 	int64_t writeback_ms;        /* model: kupdate period */
 	int64_t expire_ms;           /* model: dirtied_when age */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "swtime.h"
+#include "trap.h"
 #include "writer.h"
 
 enum {
@@ -62,7 +63,8 @@ void sw_opts_usage(FILE *f)
 "  --workload rewrite|stream|random|burst\n"
 "  --size BYTES (K/M/G suffix, default 1M)   --duration SEC (default 10)\n"
 "  --run-id HEX   --status-file PATH   --force (overwrite an existing log)\n"
-"  --trap mprotect|uffd (default: mprotect if the mapping fits vm.max_map_count)\n"
+"  --trap uffd-sigbus|mprotect|uffd (default: uffd-sigbus if the kernel offers it,\n"
+"             else mprotect if the mapping fits vm.max_map_count, else uffd)\n"
 "  workload: --interval-ms N (100) --page N (0) --rate N (1000; 0 = flat out)\n"
 "            --pages N --hot-pages N --hot-share F --seed N\n"
 "            --burst-stores N (100) --silence-ms N (1000)\n"
@@ -197,8 +199,8 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 		}
 		case O_STATUS: o->status_file = optarg; break;
 		case O_TRAP:
-			if (strcmp(optarg, "mprotect") && strcmp(optarg, "uffd"))
-				BAD("expected --trap mprotect|uffd, saw '%s'", optarg);
+			if (!sw_trap_find(optarg))
+				BAD("expected --trap uffd-sigbus|mprotect|uffd, saw '%s'", optarg);
 			o->trap = optarg;
 			break;
 		case O_INTERVAL:

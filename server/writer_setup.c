@@ -108,10 +108,14 @@ static void resolve_writeback(const struct sw_opts *o, struct sw_resolved *r)
 	r->background_basis = basis;
 }
 
+/* --trap, or the default: uffd-sigbus if this kernel offers it (the
+ * storing thread handles its own trap: cheapest), else mprotect if the
+ * mapping fits vm.max_map_count, else the uffd handler thread. */
 static int choose_trap(const struct sw_opts *o, struct sw_resolved *r,
 		       char *err, size_t errlen)
 {
-	static char why[256];
+	static char why[512];
+	char sb_why[256];
 	long max = 0, used = 0;
 	int fits = sw_trap_mprotect_fits(r->npages, &max, &used);
 
@@ -123,16 +127,22 @@ static int choose_trap(const struct sw_opts *o, struct sw_resolved *r,
 	if (o->trap) {
 		if (strcmp(o->trap, "mprotect") == 0 && !fits)
 			return say(err, errlen, 2,
-				   "expected a mapping that fits vm.max_map_count for --trap mprotect (%llu pages could need one VMA each; max_map_count %ld, %ld in use), use --trap uffd",
+				   "expected a mapping that fits vm.max_map_count for --trap mprotect (%llu pages could need one VMA each; max_map_count %ld, %ld in use), use --trap uffd-sigbus or uffd",
 				   (unsigned long long)r->npages, max, used);
 		r->trap = o->trap;
 		r->trap_reason = "--trap";
 		return 0;
 	}
-	r->trap = fits ? "mprotect" : "uffd";
-	snprintf(why, sizeof(why),
-		 "auto: %llu pages %s vm.max_map_count %ld (%ld maps in use)",
-		 (unsigned long long)r->npages, fits ? "fit" : "exceed", max, used);
+	if (sw_trap_uffd_sigbus_probe(sb_why, sizeof(sb_why)) == 0) {
+		r->trap = "uffd-sigbus";
+		snprintf(why, sizeof(why), "auto: %s", sb_why);
+	} else {
+		r->trap = fits ? "mprotect" : "uffd";
+		snprintf(why, sizeof(why),
+			 "auto: no uffd-sigbus (%s); %llu pages %s vm.max_map_count %ld (%ld maps in use)",
+			 sb_why, (unsigned long long)r->npages,
+			 fits ? "fit" : "exceed", max, used);
+	}
 	r->trap_reason = why;
 	return 0;
 }

@@ -9,6 +9,13 @@
 #     first flush interval, and no END.
 #  3. Disk full while logging (log on a 256 KiB tmpfs): exit 1 with one line
 #     naming the log, and everything before the failure still readable.
+#  4. A SIGBUS that is not the uffd-sigbus trap's is never swallowed:
+#     kill -BUS (si_code SI_USER), and a store to a page the file no longer
+#     has (another process truncates it: shmem's own SIGBUS, BUS_ADRERR in
+#     the mapping, but UFFDIO_CONTINUE finds no page) must each kill the
+#     writer by SIGBUS (exit 128+7) at once.  A swallowing handler shows as
+#     a writer that runs on (kill case) or spins on the faulting store until
+#     the timeout (truncate case).  Skipped if uffd-sigbus is unavailable.
 # A broken writer shows as a missing END, a corrupt log, or a hang.
 set -u
 W=${SW_BUILD_DIR:?}/server/stalewin-writer
@@ -65,5 +72,30 @@ if [ "$(id -u)" -eq 0 ]; then
 	echo "ok   disk full: exit 1 '$(cat $S/e3)', $n stores readable"
 else
 	echo "skip disk-full case: needs root to mount a small tmpfs"
+fi
+# 4. foreign SIGBUS under --trap uffd-sigbus
+"$W" --file $S/f4 --policy eager --workload random --rate 2000 --size 1M \
+	--duration 0.3 --log $S/l4p --trap uffd-sigbus 2>$S/e4p; rc=$?
+if [ $rc -ne 0 ]; then
+	echo "skip foreign-SIGBUS case: uffd-sigbus does not run here: $(cat $S/e4p)"
+else
+	"$W" --file $S/f5 --policy eager --workload random --rate 2000 --size 1M \
+		--duration 20 --log $S/l5 --trap uffd-sigbus 2>/dev/null & pid=$!
+	sleep 1
+	kill -BUS $pid; wait $pid 2>/dev/null; rc=$?
+	[ $rc -eq 135 ] || fail "kill -BUS: writer exit $rc (expected 135, death by SIGBUS)"
+	"$W" --file $S/f6 --policy eager --workload stream --rate 5000 --size 1M \
+		--duration 20 --log $S/l6 --trap uffd-sigbus 2>/dev/null & pid=$!
+	sleep 1
+	truncate -s 0 $S/f6
+	for _ in $(seq 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+	if kill -0 $pid 2>/dev/null; then
+		kill -KILL $pid; wait $pid 2>/dev/null
+		fail "truncated file: writer still running 5 s later (SIGBUS swallowed?)"
+	else
+		wait $pid 2>/dev/null; rc=$?
+		[ $rc -eq 135 ] || fail "truncated file: writer exit $rc (expected 135, death by SIGBUS)"
+	fi
+	[ $fails -eq 0 ] && echo "ok   foreign SIGBUS (kill -BUS, store past a truncated end) kills the writer by SIGBUS"
 fi
 exit $((fails > 0))

@@ -2,7 +2,7 @@
 /*
  * Description: integration test of stalewin-writer's policies against a
  * real filesystem, watched independently with statx at ns resolution.
- *   test_policy_statx tmpfs [mprotect|uffd]
+ *   test_policy_statx tmpfs [mprotect|uffd|uffd-sigbus]
  *                             mounts a tmpfs in a temp dir; runs eager,
  *                             deferred, lang, none through that trap
  *                             mechanism (rewrite of page 0 every 100 ms,
@@ -44,6 +44,7 @@ struct ev { int type; int64_t t, t2, ctime; uint32_t cause, flags; };
 
 static char g_dir[256], g_img[300], g_loop[64];
 static const char *g_meta_want; /* must appear in the log's meta */
+static char g_trap_want[64];    /* "trap":"NAME" (tmpfs), also in meta */
 static int g_mounted;
 
 static void cleanup(void)
@@ -168,6 +169,12 @@ static int read_log(const char *path, struct ev *e, int *ne)
 	if (g_meta_want && !strstr(swlog_reader_meta(r), g_meta_want)) {
 		printf("FAIL log %s: meta lacks %s: %s\n", path, g_meta_want,
 		       swlog_reader_meta(r));
+		swlog_reader_close(r);
+		return 1;
+	}
+	if (g_trap_want[0] && !strstr(swlog_reader_meta(r), g_trap_want)) {
+		printf("FAIL log %s: the writer did not run through %s: %s\n",
+		       path, g_trap_want, swlog_reader_meta(r));
 		swlog_reader_close(r);
 		return 1;
 	}
@@ -347,7 +354,7 @@ int main(int argc, char **argv)
 	static struct obs o[MAXEV];
 	static struct ev e[MAXEV];
 	const char *fs = argc > 1 ? argv[1] : "tmpfs";
-	/* tmpfs: the mechanism to test (mprotect or uffd) */
+	/* tmpfs: the mechanism to test (mprotect, uffd or uffd-sigbus) */
 	const char *trap = argc > 2 ? argv[2] : "mprotect";
 	const char *bdir = getenv("SW_BUILD_DIR");
 	char writer[1024], file[512], log[512];
@@ -371,6 +378,8 @@ int main(int argc, char **argv)
 	g_meta_want = strcmp(fs, "tmpfs") == 0 ? "\"type\":\"tmpfs\""
 		      : strcmp(fs, "ext4") == 0 ? "\"type\":\"ext4\""
 						: "lazytime";
+	if (strcmp(fs, "tmpfs") == 0)
+		snprintf(g_trap_want, sizeof(g_trap_want), "\"trap\":\"%s\"", trap);
 	static const char *emulated[] = { "eager", "deferred", "lang", "none", NULL };
 	static const char *native[] = { "native", NULL };
 	const char **pols = strcmp(fs, "tmpfs") == 0 ? emulated : native;
