@@ -318,9 +318,10 @@ static void mount_cb(int err, struct nfs_context *nfs, void *data, void *priv)
 	start_lookup(t);
 }
 
-/* NFSv4: our own connection (no libnfs v4 mount: its connect-failure path
- * double-frees in libnfs 4.0, seen under ASan with an unreachable host, and
- * PUTFH/GETATTR/READ with the anonymous stateid need no client id). */
+/* NFSv4: our own connection (rpc_connect_port_async) instead of libnfs'
+ * nfs_mount_async: PUTFH/GETATTR/READ with the anonymous stateid need no
+ * client id, so SETCLIENTID and libnfs' v4 mount state are not needed, and
+ * every failure is one rpc callback we classify ourselves. */
 static void connect4_cb(struct rpc_context *rpc, int status, void *data, void *priv)
 {
 	struct probe_target *t = priv;

@@ -5,6 +5,7 @@
  * checked too):
  *   KIND probe RUNID
  *   ATTR target vers seq status t_send_real t_recv_real size mtime ctime change fileid valid
+ *        rtt_ns(mono) t_send_mono t_recv_mono
  *   READ target vers seq status page gen flags
  *   EVENT target kind err t_real text
  *   GAP target t_start_real t_end_real err
@@ -59,12 +60,14 @@ int main(int argc, char **argv)
 		if (rec.type == SW_REC_ATTR) {
 			struct sw_rec_attr a;
 			memcpy(&a, rec.payload, sizeof(a));
-			printf("ATTR %u %u %llu %d %lld %lld %llu %lld %lld %llu %llu %u\n", a.target,
+			printf("ATTR %u %u %llu %d %lld %lld %llu %lld %lld %llu %llu %u %lld %lld %lld\n", a.target,
 			       a.vers, (unsigned long long)a.seq, a.status,
 			       (long long)a.t_send_real_ns, (long long)a.t_recv_real_ns,
 			       (unsigned long long)a.attrs.size, (long long)a.attrs.mtime_ns,
 			       (long long)a.attrs.ctime_ns, (unsigned long long)a.attrs.change,
-			       (unsigned long long)a.attrs.fileid, a.attrs.valid);
+			       (unsigned long long)a.attrs.fileid, a.attrs.valid,
+			       (long long)(a.t_recv_mono_ns - a.t_send_mono_ns),
+			       (long long)a.t_send_mono_ns, (long long)a.t_recv_mono_ns);
 		} else if (rec.type == SW_REC_READ) {
 			struct sw_rec_read a;
 			memcpy(&a, rec.payload, sizeof(a));
