@@ -174,9 +174,16 @@ if [ -n "$kernel" ]; then
 	[ -f "$kernel" ] || vm_usage_die "--kernel: expected an ELF vmlinux, no file at $kernel"
 	[ "$(head -c 4 "$kernel" | od -An -tx1 | tr -d ' ')" = 7f454c46 ] ||
 		vm_usage_die "--kernel: expected an ELF vmlinux (PVH), $kernel is not ELF (a bzImage? give the vmlinux from the build folder)"
+	ukver=$(grep -a -m1 -o 'Linux version [^ ]*' "$kernel" | awk '{print $3}' || true)
+	build_stock_kernel # cached: tells the stock version and its modules
+	if [ -n "$ukver" ] && [ "$ukver" = "$SW_VM_KVER" ]; then
+		SW_VM_KERNEL_DESC="user kernel $(realpath "$kernel") ($ukver, the stock modules)"
+	else
+		mods_cpio=
+		SW_VM_KERNEL_DESC="user kernel $(realpath "$kernel") (${ukver:-unknown version}, drivers built in)"
+	fi
 	SW_VM_VMLINUX=$(realpath "$kernel")
-	SW_VM_KVER=$(strings -n 10 "$kernel" | awk '/^Linux version /{print $3; exit}')
-	SW_VM_KERNEL_DESC="user kernel $SW_VM_VMLINUX ($SW_VM_KVER, drivers built in)"
+	SW_VM_KVER=$ukver
 else
 	build_stock_kernel
 fi
