@@ -357,7 +357,7 @@ int main(int argc, char **argv)
 				 swlog_strerror(p.log));
 			die_run(&p, 1, p.log_err, msg);
 		}
-		for (unsigned i = 0; p.stopping && i < p.nt; i++)
+		for (unsigned i = 0; p.stopping && reason == SW_END_DONE && i < p.nt; i++)
 			if (!p.t[i].ever_ready) {
 				snprintf(msg, sizeof(msg), "target %u %s: no usable answer from %s during the run's %.1f s (last error: %s)",
 					 i, p.t[i].u->url, p.t[i].u->host, (double)(now - t0) / 1e9,

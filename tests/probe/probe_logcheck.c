@@ -6,7 +6,7 @@
  *   KIND probe RUNID
  *   ATTR target vers seq status t_send_real t_recv_real size mtime ctime change fileid valid
  *        rtt_ns(mono) t_send_mono t_recv_mono
- *   READ target vers seq status page gen flags
+ *   READ target vers seq status page gen flags t_send_real mtime valid
  *   EVENT target kind err t_real text
  *   GAP target t_start_real t_end_real err
  *   END reason replies errors gaps
@@ -16,11 +16,16 @@
  * probe_logcheck futimens FILE MTIME_NS: futimens(2) the file's mtime (atime
  * untouched) the way a local writer does, then print "MTIME_NS CTIME_NS" as
  * fstat reads them back.
+ *
+ * probe_logcheck stamp FILE PAGE GEN RUN_ID_HEX [torn]: pwrite a struct
+ * sw_stamp (records.h) at PAGE * 4096 as the writer would (torn: with a
+ * wrong check word).
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <string.h>
 #include "swlog.h"
@@ -43,6 +48,23 @@ int main(int argc, char **argv)
 		}
 		printf("%lld %lld\n", (long long)st.st_mtim.tv_sec * 1000000000ll + st.st_mtim.tv_nsec,
 		       (long long)st.st_ctim.tv_sec * 1000000000ll + st.st_ctim.tv_nsec);
+		close(fd);
+		return 0;
+	}
+	if ((argc == 6 || argc == 7) && !strcmp(argv[1], "stamp")) {
+		struct sw_stamp st = { .magic = SW_STAMP_MAGIC,
+				       .run_id = strtoull(argv[5], NULL, 16),
+				       .page = strtoull(argv[3], NULL, 10),
+				       .gen = strtoull(argv[4], NULL, 10) };
+		struct timespec now;
+		clock_gettime(CLOCK_REALTIME, &now);
+		st.t_real_ns = (int64_t)now.tv_sec * 1000000000ll + now.tv_nsec;
+		st.check = sw_stamp_check(&st) ^ (argc == 7 ? 1 : 0);
+		int fd = open(argv[2], O_RDWR);
+		if (fd < 0 || pwrite(fd, &st, sizeof(st), (off_t)(st.page * 4096)) != (ssize_t)sizeof(st)) {
+			perror(argv[2]);
+			return 1;
+		}
 		close(fd);
 		return 0;
 	}
@@ -71,9 +93,10 @@ int main(int argc, char **argv)
 		} else if (rec.type == SW_REC_READ) {
 			struct sw_rec_read a;
 			memcpy(&a, rec.payload, sizeof(a));
-			printf("READ %u %u %llu %d %llu %llu %u\n", a.target, a.vers,
+			printf("READ %u %u %llu %d %llu %llu %u %lld %lld %u\n", a.target, a.vers,
 			       (unsigned long long)a.seq, a.status, (unsigned long long)a.page,
-			       (unsigned long long)a.gen, a.flags);
+			       (unsigned long long)a.gen, a.flags, (long long)a.t_send_real_ns,
+			       (long long)a.attrs.mtime_ns, a.attrs.valid);
 		} else if (rec.type == SW_REC_EVENT) {
 			struct sw_rec_event e;
 			memcpy(&e, rec.payload, sizeof(e));
