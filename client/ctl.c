@@ -7,6 +7,7 @@
  *     info                           what the server is
  *     start KEY=VAL ...              start a writer run (VAL: number, true,
  *                                    false or text); prints the reply
+ *     prepare file=NAME [size=N]     create the file under the root first
  *     status | stop                  the current / last run
  *     fetch RUN_ID DEST [--stderr]   the run's writer.swlog (or stderr)
  *     get ROUTE                      GET any route (debugging)
@@ -38,6 +39,7 @@ static void usage(FILE *f)
 "  start KEY=VAL ...             start a writer run: each KEY=VAL becomes the\n"
 "                                writer option --KEY=VAL (file= is under the\n"
 "                                server's --root)\n"
+"  prepare file=NAME [size=N]    create the run's file under the root first\n"
 "  status | stop                 current / last run (stop: SIGTERM, wait)\n"
 "  fetch RUN_ID DEST [--stderr]  the run's ground-truth log (or its stderr)\n"
 "  get ROUTE                     GET any route\n"
@@ -204,6 +206,19 @@ int main(int argc, char **argv)
 		}
 		rc = swctl_start(h, body, &reply, err, sizeof(err));
 		free(body);
+	} else if (!strcmp(cmd, "prepare") && nargs >= 1) {
+		char *body = args_object(nargs, args);
+		long code;
+		if (!body) {
+			swctl_close(h);
+			return 2;
+		}
+		rc = swctl_request(h, "POST", SW_CTL_ROUTE_FILES, body, &code, &reply, err, sizeof(err));
+		free(body);
+		if (!rc && code != 200) {
+			snprintf(err, sizeof(err), "prepare: HTTP %ld: %s", code, reply);
+			rc = (int)code;
+		}
 	} else if (!strcmp(cmd, "status") && nargs == 0) {
 		rc = swctl_status(h, &reply, err, sizeof(err));
 	} else if (!strcmp(cmd, "stop") && nargs == 0) {

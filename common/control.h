@@ -32,6 +32,11 @@
  *     What the server is: {"version","hostname","kernel","pid","root",
  *     "runs","writer"} (writer = the executable a run starts).
  *
+ * POST /v1/files       body: {"file":"x.dat", "size":BYTES}
+ *     Create the file (or extend it to size) under --root, same
+ *     confinement as a run's "file", so the client's probes can look it up
+ *     before the run starts.  200 {"file":"/canonical/path","size":N}.
+ *
  * POST /v1/runs        body: {"policy":"eager","workload":"rewrite",
  *                             "file":"x.dat","duration":5, ...}
  *     Start one writer run.  Each key K of the object becomes the writer
@@ -93,6 +98,7 @@
 #define SW_CTL_ROUTE_INFO "/v1/info"
 #define SW_CTL_ROUTE_RUNS "/v1/runs"    /* POST: start; /<id>, /<id>/log */
 #define SW_CTL_ROUTE_STATUS "/v1/status"
+#define SW_CTL_ROUTE_FILES "/v1/files"   /* POST: create the run's file */
 #define SW_CTL_ROUTE_STOP "/v1/stop"
 
 /* HTTP status codes the API uses */

@@ -167,11 +167,13 @@ static enum MHD_Result route(struct srv *S, struct MHD_Connection *c,
 		code = ctl_runs_stop(S->runs, &resp);
 		return send_json(c, code, resp);
 	}
-	if (!strcmp(url, SW_CTL_ROUTE_RUNS)) {
+	if (!strcmp(url, SW_CTL_ROUTE_RUNS) || !strcmp(url, SW_CTL_ROUTE_FILES)) {
 		json_error_t je;
 		json_t *args;
+		int files = url[4] == 'f';
 		if (!post)
-			return send_err(c, SW_CTL_HTTP_BAD_METHOD, "expected POST " SW_CTL_ROUTE_RUNS);
+			return send_err(c, SW_CTL_HTTP_BAD_METHOD, files ? "expected POST " SW_CTL_ROUTE_FILES :
+					"expected POST " SW_CTL_ROUTE_RUNS);
 		args = json_loadb(q->body ? q->body : "", q->len, 0, &je);
 		if (!args) {
 			char m[400];
@@ -179,7 +181,8 @@ static enum MHD_Result route(struct srv *S, struct MHD_Connection *c,
 				 "(%s at line %d column %d)", je.text, je.line, je.column);
 			return send_err(c, SW_CTL_HTTP_BAD_REQUEST, m);
 		}
-		code = ctl_runs_start(S->runs, args, &resp);
+		code = files ? ctl_runs_prepare(S->runs, args, &resp) :
+			ctl_runs_start(S->runs, args, &resp);
 		json_decref(args);
 		return send_json(c, code, resp);
 	}
@@ -211,8 +214,8 @@ static enum MHD_Result route(struct srv *S, struct MHD_Connection *c,
 	}
 	char m[600];
 	snprintf(m, sizeof(m), "unknown operation %s %.400s (expected one of GET %s, GET %s, "
-		 "POST %s, GET %s, POST %s, GET %s/<id>[/log])", method, url,
-		 SW_CTL_ROUTE_CLOCK, SW_CTL_ROUTE_INFO, SW_CTL_ROUTE_RUNS,
+		 "POST %s, POST %s, GET %s, POST %s, GET %s/<id>[/log])", method, url,
+		 SW_CTL_ROUTE_CLOCK, SW_CTL_ROUTE_INFO, SW_CTL_ROUTE_FILES, SW_CTL_ROUTE_RUNS,
 		 SW_CTL_ROUTE_STATUS, SW_CTL_ROUTE_STOP, SW_CTL_ROUTE_RUNS);
 	return send_err(c, SW_CTL_HTTP_NOT_FOUND, m);
 }

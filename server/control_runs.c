@@ -595,6 +595,42 @@ int ctl_runs_file(struct ctl_runs *R, const char *run_id, const char *name,
 	return SW_CTL_HTTP_OK;
 }
 
+int ctl_runs_prepare(struct ctl_runs *R, json_t *args, json_t **resp)
+{
+	char path[PATH_MAX], err[1024];
+	json_t *f = json_is_object(args) ? json_object_get(args, SW_CTL_F_FILE) : NULL;
+	json_t *z = json_is_object(args) ? json_object_get(args, "size") : NULL;
+	struct stat st;
+	int fd;
+
+	if (!json_is_string(f) || (z && (!json_is_integer(z) || json_integer_value(z) < 0))) {
+		*resp = jerr("expected {\"file\":\"path under the root\", \"size\":BYTES}");
+		return SW_CTL_HTTP_BAD_REQUEST;
+	}
+	if (ctl_resolve_under_root(R->root, json_string_value(f), path, sizeof(path), err,
+				   sizeof(err))) {
+		*resp = jerr("%s", err);
+		return SW_CTL_HTTP_BAD_REQUEST;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		*resp = jerr("cannot create %s: %s", path, fd < 0 ? strerror(errno) : "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		return SW_CTL_HTTP_BAD_REQUEST;
+	}
+	off_t want = z ? (off_t)json_integer_value(z) : 0;
+	if (st.st_size < want && ftruncate(fd, want)) {
+		*resp = jerr("cannot extend %s to %lld bytes: %s", path, (long long)want, strerror(errno));
+		close(fd);
+		return SW_CTL_HTTP_INTERNAL;
+	}
+	fstat(fd, &st);
+	close(fd);
+	*resp = json_pack("{s:s,s:I}", SW_CTL_F_FILE, path, "size", (json_int_t)st.st_size);
+	return SW_CTL_HTTP_OK;
+}
+
 void ctl_runs_info(struct ctl_runs *R, json_t *obj)
 {
 	char exe[PATH_MAX];

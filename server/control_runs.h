@@ -28,6 +28,9 @@ int ctl_runs_stop(struct ctl_runs *R, json_t **resp);
  * error status with *resp set. */
 int ctl_runs_file(struct ctl_runs *R, const char *run_id, const char *name,
 		  char *path, size_t pathlen, json_t **resp);
+/* Create (or extend to "size") a regular file under the root, so probes
+ * can attach before the run starts. */
+int ctl_runs_prepare(struct ctl_runs *R, json_t *args, json_t **resp);
 /* {"root","runs","writer"} into obj. */
 void ctl_runs_info(struct ctl_runs *R, json_t *obj);
 

@@ -99,6 +99,13 @@ done
 [ ! -e /tmp/escape.dat ] && [ ! -e "$(dirname "$ROOT")/escape.dat" ] || fail "a file was created outside --root"
 [ "$(cat /etc/passwd | head -c 4)" = "root" ] || fail "/etc/passwd changed?!"
 
+echo "== POST /v1/files creates the run's file under --root only"
+expect 400 POST /v1/files "${AUTH[@]}" -d '{"file":"../escape.dat","size":4096}'
+expect 400 POST /v1/files "${AUTH[@]}" -d '{"file":"out/escape.dat","size":4096}'
+[ ! -e /tmp/escape.dat ] || fail "POST /v1/files created a file through a symlink out of --root"
+expect 200 POST /v1/files "${AUTH[@]}" -d '{"file":"sub/pre.dat","size":65536}'
+[ "$(stat -c %s "$ROOT/sub/pre.dat")" = 65536 ] || fail "prepared file has size $(stat -c %s "$ROOT/sub/pre.dat"), expected 65536"
+
 echo "== the writer's own bad-input error comes back"
 expect 400 POST /v1/runs "${AUTH[@]}" -d '{"file":"x.dat","policy":"bogus","workload":"rewrite"}'
 grep -q bogus "$T/body" || fail "writer's error line missing from the reply: $(cat "$T/body")"
