@@ -321,6 +321,14 @@ for d in "$share"/sync "$share"/*/sync; do
 done
 
 qemu_ver=$(qemu-system-x86_64 --version | head -1)
+{
+	vm_apt_facts
+	echo "$SW_KPKG=$SW_KPKG_VER (downloaded, unpacked)"
+	echo "nfs-kernel-server=$SW_NKS_VER (downloaded, unpacked)"
+	for p in qemu-system-x86 busybox-static rpcbind nfs-common libnfs13 libc6; do
+		echo "$p=$(vm_pkg_installed "$p")"
+	done
+} >"$share/vm/packages.txt"
 python3 - "$share" "$nexp" "$orig_cmd" "$s_kdesc" "$c_kdesc" "$qemu_ver" "$t_cmd" "$t_end" "$bad" <<'PY'
 import json, os, sys, shlex
 share, nexp, cmd, skd, ckd, qv, t0, t1, bad = sys.argv[1:]
@@ -331,6 +339,11 @@ for line in open(os.path.join(share, "vm", "plan.sh")):
             k, v = tok.split("=", 1)
             plan[k] = v
 names = [plan["SW_EXP_%d_NAME" % k] for k in range(1, int(nexp) + 1)]
+pkgs = {}
+for line in open(os.path.join(share, "vm", "packages.txt")):
+    if "=" in line:
+        a, b = line.strip().split("=", 1)
+        pkgs[a] = b
 def load(p):
     try:
         with open(p) as f:
@@ -379,6 +392,11 @@ for k, n in enumerate(names, 1):
         "duration_s": int(plan["SW_DURATION"]), "size": plan["SW_SIZE"],
         "writer_args": plan.get("SW_WRITER_ARGS", ""), "writer_rc": wrc,
         "sysctls_server": plan.get("SW_SYSCTLS", "").split(),
+        "sysctls": dict(kv.split("=", 1) for kv in plan.get("SW_SYSCTLS", "").split()),
+        "argv": shlex.split(cmd),
+        "filesystem": {"type": plan["SW_EXP_%d_FS" % k], "where": "server guest",
+                       "source": "tmpfs" if plan["SW_EXP_%d_FS" % k] == "tmpfs" else "/dev/vda (raw image, mkfs.ext4 -F on the host)"},
+        "packages": pkgs,
         "server": {"kernel": skd, "ip": plan["SW_SERVER_IP"], "nfs": "knfsd (Debian 12 nfs-kernel-server), NFSv3 + v4.x, v4 grace ended",
                    "export": "/export/" + plan["SW_EXP_%d_FS" % k],
                    "export_options": "rw,sync,no_subtree_check,no_root_squash,insecure,fsid=N"},
