@@ -56,12 +56,13 @@ probe_run() {
 }
 pct() { sort -n "$1" | awk -v q="$2" '{v[n++] = $1} END {printf "%.1f", v[int(q * (n - 1))] / 1e3}'; }
 : > "$T/v3.rtt"; : > "$T/v4.rtt"
-v3_n=0 v3_bad=0 v4_n=0 v4_bad=0 bare_all="" v3_all="" v4_all=""
+v3_n=0 v3_bad=0 v4_n=0 v4_bad=0 bare_all="" v3_all="" v4_all="" rr_all=""
 for ((r = 0; r < rounds; r++)); do
 	b=$(inns "$bare" "$U3" "$depth" "$secs" | sed 's/.*"rate_per_s":\([0-9.]*\).*/\1/')
 	read -r x n bad < <(probe_run "$U3" v3); v3_all+="$x "; v3_n=$((v3_n + n)); v3_bad=$((v3_bad + bad))
 	read -r y n bad < <(probe_run "$U4" v4); v4_all+="$y "; v4_all=$v4_all; v4_n=$((v4_n + n)); v4_bad=$((v4_bad + bad))
 	bare_all+="$b "
+	rr_all+="$(awk -v a="$x" -v b="$b" 'BEGIN {printf "%.3f", a / b}') "
 	[ $json = 1 ] || echo "round $((r + 1)): bare $b/s  probe v3 $x/s  probe v4 $y/s" >&2
 done
 bare_rate=$(tr ' ' '\n' <<<"$bare_all" | grep . | med)
@@ -73,9 +74,9 @@ ratio=$(awk -v a="$v3_rate" -v b="$bare_rate" 'BEGIN {printf "%.3f", a / b}')
 v4v3=$(awk -v a="$v4_rate" -v b="$v3_rate" 'BEGIN {printf "%.3f", a / b}')
 
 if [ $json = 1 ]; then
-	printf '{"probe_rate_ratio":%s,"probe_rtt_p50_us":%s,"probe_rtt_p99_us":%s,"v4_v3_rate_ratio":%s,"probe_v3_rate_per_s":%s,"probe_v4_rate_per_s":%s,"bare_v3_rate_per_s":%s,"probe_v4_rtt_p50_us":%s,"probe_v4_rtt_p99_us":%s,"depth":%s,"seconds":%s,"rounds":%s,"probe_v3_replies":%s,"probe_v3_errors":%s,"probe_v4_replies":%s,"probe_v4_errors":%s}\n' \
+	printf '{"probe_rate_ratio":%s,"probe_rtt_p50_us":%s,"probe_rtt_p99_us":%s,"v4_v3_rate_ratio":%s,"probe_v3_rate_per_s":%s,"probe_v4_rate_per_s":%s,"bare_v3_rate_per_s":%s,"probe_v4_rtt_p50_us":%s,"probe_v4_rtt_p99_us":%s,"probe_rate_ratio_per_round":[%s],"load_avg_1min":%s,"depth":%s,"seconds":%s,"rounds":%s,"probe_v3_replies":%s,"probe_v3_errors":%s,"probe_v4_replies":%s,"probe_v4_errors":%s}\n' \
 		"$ratio" "$v3_p50" "$v3_p99" "$v4v3" "$v3_rate" "$v4_rate" "$bare_rate" "$v4_p50" "$v4_p99" \
-		"$depth" "$secs" "$rounds" "$v3_n" "$v3_bad" "$v4_n" "$v4_bad"
+		"$(sed 's/ *$//; s/ /,/g' <<<"$rr_all")" "$(cut -d' ' -f1 /proc/loadavg)" "$depth" "$secs" "$rounds" "$v3_n" "$v3_bad" "$v4_n" "$v4_bad"
 else
 	printf 'probe bench: ganesha %s, tmpfs export, depth %s, %s rounds of %s s, loopback in one netns, medians\n' \
 		"$(dpkg-query -W -f '${Version}' nfs-ganesha 2>/dev/null || echo '?')" "$depth" "$rounds" "$secs"
@@ -84,5 +85,7 @@ else
 	printf '%-28s %12s %10s %10s %9s\n' "stalewin-probe v3" "$v3_rate" "$v3_p50" "$v3_p99" "$v3_bad"
 	printf '%-28s %12s %10s %10s %9s\n' "stalewin-probe v4 compound" "$v4_rate" "$v4_p50" "$v4_p99" "$v4_bad"
 	printf 'probe_rate_ratio (probe v3 / bare) = %s (target >= 0.95)\n' "$ratio"
+	printf 'probe/bare per round: %s\n' "$rr_all"
 	printf 'v4_v3_rate_ratio = %s\n' "$v4v3"
+	printf 'load average (1 min) at the end: %s\n' "$(cut -d' ' -f1 /proc/loadavg)"
 fi
