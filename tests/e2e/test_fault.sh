@@ -18,6 +18,6 @@ down=$(sed -E 's/.*"t_killed_real_ns":([0-9]+).*"t_restart_real_ns":([0-9]+).*/\
 jqr '.results.observers[0].gaps >= 1' || fail "the report shows no gap for the probe: $(jq -c '.results.observers[0] | {gaps, gap_ns, failures}' "$RUN/report.json")"
 jqr --argjson d "$down" '.results.observers[0].gap_ns >= $d' ||
 	fail "gap $(jq .results.observers[0].gap_ns "$RUN/report.json") ns shorter than the $down ns ganesha was down"
-jqr '.end.stores >= 40' || fail "writer stored too little: $(jq .end.stores "$RUN/report.json")"
+jqr '.end.stores >= 20' || fail "writer stored too little (50 planned): $(jq .end.stores "$RUN/report.json")"
 check_consistency
 echo "PASS (gap $(jq .results.observers[0].gap_ns "$RUN/report.json") ns >= down $down ns)"
