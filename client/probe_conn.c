@@ -328,6 +328,14 @@ static void connect4_cb(struct rpc_context *rpc, int status, void *data, void *p
 	(void)rpc;
 	if (t->tearing)
 		return;
+	if (status != RPC_STATUS_SUCCESS && data &&
+	    (strstr(data, "Program not available") || strstr(data, "PROG_"))) {
+		if (!t->ever_ready)
+			t->last_err_fatal = 1;
+		target_fail(t, -EPROTONOSUPPORT, "the server at %s port %d does not serve NFSv4 (wrong port or version?): %s",
+			    t->u->host, t->u->nfsport ? t->u->nfsport : 2049, (const char *)data);
+		return;
+	}
 	if (status != RPC_STATUS_SUCCESS) {
 		target_fail(t, -ECONNREFUSED, "connect to %s port %d failed: %s", t->u->host,
 			    t->u->nfsport ? t->u->nfsport : 2049,
