@@ -175,7 +175,10 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT
-trap 'echo "$SW_VM_PROG: interrupted, stopping the guests" >&2; exit 130' INT TERM
+# First SIGINT/SIGTERM: ask the guests to end their runs cleanly (END
+# records), collect, report partial.  A second one: kill them now.
+interrupted=0
+trap 'if [ "$interrupted" = 1 ]; then echo "$SW_VM_PROG: interrupted again: killing the guests" >&2; exit 130; fi; interrupted=1' INT TERM
 disk=""
 if [ "$need_ext4" = 1 ] || [ "$shell" = 1 ]; then
 	vm_space_check /tmp 600
@@ -259,6 +262,7 @@ watch_for() { # FILE TIMEOUT WHAT
 	local t0 f=$1
 	t0=$(vm_now)
 	while [ ! -e "$f" ]; do
+		[ "$interrupted" = 1 ] && return 1
 		for side in server client; do
 			if [ -e "$share/$side.failed" ]; then
 				echo "$SW_VM_PROG: the $side guest failed: $(cat "$share/$side.failed")" >&2
@@ -284,20 +288,31 @@ watch_for() { # FILE TIMEOUT WHAT
 		sleep 0.2
 	done
 }
-watch_for "$share/server.ready" 150 "the server guest did not get knfsd ready" || exit 1
-vm_log "server ready (knfsd up) $(vm_elapsed "$t_cmd") s after the command"
-[ -n "$timeout" ] || timeout=$((nexp * (duration + 20) + 120))
-for ((k = 1; k <= nexp; k++)); do
-	n=$(awk -F'[ =]' -v k="$k" '$1=="SW_EXP_"k"_NAME"{print $2}' "$share/plan.sh")
-	watch_for "$share/$n/sync/client.go" 150 "experiment $k never started" || exit 1
-	[ "$k" -eq 1 ] && vm_log "first experiment started $(vm_elapsed "$t_cmd") s after the command"
-	watch_for "$share/$n/sync/client.done" "$((duration + 90))" "experiment $k did not finish" || exit 1
-	vm_log "experiment $k/$nexp ($n) done"
-done
-watch_for "$share/client.rc" 60 "the client guest did not power off" || exit 1
-watch_for "$share/server.rc" 60 "the server guest did not power off" || exit 1
+if watch_for "$share/server.ready" 150 "the server guest did not get knfsd ready"; then
+	vm_log "server ready (knfsd up) $(vm_elapsed "$t_cmd") s after the command"
+	for ((k = 1; k <= nexp; k++)); do
+		n=$(awk -F'[ =]' -v k="$k" '$1=="SW_EXP_"k"_NAME"{print $2}' "$share/plan.sh")
+		watch_for "$share/$n/sync/client.go" 150 "experiment $k never started" || break
+		[ "$k" -eq 1 ] && vm_log "first experiment started $(vm_elapsed "$t_cmd") s after the command"
+		watch_for "$share/$n/sync/client.done" "$((duration + 90))" "experiment $k did not finish" || break
+		vm_log "experiment $k/$nexp ($n) done"
+	done
+fi
+[ "$interrupted" = 1 ] || [ "$k" -gt "$nexp" ] || exit 1
+if [ "$interrupted" = 1 ]; then
+	echo "$SW_VM_PROG: interrupted: asking the guests to end their runs (END records; up to 20 s; again to kill)" >&2
+	touch "$share/stop"
+	for ((i = 0; i < 100; i++)); do
+		vm_alive "$spid" || vm_alive "$cpid" || break
+		sleep 0.2
+	done
+else
+	watch_for "$share/client.rc" 60 "the client guest did not power off" || exit 1
+	watch_for "$share/server.rc" 60 "the server guest did not power off" || exit 1
+fi
 vm_stop_pid "$spid" 15
 vm_stop_pid "$cpid" 15
+rm -f "$share/stop"
 t_end=$(vm_now)
 
 # ------------------------------------------------------------ collect
@@ -329,9 +344,9 @@ qemu_ver=$(qemu-system-x86_64 --version | head -1)
 		echo "$p=$(vm_pkg_installed "$p")"
 	done
 } >"$share/vm/packages.txt"
-python3 - "$share" "$nexp" "$orig_cmd" "$s_kdesc" "$c_kdesc" "$qemu_ver" "$t_cmd" "$t_end" "$bad" <<'PY'
+python3 - "$share" "$nexp" "$orig_cmd" "$s_kdesc" "$c_kdesc" "$qemu_ver" "$t_cmd" "$t_end" "$bad" "$interrupted" <<'PY'
 import json, os, sys, shlex
-share, nexp, cmd, skd, ckd, qv, t0, t1, bad = sys.argv[1:]
+share, nexp, cmd, skd, ckd, qv, t0, t1, bad, intr = sys.argv[1:]
 plan = {}
 for line in open(os.path.join(share, "vm", "plan.sh")):
     for tok in shlex.split(line):
@@ -352,6 +367,8 @@ def load(p):
         return None
 for k, n in enumerate(names, 1):
     d = os.path.join(share, n)
+    if not os.path.isdir(d):
+        continue  # interrupted before it started
     cb = load(os.path.join(d, "client", "clock-before.json"))
     ca = load(os.path.join(d, "client", "clock-after.json"))
     clock = {}
@@ -409,6 +426,7 @@ for k, n in enumerate(names, 1):
         "clock_method": (cb or {}).get("method", "stalewin-ctl clock" if cb else None),
         "t_command_real_s": int(t0) / 1e6, "t_end_real_s": int(t1) / 1e6,
         "dmesg_trouble": bool(int(bad)),
+        "interrupted": bool(int(intr)), "partial": bool(int(intr)),
         "console_logs": ["vm/server.console", "vm/client.console"],
         "dmesg": ["vm/server.dmesg", "vm/client.dmesg"],
     }
@@ -427,7 +445,10 @@ vm_log "run folder: $out ($(vm_elapsed "$t_cmd") s)"
 # ------------------------------------------------------------ report
 runs=()
 if [ "$nexp" -eq 1 ]; then runs=("$out")
-else for ((k = 1; k <= nexp; k++)); do runs+=("$out/$(awk -F'[ =]' -v k="$k" '$1=="SW_EXP_"k"_NAME"{print $2}' "$share/vm/plan.sh")"); done; fi
+else for ((k = 1; k <= nexp; k++)); do
+	r=$out/$(awk -F'[ =]' -v k="$k" '$1=="SW_EXP_"k"_NAME"{print $2}' "$share/vm/plan.sh")
+	[ -f "$r/meta.json" ] && runs+=("$r")
+done; fi
 rrc=0
 if [ "$report" = 1 ]; then
 	rep=$(command -v stalewin-report 2>/dev/null || true)
@@ -444,4 +465,8 @@ if [ "$report" = 1 ]; then
 	fi
 fi
 [ "$bad" = 0 ] || exit 1
+if [ "$interrupted" = 1 ]; then
+	echo "$SW_VM_PROG: interrupted by the user after $(vm_elapsed "$t_cmd") s: the run is partial (meta.json \"interrupted\": true)" >&2
+	exit 3
+fi
 exit "$rrc"

@@ -6,9 +6,11 @@
 # estimates the offset again, unmounts.  Failures: /sw/client.failed.
 . /sw/plan.sh
 fail() { echo "$*" >/sw/client.failed; echo "client: FAILED: $*"; exit 1; }
+stopped() { echo "client: stop requested by the host"; echo "$(cut -d' ' -f1 /proc/uptime)" >/sw/client.finished; exit 0; }
 waitfor() { # FILE TIMEOUT_S
 	local n=0
 	while [ ! -e "$1" ]; do
+		[ -e /sw/stop ] && stopped
 		[ -e /sw/server.failed ] && fail "server failed: $(cat /sw/server.failed)"
 		n=$((n + 1)); [ $n -gt $(($2 * 10)) ] && return 1
 		sleep 0.1
@@ -110,6 +112,15 @@ while [ $k -le $SW_NEXP ]; do
 	fi
 	echo "client: [$name] go; readers $j, probe $have_probe, $lim s"
 	rc=0
+	# wait for probe and readers; on the host's stop request, SIGTERM
+	# them (each ends its log with an END record)
+	while :; do
+		alive=0
+		for p in $pids; do kill -0 $p 2>/dev/null && alive=1; done
+		[ $alive = 0 ] && break
+		[ -e /sw/stop ] && kill -TERM $pids 2>/dev/null
+		sleep 0.2
+	done
 	for p in $pids; do wait $p || rc=1; done
 	[ $rc -eq 0 ] || echo "client: [$name] a reader or the probe failed (see $name/client/*.out)"
 	if [ $api = 1 ]; then
@@ -127,6 +138,7 @@ while [ $k -le $SW_NEXP ]; do
 	i=0
 	while [ -d /mnt/$k-$i ]; do umount /mnt/$k-$i 2>/dev/null; i=$((i + 1)); done
 	echo "$rc" >"$d/sync/client.done"
+	[ -e /sw/stop ] && stopped
 	k=$((k + 1))
 done
 echo "$(cut -d' ' -f1 /proc/uptime)" >/sw/client.finished

@@ -7,9 +7,11 @@
 . /sw/plan.sh
 . /opt/stalewin/guest/knfsd.sh
 fail() { echo "$*" >/sw/server.failed; echo "server: FAILED: $*"; exit 1; }
+stopped() { echo "server: stop requested by the host"; kill $clock_pid $serve_pid 2>/dev/null; exit 0; }
 waitfor() { # FILE TIMEOUT_S: 0 when FILE appears, 1 on timeout or client failure
 	local n=0
 	while [ ! -e "$1" ]; do
+		[ -e /sw/stop ] && stopped
 		[ -e /sw/client.failed ] && return 1
 		n=$((n + 1)); [ $n -gt $(($2 * 10)) ] && return 1
 		sleep 0.1
@@ -84,12 +86,21 @@ while [ $k -le $SW_NEXP ]; do
 	stalewin-writer run --file "$f" --policy "$policy" --workload "$wl" \
 		--log "$d/writer.swlog" --duration "$SW_DURATION" --run-id "$runid" \
 		--size "$SW_SIZE" --status-file "$d/server/writer-status.json" \
-		$SW_WRITER_ARGS >"$d/server/writer.out" 2>&1
+		$SW_WRITER_ARGS >"$d/server/writer.out" 2>&1 &
+	wpid=$!
+	# on the host's stop request: SIGTERM (the writer applies the policy's
+	# munmap semantics, writes END, fsyncs)
+	while kill -0 $wpid 2>/dev/null; do
+		[ -e /sw/stop ] && kill -TERM $wpid 2>/dev/null
+		sleep 0.2
+	done
+	wait $wpid
 	rc=$?
 	echo $rc >"$d/server/writer.rc"
 	[ $rc -eq 0 ] || echo "server: [$name] stalewin-writer exit $rc: $(tail -n 2 "$d/server/writer.out" | tr '\n' ' ')"
 	[ "$fs" = ext4 ] && cat /proc/fs/jbd2/vda-8/info >"$d/server/jbd2-after.txt" 2>/dev/null
 	echo done >"$d/sync/server.done"
+	[ -e /sw/stop ] && stopped
 	k=$((k + 1))
 done
 waitfor /sw/client.finished $((SW_DURATION * 2 + 120)) || echo "server: the client did not finish"
