@@ -315,9 +315,11 @@ int main(int argc, char **argv)
 				target_teardown(t, t->want_teardown);
 			}
 			if (!t->ever_ready && now - t0 > (int64_t)o.connect_timeout_ms * SW_NS_PER_MS) {
-				snprintf(msg, sizeof(msg), "target %u %s: no usable answer from %s within %.1f s (last error: %s)",
+				snprintf(msg, sizeof(msg), "target %u %s: no usable answer from %s within %.1f s (%s%s)",
 					 i, t->u->url, t->u->host, o.connect_timeout_ms / 1000.0,
-					 t->last_err[0] ? t->last_err : "none");
+					 t->last_err[0] ? "last error: " : "still waiting for the reply to the ",
+					 t->last_err[0] ? t->last_err :
+					 t->state == TS_MOUNTING ? (t->u->version == 3 ? "mount" : "connect") : "look-up");
 				die_run(&p, 1, ETIMEDOUT, msg);
 			}
 			target_tick(t, now);

@@ -24,6 +24,7 @@ cleanup() {
 	rm -rf "$T"
 }
 trap cleanup EXIT
+[ -n "${SW_KEEP:-}" ] && trap "cp \"\$T\"/p.txt \"\$SW_KEEP\" 2>/dev/null; cleanup" EXIT
 mkdir "$T/exp"
 mount -t tmpfs -o size=16m sw-test-probe "$T/exp"
 

@@ -4,8 +4,11 @@
 # with a status != 0 (never an invented observation), open a gap
 # (GAP_START event), reconnect with a fresh context (RECONNECT event), log a
 # GAP record with start < end, and resume polling (successful replies sent
-# after the gap's end) on both NFSv3 and NFSv4.  A broken probe hangs,
-# exits, spins without back-off, or never closes the gap.
+# after the gap's end) on both NFSv3 and NFSv4.  Then ganesha is paused
+# (SIGSTOP: connections stay open, nothing answers): requests must time out
+# (TIMEOUT event, ATTR status -110), a second gap opens and closes after
+# SIGCONT.  A broken probe hangs, exits, spins without back-off, waits
+# forever on a silent server, or never closes the gap.
 . "$(dirname "$0")/lib.sh"
 
 echo data > "$T/exp/f"
@@ -30,6 +33,22 @@ for tg in 0 1; do
 	awk -v tg=$tg '$1=="EVENT" && $2==tg && $3==2 && $4==0 {f=1} END {exit !f}' "$T/p.txt" || fail "target $tg: no RECONNECT event"
 	echo "target $tg: gap $(( (ge - gs) / 1000000 )) ms (kill to restart-ready $(( (tr - tk) / 1000000 )) ms)"
 done
+# hung server
+"$gns" pause --state "$T/st"
+tp=$(now_ns)
+sleep 1.5
+"$gns" resume --state "$T/st"
+wait_for 15 "\$1==\"GAP\" {g[\$2]++} END {exit !(g[0]>=2 && g[1]>=2)}" ||
+	fail "no second GAP (after the pause) for both targets within 15 s"
+for tg in 0 1; do
+	awk -v tg=$tg -v t=$tp '$1=="EVENT" && $2==tg && $3==5 && $4==-110 && $5+0 > t+0 {f=1} END {exit !f}' "$T/p.txt" ||
+		fail "target $tg: no TIMEOUT event while ganesha was paused"
+	awk -v tg=$tg -v t=$tp '$1=="ATTR" && $2==tg && $5==-110 && $7+0 > t+0 {f=1} END {exit !f}' "$T/p.txt" ||
+		fail "target $tg: no ATTR record with status -110 (timed out) while ganesha was paused"
+	wait_for 10 "\$1==\"ATTR\" && \$2==$tg && \$5==0 && \$6+0 > $tp + 1500000000 {n++} END {exit !(n>=10)}" ||
+		fail "target $tg: polling did not resume after the pause"
+done
+echo "pause: TIMEOUT events, -110 ATTR records, second gap closed, polling resumed"
 stop_probe
-awk '$1=="END" {exit !($4>=2)}' "$T/p.txt" || fail "END record counts fewer than 2 gaps"
+awk '$1=="END" {exit !($4>=4)}' "$T/p.txt" || fail "END record counts fewer than 4 gaps"
 echo PASS
