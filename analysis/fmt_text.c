@@ -104,6 +104,8 @@ static void cdf(FILE *f, const struct sw_summary *S)
 	for (int d = 0; d < 8; d++)
 		memcpy(lab + d * 8, dec[d], strlen(dec[d]));
 	lab[COLS + 2] = 0;
+	for (int x = COLS + 1; x >= 0 && lab[x] == ' '; x--)
+		lab[x] = 0;
 	fprintf(f, "      |%s\n       %s\n", axis, lab);
 	fputs("       T truth", f);
 	int col = 13;
@@ -233,7 +235,8 @@ int sw_fmt_text(FILE *f, const struct sw_summary *S)
 		fputc('\n', f);
 	}
 	if (S->has_kread)
-		fprintf(f, "Kernel mount: %llu reads of page %llu; replay of its options: %s\n",
+		fprintf(f, "Kernel mount: %llu reads of page %llu (stores to it only);\n"
+			   "      replay of its options: %s\n",
 			(unsigned long long)S->kreads, (unsigned long long)S->kread_page,
 			S->kread_replay.desc);
 	fputc('\n', f);

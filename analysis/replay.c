@@ -1,15 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /* replay.c - the Linux NFS client's cache rules as a small state machine. */
+#include <stdint.h>
+
 #include "replay.h"
 
 /* First read time >= x (reads at t0 + k * period). */
+/* int128 inside: times from damaged logs must not overflow into loops */
+static int64_t sat(__int128 v)
+{
+	return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : (int64_t)v;
+}
+
 static int64_t grid_ceil(const struct sw_replay *r, int64_t x)
 {
-	int64_t P = r->p->period_ns;
+	__int128 P = r->p->period_ns > 0 ? r->p->period_ns : 1;
 	if (x <= r->t0_ns)
 		return r->t0_ns;
-	int64_t k = (x - r->t0_ns + P - 1) / P;
-	return r->t0_ns + k * P;
+	__int128 k = ((__int128)x - r->t0_ns + P - 1) / P;
+	return sat(r->t0_ns + k * P);
 }
 
 static int every_read(const struct sw_replay *r)
@@ -34,8 +42,8 @@ void sw_replay_init(struct sw_replay *r, const struct sw_profile *p,
 int64_t sw_replay_next_reval(const struct sw_replay *r)
 {
 	if (every_read(r))
-		return grid_ceil(r, r->t_attr_ns + 1);
-	return grid_ceil(r, r->t_attr_ns + r->timeo_ns);
+		return grid_ceil(r, sat((__int128)r->t_attr_ns + 1));
+	return grid_ceil(r, sat((__int128)r->t_attr_ns + r->timeo_ns));
 }
 
 static void reval_at(struct sw_replay *r, int64_t t)
@@ -57,16 +65,16 @@ void sw_replay_advance(struct sw_replay *r, int64_t t_ns)
 {
 	for (;;) {
 		int64_t nx = sw_replay_next_reval(r);
-		if (nx >= t_ns)
+		if (nx >= t_ns || nx <= r->t_attr_ns) /* saturated: stop */
 			return;
 		if (r->srv_key == r->key &&
 		    (every_read(r) || r->timeo_ns >= r->p->acregmax_ns)) {
 			/* constant step from here on: jump in closed form */
-			int64_t step = nx - r->t_attr_ns;
+			__int128 step = (__int128)nx - r->t_attr_ns;
 			if (step > 0) {
-				int64_t n = (t_ns - 1 - nx) / step;
+				__int128 n = ((__int128)t_ns - 1 - nx) / step;
 				if (n > 0) {
-					r->t_attr_ns = nx + (n - 1) * step;
+					r->t_attr_ns = sat(nx + (n - 1) * step);
 					r->revals += (uint64_t)n;
 					continue;
 				}

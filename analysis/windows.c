@@ -17,6 +17,16 @@
 #include "swlog.h"
 
 #define TC_LOOKAHEAD 64 /* updates the replay may look past a collision */
+#define SANE_NS 1000000000000000ll /* ~11.6 days from the first record */
+
+/* A writer time this far from the log's first record is damage, not a run:
+ * such records are reported and skipped by every cursor alike. */
+static int sane(int64_t t, int64_t ref)
+{
+	return t > ref - SANE_NS && t < ref + SANE_NS;
+}
+
+static int64_t rec_time(const struct swlog_rec *r);
 
 const char *sw_exc_name(int e)
 {
@@ -51,8 +61,8 @@ struct truth_cur { /* a second reader over writer.swlog: UPDATEs ahead */
 	struct upd q[TC_LOOKAHEAD];
 	int head, n, eof;
 	uint64_t seq;
-	int64_t pm, pc, t_end;
-	int have_prev;
+	int64_t pm, pc, t_end, t_ref;
+	int have_prev, have_ref;
 };
 
 static void tc_load(struct truth_cur *tc)
@@ -68,10 +78,16 @@ static void tc_load(struct truth_cur *tc)
 			tc->eof = 1;
 			return;
 		}
+		if (!tc->have_ref && rec.len >= 8) {
+			tc->t_ref = rec_time(&rec);
+			tc->have_ref = 1;
+		}
 		if (rec.type != SW_REC_UPDATE || rec.len < sizeof(struct sw_rec_update))
 			continue;
 		struct sw_rec_update u;
 		memcpy(&u, rec.payload, sizeof(u));
+		if (!sane(u.t_real_ns, tc->t_ref))
+			continue;
 		struct upd *x = &tc->q[(tc->head + tc->n) % TC_LOOKAHEAD];
 		x->t = u.t_real_ns;
 		x->mtime = u.mtime_ns;
@@ -520,7 +536,7 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 		fig_init(&S->kread, "kread", "kernel NFS mount: first read of the new generation");
 		char d[96];
 		sw_profile_describe(&S->kread_prof, d, sizeof(d));
-		fig_init(&S->kread_replay, "replay kread-mount", d);
+		fig_init(&S->kread_replay, "kread-replay", d);
 		if (sw_flog_open(&P->kr, in->kread, err)) {
 			sw_problem(S, in->kread, -1, 1, "%s", err);
 			S->has_kread = 0;
@@ -552,6 +568,16 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 		}
 		if (!S->t_start_ns)
 			S->t_start_ns = rec_time(&rec);
+		if ((rec.type == SW_REC_STORE || rec.type == SW_REC_UPDATE) &&
+		    (!sane(rec_time(&rec), S->t_start_ns) ||
+		     (rec.type == SW_REC_STORE &&
+		      !sane(((const struct sw_rec_store *)rec.payload)->t_after_real_ns, S->t_start_ns)))) {
+			sw_problem(S, in->writer, (int64_t)rec.index, 1,
+				   "record %llu (%s): expected a time within 11 days of the log's first record, saw %lld ns; skipped",
+				   (unsigned long long)rec.index, swlog_type_name(rec.type),
+				   (long long)rec_time(&rec));
+			continue;
+		}
 		if (rec.type != SW_REC_NOTE)
 			S->t_end_ns = rec_time(&rec);
 		switch (rec.type) {
