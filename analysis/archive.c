@@ -141,7 +141,20 @@ int archive_load(const char *path, const char *id, struct cmp_run *r, char *err,
 		sqlite3_close(db);
 		return -1;
 	}
+	/* a short hex id is the number zero-padded (@e1 = 00000000000000e1)
+	 * when such a run exists, else a prefix of the 16 hex digits */
 	snprintf(like, sizeof(like), "%.40s%%", id);
+	if (strlen(id) < 16 && strspn(id, "0123456789abcdef") == strlen(id)) {
+		sqlite3_stmt *x;
+		char pad[20];
+		snprintf(pad, sizeof(pad), "%016llx", strtoull(id, NULL, 16));
+		if (sqlite3_prepare_v2(db, "SELECT 1 FROM runs WHERE run_id = ?", -1, &x, NULL) == SQLITE_OK) {
+			sqlite3_bind_text(x, 1, pad, -1, SQLITE_TRANSIENT);
+			if (sqlite3_step(x) == SQLITE_ROW)
+				snprintf(like, sizeof(like), "%s", pad);
+			sqlite3_finalize(x);
+		}
+	}
 	if (sqlite3_prepare_v2(db, "SELECT run_id, dir, policy, kernel, fs, partial, stores,"
 			       " updates, spurious, collisions, traps, trap_p50_ns, trap_p99_ns,"
 			       " (SELECT count(*) FROM runs WHERE run_id LIKE ?1)"
