@@ -13,7 +13,8 @@
  *     get ROUTE                      GET any route (debugging)
  *   --get KEY: print only that top-level field of the reply (text bare).
  *
- * Exit: 0 ok; 1 runtime failure (unreachable, server error); 2 usage;
+ * Exit: 0 ok; 1 runtime failure (unreachable, server error); 2 usage or
+ * bad input (HTTP 400: a bad option, a file outside the root);
  * 3 conflict (409: a run is active / none to stop); 4 wrong token (401).
  */
 #include <errno.h>
@@ -43,13 +44,15 @@ static void usage(FILE *f)
 "  status | stop                 current / last run (stop: SIGTERM, wait)\n"
 "  fetch RUN_ID DEST [--stderr]  the run's ground-truth log (or its stderr)\n"
 "  get ROUTE                     GET any route\n"
-"exit: 0 ok, 1 failure, 2 usage, 3 conflict (run active), 4 wrong token\n");
+"exit: 0 ok, 1 failure, 2 usage / bad input (HTTP 400), 3 conflict (run\n"
+"      active), 4 wrong token\n");
 }
 
 static int exit_for(int rc)
 {
 	return rc == 0 ? 0 : rc == SW_CTL_HTTP_CONFLICT ? 3 :
-	       rc == SW_CTL_HTTP_UNAUTHORIZED ? 4 : 1;
+	       rc == SW_CTL_HTTP_UNAUTHORIZED ? 4 :
+	       rc == SW_CTL_HTTP_BAD_REQUEST ? 2 : 1;
 }
 
 /* Print a JSON reply, or only field `get` of it. */

@@ -106,6 +106,11 @@ expect 400 POST /v1/files "${AUTH[@]}" -d '{"file":"out/escape.dat","size":4096}
 expect 200 POST /v1/files "${AUTH[@]}" -d '{"file":"sub/pre.dat","size":65536}'
 [ "$(stat -c %s "$ROOT/sub/pre.dat")" = 65536 ] || fail "prepared file has size $(stat -c %s "$ROOT/sub/pre.dat"), expected 65536"
 
+set +e
+ctl start file=../escape.dat policy=eager workload=rewrite 2>"$T/err"; rc=$?
+set -e
+[ $rc = 2 ] || fail "stalewin-ctl start with a file outside the root: expected exit 2 (bad input), saw $rc"
+
 echo "== the writer's own bad-input error comes back"
 expect 400 POST /v1/runs "${AUTH[@]}" -d '{"file":"x.dat","policy":"bogus","workload":"rewrite"}'
 grep -q bogus "$T/body" || fail "writer's error line missing from the reply: $(cat "$T/body")"
