@@ -470,6 +470,7 @@ int sw_control_main(int argc, char **argv)
 			     MHD_OPTION_LISTEN_SOCKET, fd,
 			     MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120,
+			     MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, /* a thread each */
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(SW_CTL_MAX_BODY * 4),
 			     MHD_OPTION_END);
 	if (!d) {
