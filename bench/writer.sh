@@ -16,7 +16,10 @@
 #    cleaned and trapped again (target >= 100000/s, and the run must not fail
 #    on vm.max_map_count): the default mechanism (traps_per_s_1gib), and uffd
 #    and uffd-sigbus by name (traps_per_s_1gib_uffd, _uffd_sigbus), one
-#    after the other in the same bench run;
+#    after the other in the same bench run; also traps per second of the
+#    writer's CPU time (all threads) and the share of the wall time the
+#    storing thread was given (status file cpu_process_s, cpu_main_s), and
+#    the load average at the end;
 #  - writer memory per page: RssAnon at the end of the 1 GiB run minus that
 #    of the 64 MiB run, over the page difference.
 # Needs root (mount tmpfs, losetup).  Prints a table, or one JSON object.
@@ -75,14 +78,14 @@ M=$("$ST" $D/m.log)
 echo "bench/writer.sh: 1 GiB random, deferred, default mechanism ..." >&2
 run $D/g.log $D/g.st --file $T/g --size 1G --policy deferred --workload random \
 	--rate 0 --duration 4 --writeback-ms 200 --expire-ms 0
-G=$("$ST" $D/g.log); G_TRAP=$(key trap < $D/g.st); rm -f $T/g
+G="$("$ST" $D/g.log) $(cat $D/g.st)"; G_TRAP=$(key trap < $D/g.st); rm -f $T/g
 big() { # MECH -> benchstat JSON of a 1 GiB deferred run through MECH
 	if [ "$1" = "$G_TRAP" ]; then echo "$G"; return; fi
 	echo "bench/writer.sh: 1 GiB random, deferred, $1 ..." >&2
 	run $D/g-$1.log $D/g-$1.st --file $T/g-$1 --size 1G --policy deferred \
 		--workload random --rate 0 --duration 4 --writeback-ms 200 \
 		--expire-ms 0 --trap $1
-	"$ST" $D/g-$1.log; rm -f $T/g-$1
+	echo "$("$ST" $D/g-$1.log) $(cat $D/g-$1.st)"; rm -f $T/g-$1
 }
 GU=$(big uffd); GS=$(big uffd-sigbus)
 
@@ -95,6 +98,16 @@ unob_p50=$(key trap_p50_ns <<<"$M"); unob_p99=$(key trap_p99_ns <<<"$M")
 tps=$(key traps_per_s <<<"$G"); g_traps=$(key traps <<<"$G")
 tps_u=$(key traps_per_s <<<"$GU"); tps_s=$(key traps_per_s <<<"$GS")
 g_p50=$(key trap_p50_ns <<<"$G"); gu_p50=$(key trap_p50_ns <<<"$GU"); gs_p50=$(key trap_p50_ns <<<"$GS")
+# traps per second of the writer's CPU time (all threads, RUSAGE_SELF,
+# user+sys, kernel fault work included: uffd's handler thread counts), and
+# the share of the wall time the storing thread got (RUSAGE_THREAD): on a
+# loaded 2-core host the wall figure mostly says how much CPU the writer
+# was given
+cpu_rate() { awk -v t=$(key traps <<<"$1") -v c=$(key cpu_process_s <<<"$1") 'BEGIN{printf "%.1f", (c > 0) ? t / c : 0}'; }
+cpu_share() { awk -v s=$(key span_s <<<"$1") -v c=$(key cpu_main_s <<<"$1") 'BEGIN{printf "%.3f", (s > 0) ? c / s : 0}'; }
+tpc=$(cpu_rate "$G"); tpc_u=$(cpu_rate "$GU"); tpc_s=$(cpu_rate "$GS")
+sh_g=$(cpu_share "$G"); sh_u=$(cpu_share "$GU"); sh_s=$(cpu_share "$GS")
+load1=$(cut -d' ' -f1 /proc/loadavg)
 rss_a=$(key rss_anon_kib < $D/a.st); rss_g=$(key rss_anon_kib < $D/g.st)
 ratio=$(awk -v a=$trap_p50 -v b=$nat_p50 'BEGIN{printf "%.3f", (b > 0) ? a / b : 0}')
 uratio=$(awk -v a=$uffd_p50 -v b=$nat_p50 'BEGIN{printf "%.3f", (b > 0) ? a / b : 0}')
@@ -103,8 +116,8 @@ mratio=$(awk -v a=$mp_p50 -v b=$nat_p50 'BEGIN{printf "%.3f", (b > 0) ? a / b : 
 unratio=$(awk -v a=$trap_p50 -v b=$unob_p50 'BEGIN{printf "%.3f", (b > 0) ? a / b : 0}')
 bpp=$(awk -v g=$rss_g -v a=$rss_a 'BEGIN{printf "%.2f", (g-a)*1024/(262144-16384)}')
 if [ $JSON -eq 1 ]; then
-	printf '{"trap_native_p50_ratio":%s,"traps_per_s_1gib":%s,"trap_p50_ns":%s,"trap_p99_ns":%s,"trap_mechanism":"%s","trap_uffd_p50_ns":%s,"trap_uffd_p99_ns":%s,"trap_uffd_native_p50_ratio":%s,"trap_uffd_sigbus_p50_ns":%s,"trap_uffd_sigbus_p99_ns":%s,"trap_uffd_sigbus_native_p50_ratio":%s,"trap_mprotect_p50_ns":%s,"trap_mprotect_p99_ns":%s,"trap_mprotect_native_p50_ratio":%s,"native_fault_p50_ns":%s,"native_fault_p99_ns":%s,"traps_1gib":%s,"trap_mechanism_1gib":"%s","trap_p50_ns_1gib":%s,"traps_per_s_1gib_uffd":%s,"trap_p50_ns_1gib_uffd":%s,"traps_per_s_1gib_uffd_sigbus":%s,"trap_p50_ns_1gib_uffd_sigbus":%s,"writer_bytes_per_page":%s,"native_fault_unobserved_p50_ns":%s,"native_fault_unobserved_p99_ns":%s,"trap_native_unobserved_p50_ratio":%s}\n' \
-		$ratio $tps $trap_p50 $trap_p99 "$A_TRAP" $uffd_p50 $uffd_p99 $uratio $sb_p50 $sb_p99 $sratio $mp_p50 $mp_p99 $mratio $nat_p50 $nat_p99 $g_traps "$G_TRAP" $g_p50 $tps_u $gu_p50 $tps_s $gs_p50 $bpp $unob_p50 $unob_p99 $unratio
+	printf '{"trap_native_p50_ratio":%s,"traps_per_s_1gib":%s,"trap_p50_ns":%s,"trap_p99_ns":%s,"trap_mechanism":"%s","trap_uffd_p50_ns":%s,"trap_uffd_p99_ns":%s,"trap_uffd_native_p50_ratio":%s,"trap_uffd_sigbus_p50_ns":%s,"trap_uffd_sigbus_p99_ns":%s,"trap_uffd_sigbus_native_p50_ratio":%s,"trap_mprotect_p50_ns":%s,"trap_mprotect_p99_ns":%s,"trap_mprotect_native_p50_ratio":%s,"native_fault_p50_ns":%s,"native_fault_p99_ns":%s,"traps_1gib":%s,"trap_mechanism_1gib":"%s","trap_p50_ns_1gib":%s,"traps_per_s_1gib_uffd":%s,"trap_p50_ns_1gib_uffd":%s,"traps_per_s_1gib_uffd_sigbus":%s,"trap_p50_ns_1gib_uffd_sigbus":%s,"writer_bytes_per_page":%s,"native_fault_unobserved_p50_ns":%s,"native_fault_unobserved_p99_ns":%s,"trap_native_unobserved_p50_ratio":%s,"traps_per_cpu_s_1gib":%s,"traps_per_cpu_s_1gib_uffd":%s,"traps_per_cpu_s_1gib_uffd_sigbus":%s,"cpu_share_1gib":%s,"cpu_share_1gib_uffd":%s,"cpu_share_1gib_uffd_sigbus":%s,"loadavg_1min_end":%s}\n' \
+		$ratio $tps $trap_p50 $trap_p99 "$A_TRAP" $uffd_p50 $uffd_p99 $uratio $sb_p50 $sb_p99 $sratio $mp_p50 $mp_p99 $mratio $nat_p50 $nat_p99 $g_traps "$G_TRAP" $g_p50 $tps_u $gu_p50 $tps_s $gs_p50 $bpp $unob_p50 $unob_p99 $unratio $tpc $tpc_u $tpc_s $sh_g $sh_u $sh_s $load1
 else
 	printf '%-46s %12s %10s\n' "measure" "value" "target"
 	printf '%-46s %12s %10s\n' "emulated trap p50, eager, $A_TRAP (ns)" $trap_p50 ""
@@ -124,5 +137,9 @@ else
 	printf '%-46s %12s %10s\n' "traps/s, 1 GiB random, uffd" $tps_u ""
 	printf '%-46s %12s %10s\n' "traps/s, 1 GiB random, uffd-sigbus" $tps_s ""
 	printf '%-46s %12s %10s\n' "trap p50, 1 GiB, uffd / uffd-sigbus (ns)" "$gu_p50/$gs_p50" ""
+	printf '%-46s %12s %10s\n' "traps per writer CPU-s, $G_TRAP" $tpc ""
+	printf '%-46s %12s %10s\n' "traps per CPU-s, uffd / uffd-sigbus" "$tpc_u/$tpc_s" ""
+	printf '%-46s %12s %10s\n' "CPU share of the storing thread, uffd/uffd-sigbus" "$sh_u/$sh_s" ""
+	printf '%-46s %12s %10s\n' "1-min load average at the end" $load1 ""
 	printf '%-46s %12s %10s\n' "writer bytes per page (RssAnon delta)" $bpp ""
 fi

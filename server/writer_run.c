@@ -170,6 +170,23 @@ static void native_look(struct sw_run *R, int64_t t_from_real,
 	R->t_last_look_mono_ns = sw_mono_ns();
 }
 
+/* The calling thread's CPU time (user+sys) in ns and its involuntary
+ * context switches (preempted by another runnable task). */
+static int64_t ru_cpu_ns(int who, long *nivcsw)
+{
+	struct rusage ru;
+	getrusage(who, &ru);
+	if (nivcsw)
+		*nivcsw = ru.ru_nivcsw;
+	return ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * SW_NS_PER_S +
+	       ((int64_t)ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000;
+}
+
+static int64_t thread_cpu_ns(long *nivcsw)
+{
+	return ru_cpu_ns(RUSAGE_THREAD, nivcsw);
+}
+
 static long faults_now(void)
 {
 	struct rusage ru;
@@ -316,6 +333,19 @@ void sw_run_status(struct sw_run *R, const char *state)
 	}
 	if (st.elapsed_s > 0)
 		st.rate_achieved = (double)R->stores / st.elapsed_s;
+	if (R->t0_mono_ns) {
+		/* called by the main thread only: its own rusage */
+		long nv = 0;
+		int64_t cpu = R->t_stop_mono_ns ? R->cpu_run_ns
+						: thread_cpu_ns(&nv) - R->cpu_t0_ns;
+		st.cpu_main_s = (double)cpu / 1e9;
+		st.nivcsw_main = R->t_stop_mono_ns ? R->nivcsw_run : nv - R->nivcsw_t0;
+		cpu = R->t_stop_mono_ns ? R->cpu_proc_run_ns
+					: ru_cpu_ns(RUSAGE_SELF, NULL) - R->cpu_proc_t0_ns;
+		st.cpu_process_s = (double)cpu / 1e9;
+	} else {
+		st.cpu_main_s = -1;
+	}
 	snprintf(st.warning, sizeof(st.warning), "%s", R->warning);
 	snprintf(st.error, sizeof(st.error), "%s", R->fatal);
 	sw_status_write(R->o->status_file, &st);
@@ -421,6 +451,9 @@ static void finish(struct sw_run *R, int reason)
 	struct sw_rec_end e = { .reason = (uint32_t)reason };
 
 	R->t_stop_mono_ns = sw_mono_ns();
+	R->cpu_run_ns = thread_cpu_ns(&R->nivcsw_run) - R->cpu_t0_ns;
+	R->nivcsw_run -= R->nivcsw_t0;
+	R->cpu_proc_run_ns = ru_cpu_ns(RUSAGE_SELF, NULL) - R->cpu_proc_t0_ns;
 	if (R->o->no_munmap) {
 		sw_run_note(R, SW_NOTE_INFO,
 			    "--no-munmap: the policy's munmap semantics were not applied; the mapping is dropped at exit");
@@ -480,6 +513,8 @@ int sw_run_main(struct sw_run *R)
 		R->last_ctime_ns = sw_ts_ns(&st.st_ctim);
 	}
 	R->rate_planned = R->wl.ops->planned_rate(&R->wl);
+	R->cpu_t0_ns = thread_cpu_ns(&R->nivcsw_t0);
+	R->cpu_proc_t0_ns = ru_cpu_ns(RUSAGE_SELF, NULL);
 	R->t0_mono_ns = sw_mono_ns();
 	R->t_last_look_mono_ns = R->t0_mono_ns;
 	R->t_last_look_real_ns = sw_real_ns();

@@ -25,6 +25,17 @@ struct sw_run {
 	struct sw_wl wl;
 	int64_t t0_mono_ns;             /* run start (after the self-check) */
 	int64_t t_stop_mono_ns;         /* loop end */
+	int64_t cpu_t0_ns;              /* main thread CPU time (user+sys,
+	                                 * RUSAGE_THREAD) at the run start, ns */
+	long nivcsw_t0;                 /* main thread involuntary context
+	                                 * switches at the run start */
+	int64_t cpu_run_ns;             /* main thread CPU during the loop, ns
+	                                 * (set at the loop end) */
+	long nivcsw_run;                /* involuntary switches during it */
+	int64_t cpu_proc_t0_ns;         /* whole process CPU (RUSAGE_SELF, all
+	                                 * threads: uffd handler, log flusher)
+	                                 * at the run start, ns */
+	int64_t cpu_proc_run_ns;        /* ... during the loop, ns */
 	uint64_t stores, traps, updates;/* counts for END and status */
 	double rate_planned;            /* stores/s, 0: flat out */
 	int64_t last_mtime_ns;          /* native: last times seen by fstat */

@@ -336,7 +336,7 @@ static int setup(struct sw_run *R, char *err, size_t errlen)
 	if (o->status_file) {
 		struct sw_status s0 = { .state = "starting", .run_id = R->r.run_id,
 					.policy = o->policy->name, .trap = R->r.trap,
-					.rss_anon_kib = -1 };
+					.rss_anon_kib = -1, .cpu_main_s = -1 };
 		if ((rc = sw_status_write(o->status_file, &s0)))
 			return say(err, errlen, 2, "expected a writable --status-file %s: %s",
 				   o->status_file, strerror(-rc));

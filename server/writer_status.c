@@ -38,6 +38,11 @@ int sw_status_write(const char *path, const struct sw_status *s)
 		json_object_set_new(j, "warning", json_string(s->warning));
 	if (s->rss_anon_kib >= 0)
 		json_object_set_new(j, "rss_anon_kib", json_integer(s->rss_anon_kib));
+	if (s->cpu_main_s >= 0) {
+		json_object_set_new(j, "cpu_main_s", json_real(s->cpu_main_s));
+		json_object_set_new(j, "nivcsw_main", json_integer(s->nivcsw_main));
+		json_object_set_new(j, "cpu_process_s", json_real(s->cpu_process_s));
+	}
 	if (strcmp(s->state, "error") == 0)
 		json_object_set_new(j, "error", json_string(s->error));
 	if (json_dump_file(j, tmp, JSON_COMPACT | JSON_SORT_KEYS) != 0)
