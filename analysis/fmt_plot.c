@@ -117,7 +117,7 @@ int sw_plot_finish(struct sw_plot *p, const struct sw_summary *S, char *err, int
 	fputs("do for [t in 'svg png'] {\n"
 	      " if (strstrt(GPVAL_TERMINALS, t.' ') > 0 || strstrt(GPVAL_TERMINALS, ' '.t) > 0) {\n"
 	      "  if (t eq 'svg') { set terminal svg size 900,500 } else { set terminal png size 900,500 }\n", f);
-	fprintf(f, "  set output 'cdf.'.t\n  set title 'stalewin: staleness windows, policy %s'\n"
+	fprintf(f, "  set output 'cdf.'.t\n  set format x '%%g'\n  set title 'stalewin: staleness windows, policy %s'\n"
 		   "  set logscale x\n  set xlabel 'window (s)'\n  set ylabel 'share of stores'\n"
 		   "  set key bottom right\n  set yrange [0:1]\n  plot ", S->policy);
 	for (int i = 0; (g = sw_fig_at(S, i, &kind)); i++)

@@ -136,6 +136,10 @@ struct pass {
 	struct sw_obs_cursor cur[SW_MAX_OBS];
 	struct sw_replay sim[SW_MAX_PROFILES], ksim;
 	int sims_up;
+	/* the first fill after the last store's t_s, per sim (index
+	 * SW_MAX_PROFILES: ksim): valid until the next update is pushed */
+	int fill_ok[SW_MAX_PROFILES + 1];
+	int64_t fill_at[SW_MAX_PROFILES + 1];
 	struct sw_flog kr;
 	int kr_open;
 	struct sw_rec_kread kq;   /* the kernel reader's current record */
@@ -179,8 +183,13 @@ static void sims_start(struct pass *P, int64_t t0)
 
 /* replay: when does a client in state `live` first serve data fetched at or
  * after t_s?  -1: not before the log ends */
-static int64_t replay_store(struct pass *P, const struct sw_replay *live, int64_t t_s)
+static int64_t replay_store(struct pass *P, const struct sw_replay *live, int64_t t_s,
+			    int slot)
 {
+	/* no update since the last store: its answer still holds if it is not
+	 * before this store (the first fill >= an earlier t_s that is >= t_s) */
+	if (P->fill_ok[slot] && (P->fill_at[slot] < 0 || P->fill_at[slot] >= t_s))
+		return P->fill_at[slot] < 0 ? -1 : P->fill_at[slot] - t_s;
 	struct sw_replay r = *live;
 	sw_replay_advance(&r, t_s);
 	int64_t f = sw_replay_pending_fill(&r);
@@ -191,6 +200,8 @@ static int64_t replay_store(struct pass *P, const struct sw_replay *live, int64_
 		sw_replay_update(&r, u->t, key_of(r.p, u));
 		f = sw_replay_pending_fill(&r);
 	}
+	P->fill_ok[slot] = 1;
+	P->fill_at[slot] = f;
 	return f < 0 ? -1 : f - t_s;
 }
 
@@ -332,7 +343,7 @@ static void kread_store(struct pass *P, const struct sw_rec_store *s)
 	P->row.kread = P->kq_valid ? 1 : 2;
 	P->row.kread_ns = w;
 	fig_add(&S->kread, w);
-	P->row.kread_replay_ns = replay_store(P, &P->ksim, s->t_after_real_ns);
+	P->row.kread_replay_ns = replay_store(P, &P->ksim, s->t_after_real_ns, SW_MAX_PROFILES);
 	fig_add(&S->kread_replay, P->row.kread_replay_ns);
 }
 
@@ -386,7 +397,7 @@ static void on_store(struct pass *P, const struct sw_rec_store *s)
 		observe(P, i, s, close, own);
 	R->nprof = S->nprof;
 	for (int i = 0; i < S->nprof; i++) {
-		R->replay_ns[i] = replay_store(P, &P->sim[i], t_s);
+		R->replay_ns[i] = replay_store(P, &P->sim[i], t_s, i);
 		fig_add(&S->replay[i], R->replay_ns[i]);
 	}
 	if (S->has_kread)
@@ -415,6 +426,7 @@ static void on_update(struct pass *P, const struct sw_rec_update *u)
 	x.seq = S->updates;
 	if (!P->sims_up)
 		sims_start(P, u->t_real_ns);
+	memset(P->fill_ok, 0, sizeof(P->fill_ok));
 	for (int i = 0; i < S->nprof; i++)
 		sw_replay_update(&P->sim[i], x.t, key_of(&S->prof[i], &x));
 	if (S->has_kread)
