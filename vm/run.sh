@@ -20,7 +20,10 @@
 # mount (nosharecache) per option set, each read in every reader mode;
 # kread-<j>.swlog, j in order (mount, mode), listed in meta.json.
 # --kernel applies to the server guest (the writer's kernel); "patched"
-# is vm/kernel/stalewin-vm-kernel --print-path.  --sysctl is applied in
+# is vm/kernel/stalewin-vm-kernel --print-path; with it eager, deferred
+# and lang are the kernel's own policies: the server guest sets
+# vm.mmap_cmtime_policy=P ($SW_VM_PATCHED_SYSCTL) and the writer runs
+# native on ext4 (default matrix: eager deferred lang).  --sysctl is applied in
 # the server guest before the writer starts.
 # --control: auto (default) = the server guest runs stalewin-writer serve;
 # the client estimates the clock offset through it (stalewin-ctl clock);
@@ -66,7 +69,7 @@ while [ $# -gt 0 ]; do
 	--control) control=${2:?}; shift 2 ;;
 	--timeout) timeout=${2:?}; shift 2 ;;
 	--shell) shell=1; shift ;;
-	-h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) vm_usage_die "unknown option '$1' (see --help)" ;;
 	esac
 done
@@ -106,7 +109,7 @@ resolve_kernel() { # SPEC -> path or "stock"
 	case "$1" in
 	stock) echo stock ;;
 	patched)
-		local k=$SW_VM_DIR/kernel/stalewin-vm-kernel p
+		local k=${SW_VM_KERNEL_TOOL:-$SW_VM_DIR/kernel/stalewin-vm-kernel} p
 		[ -x "$k" ] || vm_die "--kernel patched: vm/kernel/stalewin-vm-kernel is missing (the patched-kernel part has not landed)"
 		p=$("$k" --print-path) || vm_die "--kernel patched: no patched kernel is built (./stalewin vm kernel builds it, ~25 min)"
 		[ -f "$p" ] || vm_die "--kernel patched: $k --print-path gave '$p', which is not a file"
@@ -115,11 +118,28 @@ resolve_kernel() { # SPEC -> path or "stock"
 		realpath "$1" ;;
 	esac
 }
+kernel_spec=$kernel
 kernel=$(resolve_kernel "$kernel")
 client_kernel=$(resolve_kernel "$client_kernel")
 
 # ------------------------------------------------------------ experiments
-if [ ${#policies[@]} -eq 0 ] && [ ${#fss[@]} -eq 0 ]; then
+# With --kernel patched, eager/deferred/lang are the KERNEL's policies:
+# the server sets $SW_VM_PATCHED_SYSCTL (default vm.mmap_cmtime_policy,
+# the patched kernel's switch) to P before the run and the writer runs in
+# native mode on ext4 (entries P:ext4:kernel).
+patched_sysctl=${SW_VM_PATCHED_SYSCTL:-vm.mmap_cmtime_policy}
+if [ "$kernel_spec" = patched ]; then
+	[ ${#policies[@]} -gt 0 ] || policies=(eager deferred lang)
+	exps=()
+	for p in "${policies[@]}"; do
+		case "$p" in
+		eager|deferred|lang) exps+=("$p:ext4:kernel") ;;
+		native) exps+=("native:ext4") ;;
+		*) vm_usage_die "--kernel patched --policy $p: expected eager, deferred, lang (the kernel's $patched_sysctl) or native" ;;
+		esac
+	done
+	[ ${#fss[@]} -eq 0 ] || [ "${fss[*]}" = ext4 ] || vm_usage_die "--kernel patched runs on ext4 (the series opts ext4 in); saw --fs ${fss[*]}"
+elif [ ${#policies[@]} -eq 0 ] && [ ${#fss[@]} -eq 0 ]; then
 	exps=(eager:tmpfs deferred:tmpfs lang:tmpfs none:tmpfs native:ext4)
 else
 	[ ${#policies[@]} -gt 0 ] || policies=(eager)
@@ -132,9 +152,13 @@ else
 	done
 fi
 [ "$shell" = 1 ] && exps=()
+for e in "${exps[@]}"; do
+	[ "${e#*:}" = ext4 ] && [ "${e%%:*}" != native ] &&
+		vm_usage_die "--policy ${e%%:*} --fs ext4: the emulated policies (eager, deferred, lang, none) run on tmpfs; on ext4 use --policy native (the kernel's own behaviour, e.g. a --kernel patched with --sysctl)"
+done
 nexp=${#exps[@]}
 need_ext4=0
-for e in "${exps[@]}"; do [ "${e#*:}" = ext4 ] && need_ext4=1; done
+for e in "${exps[@]}"; do f=${e#*:}; [ "${f%%:*}" = ext4 ] && need_ext4=1; done
 
 # ------------------------------------------------------------ binaries
 if [ ! -x "$build_dir/server/stalewin-writer" ] || [ ! -x "$build_dir/client/stalewin-reader" ]; then
@@ -209,9 +233,10 @@ share=$out
 	echo "SW_FAULT=${SW_VM_FAULT:-}"  # tests only: knfsd
 	k=1
 	for e in "${exps[@]}"; do
-		p=${e%%:*} f=${e#*:}
-		if [ "$nexp" -eq 1 ]; then n=.; else n=$k-$p-$f; fi
-		echo "SW_EXP_${k}_NAME=$n SW_EXP_${k}_POLICY=$p SW_EXP_${k}_FS=$f SW_EXP_${k}_WORKLOAD=$workload SW_EXP_${k}_RUNID=$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')"
+		p=${e%%:*} f=${e#*:} kp="" wp=$p
+		case "$f" in *:kernel) f=${f%%:*} kp="$patched_sysctl=$p" wp=native ;; esac
+		if [ "$nexp" -eq 1 ]; then n=.; elif [ -n "$kp" ]; then n=$k-$p-$f-kernel; else n=$k-$p-$f; fi
+		echo "SW_EXP_${k}_NAME=$n SW_EXP_${k}_POLICY=$wp SW_EXP_${k}_KPOLICY=$kp SW_EXP_${k}_FS=$f SW_EXP_${k}_WORKLOAD=$workload SW_EXP_${k}_RUNID=$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')"
 		k=$((k + 1))
 	done
 } >"$share/plan.sh"
@@ -403,7 +428,10 @@ for k, n in enumerate(names, 1):
         "command": cmd,
         "setup": "vm",
         "experiment": k, "experiments": int(nexp),
-        "policy": plan["SW_EXP_%d_POLICY" % k], "fs": plan["SW_EXP_%d_FS" % k],
+        "policy": (plan.get("SW_EXP_%d_KPOLICY" % k) or "=" + plan["SW_EXP_%d_POLICY" % k]).split("=", 1)[1],
+        "writer_policy": plan["SW_EXP_%d_POLICY" % k],
+        "kernel_policy_sysctl": plan.get("SW_EXP_%d_KPOLICY" % k) or None,
+        "fs": plan["SW_EXP_%d_FS" % k],
         "workload": plan["SW_EXP_%d_WORKLOAD" % k], "run_id": rid,
         "writer_control": "started through the control API (stalewin-ctl start)" if os.path.exists(os.path.join(d, "client", "run_id")) else "started by the server guest (writer CLI, run id chosen in advance)",
         "duration_s": int(plan["SW_DURATION"]), "size": plan["SW_SIZE"],

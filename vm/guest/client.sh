@@ -89,9 +89,10 @@ start_observers() {
 k=1
 while [ $k -le $SW_NEXP ]; do
 	eval "name=\$SW_EXP_${k}_NAME fs=\$SW_EXP_${k}_FS runid=\$SW_EXP_${k}_RUNID"
+	disp=$name; [ "$name" = . ] && eval "disp=\$SW_EXP_${k}_POLICY-\$SW_EXP_${k}_FS"
 	eval "policy=\$SW_EXP_${k}_POLICY wl=\$SW_EXP_${k}_WORKLOAD"
 	d=/sw/$name
-	waitfor "$d/sync/server.prepared" 120 || fail "experiment $name: the server did not prepare the file"
+	waitfor "$d/sync/server.prepared" 120 || fail "experiment $disp: the server did not prepare the file"
 	mkdir -p "$d/client"
 	clock "$d/client/clock-before.json"
 	lim=$((SW_DURATION + SW_TAIL + 1))
@@ -100,7 +101,7 @@ while [ $k -le $SW_NEXP ]; do
 		# writer: its first stores may precede their first samples
 		rid=$($ctl --get run_id start file="$fs/f-$k" policy="$policy" workload="$wl" \
 			duration="$SW_DURATION" size="$SW_SIZE" $(ctl_pairs) 2>"$d/client/ctl-start.err") ||
-			fail "experiment $name: stalewin-ctl start failed: $(cat "$d/client/ctl-start.err")"
+			fail "experiment $disp: stalewin-ctl start failed: $(cat "$d/client/ctl-start.err")"
 		echo "$rid" >"$d/client/run_id"
 		start_observers $k "$name" "$fs" "$rid"
 		echo "$(cut -d' ' -f1 /proc/uptime)" >"$d/sync/client.go"
@@ -110,7 +111,7 @@ while [ $k -le $SW_NEXP ]; do
 		sleep "${SW_LEAD:-1}"
 		echo "$(cut -d' ' -f1 /proc/uptime)" >"$d/sync/client.go"
 	fi
-	echo "client: [$name] go; readers $j, probe $have_probe, $lim s"
+	echo "client: [$disp] go; readers $j, probe $have_probe, $lim s"
 	rc=0
 	# wait for probe and readers; on the host's stop request, SIGTERM
 	# them (each ends its log with an END record)
@@ -122,18 +123,18 @@ while [ $k -le $SW_NEXP ]; do
 		sleep 0.2
 	done
 	for p in $pids; do wait $p || rc=1; done
-	[ $rc -eq 0 ] || echo "client: [$name] a reader or the probe failed (see $name/client/*.out)"
+	[ $rc -eq 0 ] || echo "client: [$disp] a reader or the probe failed (see $name/client/*.out)"
 	if [ $api = 1 ]; then
 		n=0
 		while [ "$($ctl --get active status 2>/dev/null)" = true ] && [ $n -lt 600 ]; do sleep 0.2; n=$((n + 1)); done
 		$ctl fetch "$rid" "$d/writer.swlog" 2>"$d/client/ctl-fetch.err" ||
-			echo "client: [$name] stalewin-ctl fetch $rid failed: $(cat "$d/client/ctl-fetch.err")"
+			echo "client: [$disp] stalewin-ctl fetch $rid failed: $(cat "$d/client/ctl-fetch.err")"
 		$ctl fetch "$rid" "$d/server/writer.out" --stderr 2>/dev/null
 		$ctl --get exit_code status >"$d/server/writer.rc" 2>/dev/null
 		$ctl status >"$d/server/ctl-status.json" 2>/dev/null
 		echo done >"$d/sync/writer.finished"
 	fi
-	waitfor "$d/sync/server.done" 60 || echo "client: [$name] the writer did not finish"
+	waitfor "$d/sync/server.done" 60 || echo "client: [$disp] the writer did not finish"
 	clock "$d/client/clock-after.json"
 	i=0
 	while [ -d /mnt/$k-$i ]; do umount /mnt/$k-$i 2>/dev/null; i=$((i + 1)); done

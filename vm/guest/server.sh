@@ -63,7 +63,15 @@ echo "server: ready at uptime $(cat /sw/server.ready)s"
 k=1
 while [ $k -le $SW_NEXP ]; do
 	eval "name=\$SW_EXP_${k}_NAME policy=\$SW_EXP_${k}_POLICY fs=\$SW_EXP_${k}_FS"
-	eval "wl=\$SW_EXP_${k}_WORKLOAD runid=\$SW_EXP_${k}_RUNID"
+	disp=$name; [ "$name" = . ] && eval "disp=\$SW_EXP_${k}_POLICY-\$SW_EXP_${k}_FS"
+	eval "wl=\$SW_EXP_${k}_WORKLOAD runid=\$SW_EXP_${k}_RUNID kpol=\$SW_EXP_${k}_KPOLICY"
+	if [ -n "$kpol" ]; then
+		# the patched kernel's policy switch, before the writer starts
+		if [ ! -e "/proc/sys/$(echo "${kpol%%=*}" | tr . /)" ]; then
+			fail "experiment $disp needs the patched kernel: /proc/sys/$(echo "${kpol%%=*}" | tr . /) does not exist in $(uname -r) (./stalewin vm kernel builds it; vm run --kernel patched)"
+		fi
+		sysctl -w "$kpol" || fail "experiment $disp: sysctl -w $kpol refused by the kernel"
+	fi
 	d=/sw/$name
 	mkdir -p "$d/server" "$d/sync"
 	f=/export/$fs/f-$k
@@ -71,18 +79,18 @@ while [ $k -le $SW_NEXP ]; do
 	[ "$fs" = ext4 ] && cat /proc/fs/jbd2/vda-8/info >"$d/server/jbd2-before.txt" 2>/dev/null
 	cat /proc/sys/vm/dirty_writeback_centisecs /proc/sys/vm/dirty_expire_centisecs >"$d/server/vm-sysctl.txt" 2>/dev/null
 	echo "$(cut -d' ' -f1 /proc/uptime)" >"$d/sync/server.prepared"
-	waitfor "$d/sync/client.go" 300 || fail "experiment $name: the client never said go"
+	waitfor "$d/sync/client.go" 300 || fail "experiment $disp: the client never said go"
 	if [ -n "$serve_pid" ] && [ "$SW_CONTROL" = api ]; then
 		# the client runs the writer through the control API
 		waitfor "$d/sync/writer.finished" $((SW_DURATION + 120)) ||
-			fail "experiment $name: the client did not report the writer's end"
+			fail "experiment $disp: the client did not report the writer's end"
 		kill -0 $serve_pid 2>/dev/null || fail "stalewin-writer serve died: $(tail -n 2 /sw/serve.log | tr '\n' ' ')"
 		[ "$fs" = ext4 ] && cat /proc/fs/jbd2/vda-8/info >"$d/server/jbd2-after.txt" 2>/dev/null
 		echo done >"$d/sync/server.done"
 		k=$((k + 1))
 		continue
 	fi
-	echo "server: [$name] stalewin-writer --policy $policy --workload $wl on $fs"
+	echo "server: [$disp] stalewin-writer --policy $policy --workload $wl on $fs"
 	stalewin-writer run --file "$f" --policy "$policy" --workload "$wl" \
 		--log "$d/writer.swlog" --duration "$SW_DURATION" --run-id "$runid" \
 		--size "$SW_SIZE" --status-file "$d/server/writer-status.json" \
@@ -97,7 +105,7 @@ while [ $k -le $SW_NEXP ]; do
 	wait $wpid
 	rc=$?
 	echo $rc >"$d/server/writer.rc"
-	[ $rc -eq 0 ] || echo "server: [$name] stalewin-writer exit $rc: $(tail -n 2 "$d/server/writer.out" | tr '\n' ' ')"
+	[ $rc -eq 0 ] || echo "server: [$disp] stalewin-writer exit $rc: $(tail -n 2 "$d/server/writer.out" | tr '\n' ' ')"
 	[ "$fs" = ext4 ] && cat /proc/fs/jbd2/vda-8/info >"$d/server/jbd2-after.txt" 2>/dev/null
 	echo done >"$d/sync/server.done"
 	[ -e /sw/stop ] && stopped
