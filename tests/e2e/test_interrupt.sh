@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Description: Ctrl-C during a real 30 s run (SIGINT to stalewin-run's
+# whole process group, as a terminal sends it).  Both sides must stop
+# cleanly and nothing may be lost: exit 3 (partial), the writer's log and
+# the probe's log whole with an END record saying "stopped by a signal"
+# (reason 2), the writer's store count in its END equal to the STORE
+# records, meta.json "interrupted": true, a report printed, the ganesha
+# log kept, and nothing of the run left running or mounted.  An
+# orchestrator that dies on SIGINT (or lets its servers die first) loses
+# the tail of the logs or leaves a namespace behind.
+. "$(dirname "$0")/e2e_lib.sh"
+RUN=$E2E_TMP/int
+set -m # the run gets its own process group, with SIGINT not ignored
+"$S/scripts/stalewin-run" --out "$RUN" --policy eager --workload rewrite --duration 30 \
+	--interval-ms 50 --writeback-ms 300 --expire-ms 900 > "$E2E_TMP/out" 2> "$E2E_TMP/err" &
+pid=$!
+set +m
+for _ in $(seq 300); do grep -q "starting the writer" "$E2E_TMP/err" && break; sleep 0.1; done
+grep -q "starting the writer" "$E2E_TMP/err" || { kill -TERM -- -"$pid"; fail "the run did not start: $(cat "$E2E_TMP/err")"; }
+sleep 2
+mounts_before=$(grep -c ' /tmp/sw-run-' /proc/mounts || true)
+kill -INT -- -"$pid"
+set +e
+wait "$pid"
+rc=$?
+set -e
+[ $rc = 3 ] || fail "expected exit 3 (partial) after Ctrl-C, saw $rc: $(tail -n 5 "$E2E_TMP/err")"
+sleep 1 # a process still exiting is not a leftover; one alive after 1 s is
+left=""
+for p in $(pgrep -g "$pid" || true); do
+	[ "$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)" = Z ] && continue
+	[ -d "/proc/$p" ] && left="$left $(tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null)"
+done
+[ -z "$left" ] || fail "processes of the run's process group still alive:$left"
+D=$B/common/stalewin-logdump
+for f in writer probe-0; do
+	[ -s "$RUN/$f.swlog" ] || fail "$f.swlog missing after Ctrl-C"
+	"$D" "$RUN/$f.swlog" > "$E2E_TMP/$f.txt" || fail "$f.swlog is not a whole log after Ctrl-C"
+	tail -n 1 "$E2E_TMP/$f.txt" | grep -q ' END .*reason=2 ' ||
+		fail "$f.swlog does not end with END reason=2 (signal): $(tail -n 1 "$E2E_TMP/$f.txt")"
+done
+stores=$(awk '$2 == "STORE"' "$E2E_TMP/writer.txt" | wc -l)
+a=$(tail -n 1 "$E2E_TMP/writer.txt" | sed -E 's/.* a=([0-9]+).*/\1/')
+[ "$stores" -gt 0 ] && [ "$stores" = "$a" ] || fail "writer log has $stores STORE records, its END says $a"
+[ "$stores" -lt 590 ] || fail "the writer ran to its end (600 planned): Ctrl-C did not stop it"
+jq -e '.interrupted == true' "$RUN/meta.json" >/dev/null || fail "meta.json does not say interrupted"
+[ -s "$RUN/report.txt" ] || fail "no report after Ctrl-C"
+[ -s "$RUN/server/ganesha.log" ] || fail "ganesha log not kept"
+grep -q "partial" "$E2E_TMP/err" || fail "stalewin-run did not say the report is partial"
+mounts_after=$(grep -c ' /tmp/sw-run-' /proc/mounts || true)
+[ "$mounts_after" -lt "$mounts_before" ] || fail "the run's tmpfs is still mounted ($mounts_before before, $mounts_after after)"
+echo "PASS (stopped after $stores stores, exit 3)"
