@@ -124,6 +124,7 @@ while [ $k -le $SW_NEXP ]; do
 	done
 	for p in $pids; do wait $p || rc=1; done
 	[ $rc -eq 0 ] || echo "client: [$disp] a reader or the probe failed (see $name/client/*.out)"
+	clock "$d/client/clock-after.json"
 	if [ $api = 1 ]; then
 		n=0
 		while [ "$($ctl --get active status 2>/dev/null)" = true ] && [ $n -lt 600 ]; do sleep 0.2; n=$((n + 1)); done
@@ -135,7 +136,6 @@ while [ $k -le $SW_NEXP ]; do
 		echo done >"$d/sync/writer.finished"
 	fi
 	waitfor "$d/sync/server.done" 60 || echo "client: [$disp] the writer did not finish"
-	clock "$d/client/clock-after.json"
 	i=0
 	while [ -d /mnt/$k-$i ]; do umount /mnt/$k-$i 2>/dev/null; i=$((i + 1)); done
 	echo "$rc" >"$d/sync/client.done"

@@ -7,7 +7,13 @@
 . /sw/plan.sh
 . /opt/stalewin/guest/knfsd.sh
 fail() { echo "$*" >/sw/server.failed; echo "server: FAILED: $*"; exit 1; }
-stopped() { echo "server: stop requested by the host"; kill $clock_pid $serve_pid 2>/dev/null; exit 0; }
+stopped() { # the host asked to stop: let the client finish (its clock estimate needs us)
+	local n=0
+	echo "server: stop requested by the host"
+	while [ ! -e /sw/client.finished ] && [ $n -lt 150 ]; do sleep 0.1; n=$((n + 1)); done
+	kill $clock_pid $serve_pid 2>/dev/null
+	exit 0
+}
 waitfor() { # FILE TIMEOUT_S: 0 when FILE appears, 1 on timeout or client failure
 	local n=0
 	while [ ! -e "$1" ]; do
