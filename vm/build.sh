@@ -40,6 +40,10 @@ SW_MODS_client="nfsv3 nfsv4"
 SW_MODS_all="$SW_MODS_common $SW_MODS_server $SW_MODS_client"
 mkdir -p "$SW_VM_CACHE" 2>/dev/null || vm_die "cannot create the cache $SW_VM_CACHE (set SW_VM_CACHE to a writable directory)"
 vm_space_check "$SW_VM_CACHE" 400
+# one builder at a time (several runs/tests may start together); a cache
+# hit holds the lock ~0.2 s
+exec 9>"$SW_VM_CACHE/.build.lock"
+flock -w 600 9 || vm_die "waited 600 s for the cache lock $SW_VM_CACHE/.build.lock"
 kernel_hash=$(cat "$SW_VM_DIR/lib.sh" "$SW_VM_DIR/build.sh" | vm_hash)
 scripts_hash=$(cat "$SW_VM_DIR/lib.sh" "$SW_VM_DIR/build.sh" "$SW_VM_DIR/init" "$SW_VM_DIR"/guest/*.sh | vm_hash)
 

@@ -25,7 +25,7 @@ vm_qemu_start() {
 		esac
 		shift 2
 	done
-	local cmd=(qemu-system-x86_64 -accel tcg -M pc -cpu max -m "$SW_VM_MEM" -smp "$SW_VM_SMP"
+	local cmd=(qemu-system-x86_64 -accel tcg -M pc -cpu "${SW_VM_CPU:-max}" -m "$SW_VM_MEM" -smp "$SW_VM_SMP"
 		-nodefaults -no-user-config -display none -no-reboot -monitor none
 		-kernel "$vmlinux" -initrd "$initrd"
 		-append "console=ttyS0 panic=-1 mitigations=off random.trust_cpu=on loglevel=4 sw.name=$name${ip:+ sw.ip=$ip}${run:+ sw.run=$run} $append"
