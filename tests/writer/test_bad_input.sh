@@ -39,6 +39,7 @@ expect2 "hot-share > 1" --file $ok/f --policy eager --workload random --hot-page
 expect2 "page beyond file" --file $ok/f --policy eager "${base[@]}" --page 999 --log $T/l
 expect2 "missing --file" --policy eager "${base[@]}" --log $T/l
 expect2 "unknown option" --file $ok/f --policy eager "${base[@]}" --log $T/l --frobnicate
+expect2 "unknown --trap" --file $ok/f --policy eager "${base[@]}" --trap sigbus --log $T/l
 expect2 "--trap with native" --file $T/n --policy native "${base[@]}" --trap uffd --log $T/l
 mkdir $ok/dir; ln -s $ok/target $ok/link; : > $ok/target
 expect2 "directory" --file $ok/dir --policy eager "${base[@]}" --log $T/l
