@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "fmt.h"
+#include "satmath.h"
 
 #define TL_MAX 20000 /* timeline points kept (first stores of the run) */
 
@@ -61,7 +62,7 @@ static void row(void *ctx, const struct sw_summary *S, const struct sw_store_row
 	if (p->ntl++ >= TL_MAX)
 		return;
 	double wo = r->nobs && r->obs[0].status == SW_OBS_OK ? r->obs[0].w_ns / 1e9 : -1;
-	fprintf(p->tl, "%.9f %.9f %.9f %llu\n", (r->t_s_ns - p->t0) / 1e9,
+	fprintf(p->tl, "%.9f %.9f %.9f %llu\n", ss(r->t_s_ns, p->t0) / 1e9,
 		r->w_truth_ns >= 0 ? r->w_truth_ns / 1e9 : -1, wo,
 		(unsigned long long)r->page);
 }
@@ -74,7 +75,7 @@ static void update(void *ctx, const struct sw_summary *S, int64_t t, uint32_t ca
 		p->t0 = t;
 	if (p->nup++ >= TL_MAX)
 		return;
-	fprintf(p->up, "%.9f %s\n", (t - p->t0) / 1e9, sw_cause_name(cause));
+	fprintf(p->up, "%.9f %s\n", ss(t, p->t0) / 1e9, sw_cause_name(cause));
 }
 
 struct sw_row_sink sw_plot_sink(struct sw_plot *p)

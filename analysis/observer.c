@@ -6,6 +6,7 @@
 
 #include "observer.h"
 #include "report.h"
+#include "satmath.h"
 
 uint32_t sw_attrs_diff(const struct sw_attrs *a, const struct sw_attrs *b)
 {
@@ -275,16 +276,16 @@ int sw_obs_scan_log(const char *path, struct sw_obs_scan *s,
 			if (!t->replies)
 				t->t_first_recv = a.t_recv_real_ns;
 			else
-				sw_hist_add(&t->poll_ns, a.t_send_real_ns - t->last_send);
+				sw_hist_add(&t->poll_ns, ss(a.t_send_real_ns, t->last_send));
 			t->last_send = a.t_send_real_ns;
 			t->t_last_recv = a.t_recv_real_ns;
-			sw_hist_add(&t->rtt_ns, a.t_recv_real_ns - a.t_send_real_ns);
+			sw_hist_add(&t->rtt_ns, ss(a.t_recv_real_ns, a.t_send_real_ns));
 			t->replies++;
 		} else if (rec.type == SW_REC_GAP) {
 			struct sw_rec_gap g;
 			memcpy(&g, rec.payload, sizeof(g));
 			t->gaps++;
-			t->gap_ns += g.t_end_real_ns - g.t_start_real_ns;
+			t->gap_ns = sa(t->gap_ns, ss(g.t_end_real_ns, g.t_start_real_ns));
 		} else {
 			struct sw_rec_read rd;
 			memcpy(&rd, rec.payload, sizeof(rd));

@@ -14,6 +14,7 @@
 
 #include "observer.h"
 #include "races.h"
+#include "satmath.h"
 #include "fastlog.h"
 #include "swlog.h"
 
@@ -120,7 +121,7 @@ static void scan_probe(struct sw_summary *S, const struct sw_input *in, int k)
 		memcpy(&rd, rec.payload, sizeof(rd));
 		if (rd.status)
 			continue;
-		int64_t t = rd.t_recv_real_ns + S->offset_ns + S->err_ns;
+		int64_t t = sa(sa(rd.t_recv_real_ns, S->offset_ns), S->err_ns);
 		while (w.have_next && w.next.t_u <= t) { /* pairs up to the READ */
 			int i;
 			for (i = 0; i < nlast && last[i].page != w.next.page; i++)
@@ -151,7 +152,7 @@ static void scan_probe(struct sw_summary *S, const struct sw_input *in, int k)
 			O->race_read_hits++;
 			int64_t tn = unext(&uc, p->t_s);
 			if (tn >= 0)
-				sw_hist_add(&O->race_stale_ns, tn - (rd.t_recv_real_ns + S->offset_ns));
+				sw_hist_add(&O->race_stale_ns, ss(tn, sa(rd.t_recv_real_ns, S->offset_ns)));
 		}
 	}
 out:

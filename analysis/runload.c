@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "runload.h"
+#include "satmath.h"
 #include "swlog.h"
 
 void sw_problem(struct sw_summary *S, const char *file, int64_t record,
@@ -127,14 +128,14 @@ static void load_clock(struct sw_summary *S, const char *dir)
 	if (eb < 0 || ea < 0)
 		sw_problem(S, path, -1, 1, "expected err_ns >= 0, saw %lld / %lld",
 			   (long long)eb, (long long)ea);
-	int64_t d = oa > ob ? oa - ob : ob - oa;
-	if (d > (eb < 0 ? -eb : eb) + (ea < 0 ? -ea : ea))
+	int64_t d = oa > ob ? ss(oa, ob) : ss(ob, oa);
+	if (d > sa(eb < 0 ? ss(0, eb) : eb, ea < 0 ? ss(0, ea) : ea))
 		sw_problem(S, path, -1, 1,
 			   "clock offset moved by %lld ns between before (%lld +- %lld) and after (%lld +- %lld): more than the errors allow; windows across hosts are not trustworthy",
 			   (long long)d, (long long)ob, (long long)eb, (long long)oa,
 			   (long long)ea);
-	S->offset_ns = ob + (oa - ob) / 2;
-	S->err_ns = (eb > ea ? eb : ea) + d / 2;
+	S->offset_ns = sa(ob, ss(oa, ob) / 2);
+	S->err_ns = sa(eb > ea ? eb : ea, d / 2);
 	json_decref(c);
 }
 

@@ -11,6 +11,7 @@
 
 #include "observer.h"
 #include "report.h"
+#include "satmath.h"
 #include "runload.h"
 #include "races.h"
 #include "fastlog.h"
@@ -189,7 +190,7 @@ static int64_t replay_store(struct pass *P, const struct sw_replay *live, int64_
 	/* no update since the last store: its answer still holds if it is not
 	 * before this store (the first fill >= an earlier t_s that is >= t_s) */
 	if (P->fill_ok[slot] && (P->fill_at[slot] < 0 || P->fill_at[slot] >= t_s))
-		return P->fill_at[slot] < 0 ? -1 : P->fill_at[slot] - t_s;
+		return P->fill_at[slot] < 0 ? -1 : ss(P->fill_at[slot], t_s);
 	struct sw_replay r = *live;
 	sw_replay_advance(&r, t_s);
 	int64_t f = sw_replay_pending_fill(&r);
@@ -202,7 +203,7 @@ static int64_t replay_store(struct pass *P, const struct sw_replay *live, int64_
 	}
 	P->fill_ok[slot] = 1;
 	P->fill_at[slot] = f;
-	return f < 0 ? -1 : f - t_s;
+	return f < 0 ? -1 : ss(f, t_s);
 }
 
 static int stamps_eq(const struct sw_attrs *a, int64_t mtime, int64_t ctime)
@@ -234,7 +235,7 @@ static void observe(struct pass *P, int i, const struct sw_rec_store *s,
 	P->row.obs[i].w_ns = -1;
 	P->row.obs[i].exc = SW_EXC_NONE;
 	P->row.obs[i].revealed = 0;
-	if (sw_obs_query(&P->cur[i], t_s - S->offset_ns, &a))
+	if (sw_obs_query(&P->cur[i], ss(t_s, S->offset_ns), &a))
 		return;
 	P->row.obs[i].status = a.status;
 	int race = own && a.ref && !P->last.equal_prev &&
@@ -250,7 +251,7 @@ static void observe(struct pass *P, int i, const struct sw_rec_store *s,
 		fig_add(&O->fig, -1);
 		return;
 	}
-	int64_t w = a.recv + S->offset_ns - t_s;
+	int64_t w = ss(sa(a.recv, S->offset_ns), t_s);
 	fig_add(&O->fig, w);
 	O->revealed[a.revealed & 15]++;
 	P->row.obs[i].w_ns = w;
@@ -262,14 +263,14 @@ static void observe(struct pass *P, int i, const struct sw_rec_store *s,
 			P->row.obs[i].exc = SW_EXC_EARLY;
 		return;
 	}
-	int64_t wt = own ? 0 : close->t - t_s;
-	int64_t d = w - wt;
+	int64_t wt = own ? 0 : ss(close->t, t_s);
+	int64_t d = ss(w, wt);
 	O->checked++;
-	if (d >= -err && d <= O->resolution_ns + err) {
+	if (d >= -err && d <= sa(O->resolution_ns, err)) {
 		O->consistent++;
 		return;
 	}
-	int64_t tu_p = close->t - S->offset_ns; /* the update, probe clock */
+	int64_t tu_p = ss(close->t, S->offset_ns); /* the update, probe clock */
 	if (d < -err) {
 		O->low++;
 		exc = early && stamps_eq(&a.rev->a, early->mtime, early->ctime)
@@ -280,15 +281,15 @@ static void observe(struct pass *P, int i, const struct sw_rec_store *s,
 			exc = SW_EXC_RACE;
 		else if (close->equal_prev)
 			exc = SW_EXC_COLLISION;
-		else if (a.fails_between && a.fail_last >= tu_p - err)
+		else if (a.fails_between && a.fail_last >= ss(tu_p, err))
 			exc = SW_EXC_LOST;
-		else if (a.gaps_between && a.gap_end >= tu_p - err)
+		else if (a.gaps_between && a.gap_end >= ss(tu_p, err))
 			exc = SW_EXC_GAP;
-		else if (a.ref->last_send > tu_p + err)
+		else if (a.ref->last_send > sa(tu_p, err))
 			exc = SW_EXC_SERVER_LAG;
-		else if (a.send - tu_p > O->poll_p99_ns + err)
+		else if (ss(a.send, tu_p) > sa(O->poll_p99_ns, err))
 			exc = SW_EXC_STALL;
-		else if (a.recv - a.send > O->rtt_p99_ns)
+		else if (ss(a.recv, a.send) > O->rtt_p99_ns)
 			exc = SW_EXC_SLOW;
 		else
 			exc = SW_EXC_UNEXPLAINED;
@@ -337,7 +338,7 @@ static void kread_store(struct pass *P, const struct sw_rec_store *s)
 			S->kreads++;
 		}
 	}
-	int64_t w = P->kq_valid ? P->kq.t_after_real_ns + S->offset_ns - s->t_after_real_ns : -1;
+	int64_t w = P->kq_valid ? ss(sa(P->kq.t_after_real_ns, S->offset_ns), s->t_after_real_ns) : -1;
 	if (w < 0 && P->kq_valid)
 		w = 0;
 	P->row.kread = P->kq_valid ? 1 : 2;
@@ -374,7 +375,7 @@ static void on_store(struct pass *P, const struct sw_rec_store *s)
 		own = 1;
 		close = &P->last;
 		R->own_update = 1;
-		R->race_gap_ns = t_s - P->last.t;
+		R->race_gap_ns = ss(t_s, P->last.t);
 		R->w_truth_ns = 0;
 		R->truth_cause = P->last.cause;
 		S->race_stores++;
@@ -384,11 +385,11 @@ static void on_store(struct pass *P, const struct sw_rec_store *s)
 		close = tc_first_after(&P->tc, t_s);
 		P->open_stores++;
 		if (close) {
-			R->w_truth_ns = close->t - t_s;
+			R->w_truth_ns = ss(close->t, t_s);
 			R->truth_cause = close->cause;
 		} else {
 			R->w_truth_ns = -1;
-			R->w_truth_lb_ns = (P->tc.t_end ? P->tc.t_end : t_s) - t_s;
+			R->w_truth_lb_ns = ss(P->tc.t_end ? P->tc.t_end : t_s, t_s);
 		}
 	}
 	fig_add(&S->truth, R->w_truth_ns);
@@ -495,9 +496,9 @@ static void setup_observers(struct pass *P)
 			O->poll_p99_ns = sw_hist_quantile(&st->poll_ns, 0.99);
 			O->rtt_p50_ns = sw_hist_quantile(&st->rtt_ns, 0.5);
 			O->rtt_p99_ns = sw_hist_quantile(&st->rtt_ns, 0.99);
-			O->resolution_ns = O->poll_p99_ns + O->rtt_p99_ns + S->err_ns;
-			O->t_first_ns = st->t_first_recv + S->offset_ns;
-			O->t_last_ns = st->t_last_recv + S->offset_ns;
+			O->resolution_ns = sa(sa(O->poll_p99_ns, O->rtt_p99_ns), S->err_ns);
+			O->t_first_ns = sa(st->t_first_recv, S->offset_ns);
+			O->t_last_ns = sa(st->t_last_recv, S->offset_ns);
 		}
 	}
 }
