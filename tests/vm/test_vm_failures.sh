@@ -54,7 +54,7 @@ grep -q 'PVH' "$T/nopvh.err" || { cat "$T/nopvh.err"; fail "nopvh: qemu's compla
 "$top/vm/run.sh" --no-report --policy eager --duration 20 --build-dir "$b" --out "$T/die" \
 	>"$T/die.out" 2>"$T/die.err" &
 bgpid=$!
-for ((i = 0; i < 600; i++)); do [ -e "$T/die/sync/client.go" ] && break; sleep 0.1; done
+for ((i = 0; i < 1800; i++)); do [ -e "$T/die/sync/client.go" ] && break; sleep 0.1; done
 [ -e "$T/die/sync/client.go" ] || { kill "$bgpid"; cat "$T/die.err"; fail "die: the experiment never started"; }
 kill -KILL "$(cat "$T/die/vm/server.console.pid")"
 wait "$bgpid"; rc=$?; bgpid=""

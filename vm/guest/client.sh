@@ -11,7 +11,8 @@ waitfor() { # FILE TIMEOUT_S
 	local n=0
 	while [ ! -e "$1" ]; do
 		[ -e /sw/stop ] && stopped
-		[ -e /sw/server.failed ] && fail "server failed: $(cat /sw/server.failed)"
+		# the server's own failure is the cause: do not add a second one
+		[ -e /sw/server.failed ] && { echo "client: the server failed: $(cat /sw/server.failed)"; exit 1; }
 		n=$((n + 1)); [ $n -gt $(($2 * 10)) ] && return 1
 		sleep 0.1
 	done

@@ -18,7 +18,8 @@ waitfor() { # FILE TIMEOUT_S: 0 when FILE appears, 1 on timeout or client failur
 	local n=0
 	while [ ! -e "$1" ]; do
 		[ -e /sw/stop ] && stopped
-		[ -e /sw/client.failed ] && return 1
+		# the client's own failure is the cause: do not add a second one
+		[ -e /sw/client.failed ] && { echo "server: the client failed: $(cat /sw/client.failed)"; kill $clock_pid $serve_pid 2>/dev/null; exit 1; }
 		n=$((n + 1)); [ $n -gt $(($2 * 10)) ] && return 1
 		sleep 0.1
 	done
