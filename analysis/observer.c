@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* observer.c - probe replies as runs of equal attributes; see observer.h. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,7 +129,8 @@ static int load_one(struct sw_obs_cursor *c)
 			if (!last->ngap)
 				last->gap_start = g.t_start_real_ns;
 			last->ngap++;
-			last->gap_end = g.t_end_real_ns;
+			/* t_end 0: still open when the probe stopped */
+			last->gap_end = g.t_end_real_ns ? g.t_end_real_ns : INT64_MAX;
 			return 1;
 		}
 	}
@@ -285,7 +287,8 @@ int sw_obs_scan_log(const char *path, struct sw_obs_scan *s,
 			struct sw_rec_gap g;
 			memcpy(&g, rec.payload, sizeof(g));
 			t->gaps++;
-			t->gap_ns = sa(t->gap_ns, ss(g.t_end_real_ns, g.t_start_real_ns));
+			if (g.t_end_real_ns) /* 0: open at the end, length unknown */
+				t->gap_ns = sa(t->gap_ns, ss(g.t_end_real_ns, g.t_start_real_ns));
 		} else {
 			struct sw_rec_read rd;
 			memcpy(&rd, rec.payload, sizeof(rd));
