@@ -35,6 +35,8 @@
 # writer did (its first stores may precede their first samples).
 # direct = no control API: UDP clock exchange (stalewin-reader clock).
 # Without stalewin-ctl in the build, auto falls back to direct.
+# --timeout S: how long one experiment may take from its start to the
+# client's end (default duration + 90 s) before the run is failed.
 # One experiment: the run folder is OUT; several: OUT/<n>-<policy>-<fs>/.
 set -euo pipefail
 SW_VM_PROG="stalewin vm run"
@@ -89,6 +91,7 @@ case "$control" in auto|api|direct) ;;
 *) vm_usage_die "--control: expected auto, api or direct, saw '$control'" ;; esac
 case "$workload" in rewrite|stream|random|burst) ;;
 *) vm_usage_die "--workload: expected rewrite, stream, random or burst, saw '$workload'" ;; esac
+[ -z "$timeout" ] || [[ "$timeout" =~ ^[0-9]+$ ]] || vm_usage_die "--timeout: expected seconds per experiment, saw '$timeout'"
 [[ "$duration" =~ ^[0-9]+$ ]] && [ "$duration" -ge 1 ] || vm_usage_die "--duration: expected whole seconds >= 1, saw '$duration'"
 [[ "$probe_vers" =~ ^[34]$ ]] || vm_usage_die "--probe-vers: expected 3 or 4, saw '$probe_vers'"
 [[ "$probe_rate" =~ ^[0-9]+$ ]] || vm_usage_die "--probe-rate: expected GETATTRs/s, saw '$probe_rate'"
@@ -319,7 +322,7 @@ if watch_for "$share/server.ready" 150 "the server guest did not get knfsd ready
 		n=$(awk -F'[ =]' -v k="$k" '$1=="SW_EXP_"k"_NAME"{print $2}' "$share/plan.sh")
 		watch_for "$share/$n/sync/client.go" 150 "experiment $k never started" || break
 		[ "$k" -eq 1 ] && vm_log "first experiment started $(vm_elapsed "$t_cmd") s after the command"
-		watch_for "$share/$n/sync/client.done" "$((duration + 90))" "experiment $k did not finish" || break
+		watch_for "$share/$n/sync/client.done" "${timeout:-$((duration + 90))}" "experiment $k did not finish" || break
 		vm_log "experiment $k/$nexp ($n) done"
 	done
 fi
