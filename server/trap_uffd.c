@@ -25,10 +25,7 @@
 
 #include "swtime.h"
 #include "trap.h"
-
-#ifndef UFFD_USER_MODE_ONLY
-#define UFFD_USER_MODE_ONLY 1
-#endif
+#include "trap_uffd_common.h"
 
 static int handle_msg(struct sw_mapping *mp, const struct uffd_msg *msg)
 {
@@ -110,46 +107,14 @@ static int uf_setup(struct sw_mapping *mp, char *err, size_t errlen)
 
 	mp->uffd = -1;
 	mp->stop_pipe[0] = mp->stop_pipe[1] = -1;
-	mp->base = mmap(NULL, mp->len, PROT_READ | PROT_WRITE, MAP_SHARED,
-			mp->fd, 0);
-	if (mp->base == MAP_FAILED) {
-		e = errno;
-		mp->base = NULL;
-		snprintf(err, errlen, "mmap of %zu bytes: %s", mp->len, strerror(e));
-		return -e;
-	}
-	mp->uffd = (int)syscall(SYS_userfaultfd,
-				O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY);
-	if (mp->uffd < 0) {
-		e = errno;
-		snprintf(err, errlen, "userfaultfd(UFFD_USER_MODE_ONLY): %s",
-			 strerror(e));
-		return -e;
-	}
-	struct uffdio_api api = { .api = UFFD_API,
-				  .features = UFFD_FEATURE_MINOR_SHMEM };
-	if (ioctl(mp->uffd, UFFDIO_API, &api) != 0) {
-		e = errno;
-		snprintf(err, errlen,
-			 "UFFDIO_API with UFFD_FEATURE_MINOR_SHMEM: %s (needs Linux >= 5.14)",
-			 strerror(e));
-		return -e;
-	}
-	struct uffdio_register reg = {
-		.range = { .start = (uint64_t)(uintptr_t)mp->base, .len = mp->len },
-		.mode = UFFDIO_REGISTER_MODE_MINOR,
-	};
-	if (ioctl(mp->uffd, UFFDIO_REGISTER, &reg) != 0) {
-		e = errno;
-		snprintf(err, errlen,
-			 "UFFDIO_REGISTER_MODE_MINOR over %zu bytes: %s (needs a shmem/tmpfs file)",
-			 mp->len, strerror(e));
-		return -e;
-	}
-	if (!(reg.ioctls & ((uint64_t)1 << _UFFDIO_CONTINUE))) {
-		snprintf(err, errlen, "expected UFFDIO_CONTINUE on the range, kernel does not offer it");
-		return -ENOTSUP;
-	}
+	if ((e = sw_uffd_map(mp, err, errlen)))
+		return e;
+	mp->uffd = sw_uffd_open(UFFD_FEATURE_MINOR_SHMEM, "UFFD_FEATURE_MINOR_SHMEM",
+				err, errlen);
+	if (mp->uffd < 0)
+		return mp->uffd;
+	if ((e = sw_uffd_register_minor(mp->uffd, mp->base, mp->len, err, errlen)))
+		return e;
 	/* no pte may exist yet: zap whatever a previous user left */
 	madvise(mp->base, mp->len, MADV_DONTNEED);
 	if (pipe2(mp->stop_pipe, O_CLOEXEC) != 0) {
@@ -170,20 +135,6 @@ static int uf_setup(struct sw_mapping *mp, char *err, size_t errlen)
 	return 0;
 }
 
-static int uf_rearm_page(struct sw_mapping *mp, uint64_t page)
-{
-	if (madvise(mp->base + page * mp->page_size, mp->page_size, MADV_DONTNEED))
-		return -errno;
-	return 0;
-}
-
-static int uf_rearm_all(struct sw_mapping *mp)
-{
-	if (madvise(mp->base, mp->len, MADV_DONTNEED))
-		return -errno;
-	return 0;
-}
-
 static void uf_teardown(struct sw_mapping *mp)
 {
 	if (mp->thr_started) {
@@ -192,12 +143,7 @@ static void uf_teardown(struct sw_mapping *mp)
 		pthread_join(mp->thr, NULL);
 		mp->thr_started = 0;
 	}
-	if (mp->base)
-		munmap(mp->base, mp->len);
-	mp->base = NULL;
-	if (mp->uffd >= 0)
-		close(mp->uffd);
-	mp->uffd = -1;
+	sw_uffd_release(mp);
 	for (int i = 0; i < 2; i++)
 		if (mp->stop_pipe[i] >= 0)
 			close(mp->stop_pipe[i]);
@@ -207,7 +153,7 @@ static void uf_teardown(struct sw_mapping *mp)
 const struct sw_trap_ops sw_trap_uffd = {
 	.name = "uffd",
 	.setup = uf_setup,
-	.rearm_page = uf_rearm_page,
-	.rearm_all = uf_rearm_all,
+	.rearm_page = sw_uffd_rearm_page,
+	.rearm_all = sw_uffd_rearm_all,
 	.teardown = uf_teardown,
 };

@@ -45,10 +45,7 @@
 
 #include "swtime.h"
 #include "trap.h"
-
-#ifndef UFFD_USER_MODE_ONLY
-#define UFFD_USER_MODE_ONLY 1
-#endif
+#include "trap_uffd_common.h"
 
 #define SB_FEATURES (UFFD_FEATURE_MINOR_SHMEM | UFFD_FEATURE_SIGBUS)
 
@@ -116,52 +113,10 @@ static void bus_handler(int sig, siginfo_t *si, void *ucv)
 	errno = saved_errno;
 }
 
-/* A userfaultfd with MINOR_SHMEM + SIGBUS, user faults only (so it needs no
- * root with vm.unprivileged_userfaultfd = 0).  Returns the fd or -errno. */
 static int open_uffd(char *err, size_t errlen)
 {
-	int fd = (int)syscall(SYS_userfaultfd,
-			      O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY);
-	if (fd < 0) {
-		int e = errno;
-		snprintf(err, errlen, "userfaultfd(UFFD_USER_MODE_ONLY): %s",
-			 strerror(e));
-		return -e;
-	}
-	struct uffdio_api api = { .api = UFFD_API, .features = SB_FEATURES };
-	if (ioctl(fd, UFFDIO_API, &api) != 0 ||
-	    (api.features & SB_FEATURES) != SB_FEATURES) {
-		int e = errno ? errno : ENOTSUP;
-		snprintf(err, errlen,
-			 "UFFDIO_API with UFFD_FEATURE_MINOR_SHMEM|UFFD_FEATURE_SIGBUS: %s (needs Linux >= 5.14)",
-			 strerror(e));
-		close(fd);
-		return -e;
-	}
-	return fd;
-}
-
-/* Registers [base, base+len) in MINOR mode and checks CONTINUE is offered. */
-static int register_minor(int uffd, void *base, size_t len, char *err,
-			  size_t errlen)
-{
-	struct uffdio_register reg = {
-		.range = { .start = (uint64_t)(uintptr_t)base, .len = len },
-		.mode = UFFDIO_REGISTER_MODE_MINOR,
-	};
-	if (ioctl(uffd, UFFDIO_REGISTER, &reg) != 0) {
-		int e = errno;
-		snprintf(err, errlen,
-			 "UFFDIO_REGISTER_MODE_MINOR over %zu bytes: %s (needs a shmem/tmpfs file)",
-			 len, strerror(e));
-		return -e;
-	}
-	if (!(reg.ioctls & ((uint64_t)1 << _UFFDIO_CONTINUE))) {
-		snprintf(err, errlen,
-			 "expected UFFDIO_CONTINUE on the range, kernel does not offer it");
-		return -ENOTSUP;
-	}
-	return 0;
+	return sw_uffd_open(SB_FEATURES,
+			    "UFFD_FEATURE_MINOR_SHMEM|UFFD_FEATURE_SIGBUS", err, errlen);
 }
 
 int sw_trap_uffd_sigbus_probe(char *why, size_t whylen)
@@ -186,7 +141,7 @@ int sw_trap_uffd_sigbus_probe(char *why, size_t whylen)
 		rc = -errno;
 		snprintf(why, whylen, "mmap of a memfd: %s", strerror(-rc));
 	} else {
-		rc = register_minor(uffd, p, (size_t)ps, why, whylen);
+		rc = sw_uffd_register_minor(uffd, p, (size_t)ps, why, whylen);
 	}
 	if (p != MAP_FAILED)
 		munmap(p, (size_t)ps);
@@ -207,19 +162,13 @@ static int sb_setup(struct sw_mapping *mp, char *err, size_t errlen)
 		snprintf(err, errlen, "expected one uffd-sigbus mapping, saw a second");
 		return -EBUSY;
 	}
-	mp->base = mmap(NULL, mp->len, PROT_READ | PROT_WRITE, MAP_SHARED,
-			mp->fd, 0);
-	if (mp->base == MAP_FAILED) {
-		e = errno;
-		mp->base = NULL;
-		snprintf(err, errlen, "mmap of %zu bytes: %s", mp->len, strerror(e));
-		return -e;
-	}
+	if ((e = sw_uffd_map(mp, err, errlen)))
+		return e;
 	int fd = open_uffd(err, errlen);
 	if (fd < 0)
 		return fd;
 	mp->uffd = fd;
-	if ((e = register_minor(mp->uffd, mp->base, mp->len, err, errlen)))
+	if ((e = sw_uffd_register_minor(mp->uffd, mp->base, mp->len, err, errlen)))
 		return e;
 	/* no pte may exist yet */
 	madvise(mp->base, mp->len, MADV_DONTNEED);
@@ -238,38 +187,19 @@ static int sb_setup(struct sw_mapping *mp, char *err, size_t errlen)
 	return 0;
 }
 
-static int sb_rearm_page(struct sw_mapping *mp, uint64_t page)
-{
-	if (madvise(mp->base + page * mp->page_size, mp->page_size, MADV_DONTNEED))
-		return -errno;
-	return 0;
-}
-
-static int sb_rearm_all(struct sw_mapping *mp)
-{
-	if (madvise(mp->base, mp->len, MADV_DONTNEED))
-		return -errno;
-	return 0;
-}
-
 static void sb_teardown(struct sw_mapping *mp)
 {
 	if (g_mp == mp) {
 		sigaction(SIGBUS, &g_old_bus, NULL);
 		g_mp = NULL;
 	}
-	if (mp->base)
-		munmap(mp->base, mp->len);
-	mp->base = NULL;
-	if (mp->uffd >= 0)
-		close(mp->uffd);
-	mp->uffd = -1;
+	sw_uffd_release(mp);
 }
 
 const struct sw_trap_ops sw_trap_uffd_sigbus = {
 	.name = "uffd-sigbus",
 	.setup = sb_setup,
-	.rearm_page = sb_rearm_page,
-	.rearm_all = sb_rearm_all,
+	.rearm_page = sw_uffd_rearm_page,
+	.rearm_all = sw_uffd_rearm_all,
 	.teardown = sb_teardown,
 };
