@@ -146,7 +146,11 @@ struct pass {
 	struct sw_rec_kread kq;   /* the kernel reader's current record */
 	int kq_valid, k_eof;
 	struct upd last, prev;    /* last two updates the main reader saw */
-	int have_last, have_prev, prev_rec_update;
+	int have_last, have_prev;
+	struct upd trap;          /* the last trap update not yet claimed by
+				     its STORE (other threads' records may
+				     come between the two) */
+	int have_trap;
 	uint64_t open_stores;     /* stores since the last update not covered */
 	uint64_t nstore;
 	struct sw_store_row row;
@@ -238,8 +242,8 @@ static void observe(struct pass *P, int i, const struct sw_rec_store *s,
 	if (sw_obs_query(&P->cur[i], ss(t_s, S->offset_ns), &a))
 		return;
 	P->row.obs[i].status = a.status;
-	int race = own && a.ref && !P->last.equal_prev &&
-		   stamps_eq(&a.ref->a, P->last.mtime, P->last.ctime);
+	int race = own && a.ref && !close->equal_prev &&
+		   stamps_eq(&a.ref->a, close->mtime, close->ctime);
 	if (race)
 		O->race_attr_hits++;
 	if (a.status == SW_OBS_NO_REF) {
@@ -256,8 +260,10 @@ static void observe(struct pass *P, int i, const struct sw_rec_store *s,
 	O->revealed[a.revealed & 15]++;
 	P->row.obs[i].w_ns = w;
 	P->row.obs[i].revealed = a.revealed;
-	const struct upd *early = own ? (P->have_prev ? &P->prev : NULL)
-				      : (P->have_last ? &P->last : NULL);
+	/* the last update before the store other than its own trap's */
+	const struct upd *early = P->have_last ? &P->last : NULL;
+	if (own && early && early->seq == close->seq)
+		early = P->have_prev ? &P->prev : NULL;
 	if (!close) { /* uncovered: nothing to check against */
 		if (early && stamps_eq(&a.rev->a, early->mtime, early->ctime))
 			P->row.obs[i].exc = SW_EXC_EARLY;
@@ -370,14 +376,14 @@ static void on_store(struct pass *P, const struct sw_rec_store *s)
 		S->traps++;
 		sw_hist_add(&S->trap_ns, s->trap_ns);
 	}
-	if ((s->flags & SW_STORE_UPDATED) && P->prev_rec_update && P->have_last &&
-	    (P->last.page == s->page || P->last.page == SW_NO_PAGE)) {
+	if ((s->flags & SW_STORE_UPDATED) && P->have_trap && P->trap.page == s->page) {
 		own = 1;
-		close = &P->last;
+		P->have_trap = 0;
+		close = &P->trap;
 		R->own_update = 1;
-		R->race_gap_ns = ss(t_s, P->last.t);
+		R->race_gap_ns = ss(t_s, P->trap.t);
 		R->w_truth_ns = 0;
-		R->truth_cause = P->last.cause;
+		R->truth_cause = P->trap.cause;
 		S->race_stores++;
 		sw_hist_add(&S->race_gap_ns, R->race_gap_ns);
 		tc_first_after(&P->tc, t_s);
@@ -432,6 +438,10 @@ static void on_update(struct pass *P, const struct sw_rec_update *u)
 		sw_replay_update(&P->sim[i], x.t, key_of(&S->prof[i], &x));
 	if (S->has_kread)
 		sw_replay_update(&P->ksim, x.t, key_of(&S->kread_prof, &x));
+	if (trap) {
+		P->trap = x;
+		P->have_trap = 1;
+	}
 	P->prev = P->last;
 	P->have_prev = P->have_last;
 	P->last = x;
@@ -633,7 +643,6 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 		default:
 			break;
 		}
-		P->prev_rec_update = rec.type == SW_REC_UPDATE;
 	}
 	if (st == SWLOG_TORN)
 		sw_problem(S, in->writer, (int64_t)S->records, 1,
