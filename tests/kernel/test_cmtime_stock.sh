@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Description: the reference for the patched kernel's eager policy: boots
+# a guest with Debian's stock kernel and runs cmtime_check --policy stock
+# on ext4 (statx ns around first store, second store, msync MS_ASYNC /
+# MS_SYNC, munmap, flusher writeback).  Stock Linux must update at the
+# first store only and must not have /proc/sys/vm/mmap_cmtime_policy; a
+# harness or checker that misreads timestamps fails here without any
+# patched kernel involved.  Skips (77) without qemu or the guest image.
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+command -v qemu-system-x86_64 >/dev/null || { echo "SKIP: qemu-system-x86_64 missing" >&2; exit 77; }
+command -v mkfs.ext4 >/dev/null || { echo "SKIP: mkfs.ext4 missing (e2fsprogs)" >&2; exit 77; }
+[ -x "$repo/vm/boot-one.sh" ] || { echo "SKIP: vm/boot-one.sh missing" >&2; exit 77; }
+
+share=$(mktemp -d /tmp/sw-kernel-stock.XXXXXX)
+trap 'rm -rf "$share"' EXIT
+gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -o "$share/cmtime_check" \
+	"$repo/tests/kernel/cmtime_check.c"
+truncate -s 128M "$share/ext4.img"
+mkfs.ext4 -q -F "$share/ext4.img"
+cat >"$share/guest.sh" <<'G'
+modprobe ext4 2>/dev/null
+mkdir -p /mnt/e && mount -t ext4 /dev/vda /mnt/e || { echo "mount ext4 failed"; exit 3; }
+/sw/cmtime_check --policy stock --dir /mnt/e --measure 500 > /sw/result.txt 2>&1
+rc=$?
+cat /sw/result.txt
+umount /mnt/e
+exit $rc
+G
+set +e
+"$repo/vm/boot-one.sh" --kernel stock --share "$share" --run "$share/guest.sh" \
+	--disk "$share/ext4.img" --timeout 240 >"$share/boot.out" 2>&1
+rc=$?
+set -e
+if [ ! -s "$share/result.txt" ]; then
+	echo "FAIL: no result from the stock guest (exit $rc):" >&2
+	tail -15 "$share/boot.out" >&2
+	exit 1
+fi
+grep -E '^(MEASURE|SUMMARY)' "$share/result.txt"
+if [ "$rc" -ne 0 ] || grep -q 'ok=0' "$share/result.txt"; then
+	echo "FAIL: stock kernel:" >&2
+	grep -E 'ok=0|cmtime_check:' "$share/result.txt" >&2 || tail -5 "$share/result.txt" >&2
+	exit 1
+fi
+echo "PASS: stock kernel behaves as eager on ext4, no mmap_cmtime_policy sysctl"
