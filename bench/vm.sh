@@ -40,7 +40,7 @@ has_rec() {
 	sz=$(stat -c %s "$1")
 	[ "${seen_size[$1]:-0}" != "$sz" ] || return 1
 	seen_size[$1]=$sz
-	"$dump" "$1" 2>/dev/null | grep -q " $2 "
+	"$dump" "$1" 2>/dev/null | grep " $2 " >/dev/null
 }
 for ((i = 1; i <= runs; i++)); do
 	out=$T/run-$i

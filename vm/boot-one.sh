@@ -65,7 +65,7 @@ fi
 vm_stop_pid "$pid" 20
 rc=$(cat "$share/boot-one.rc")
 trouble=$(vm_dmesg_trouble "$share/boot-one.dmesg")
-[ -z "$trouble" ] || { echo "boot-one: kernel trouble in the guest's dmesg:" >&2; echo "$trouble" | head -20 >&2; }
+[ -z "$trouble" ] || { echo "boot-one: kernel trouble in the guest's dmesg:" >&2; echo "$trouble" | sed -n 1,20p >&2; }
 echo "boot-one: script exit $rc after $(vm_elapsed "$t0") s ($SW_VM_KERNEL_DESC)" >&2
 [[ "$rc" =~ ^[0-9]+$ ]] || rc=1
 exit "$rc"

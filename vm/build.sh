@@ -58,7 +58,7 @@ build_stock_kernel() {
 		deb=$(vm_fetch_deb "$pkg" "$ver")
 		rm -rf "$dir"; tmp=$(mktemp -d "$SW_VM_CACHE/.kernel.XXXXXX")
 		dpkg-deb -x "$deb" "$tmp/root" || vm_die "dpkg-deb -x $deb failed"
-		kver=$(ls "$tmp/root/lib/modules" | head -1)
+		kver=$(ls "$tmp/root/lib/modules" | sed -n 1p)
 		[ -n "$kver" ] || vm_die "$deb has no lib/modules/VERSION"
 		vm_extract_vmlinux "$tmp/root/boot/vmlinuz-$kver" "$tmp/vmlinux" ||
 			vm_die "found no ELF payload in $tmp/root/boot/vmlinuz-$kver"
@@ -103,7 +103,7 @@ build_userland() {
 	for p in busybox-static rpcbind nfs-common libc6 libtirpc3 kmod; do
 		vers+="$p=$(vm_pkg_installed "$p") "
 	done
-	[ -x /bin/busybox ] && busybox --list | grep -qx insmod ||
+	[ -x /bin/busybox ] && busybox --list | grep -x insmod >/dev/null ||
 		vm_die "busybox-static is not installed (scripts/packages.d/vm.txt; ./stalewin setup)"
 	[ -x /sbin/rpcbind ] || vm_die "rpcbind is not installed (scripts/packages.d/vm.txt)"
 	[ -x /sbin/mount.nfs ] || vm_die "mount.nfs (nfs-common) is not installed (scripts/packages.d/vm.txt)"

@@ -30,7 +30,7 @@ vm_qemu_check() {
 		echo "qemu-system-x86_64 not found (Debian package qemu-system-x86; ./stalewin setup installs it)"
 		return 1
 	}
-	"$q" -accel help 2>/dev/null | grep -qx tcg || {
+	"$q" -accel help 2>/dev/null | grep -x tcg >/dev/null || { # no -q: SIGPIPE + pipefail
 		echo "$q has no TCG accelerator"
 		return 1
 	}
@@ -80,11 +80,11 @@ vm_fetch_deb() { # PKG [VERSION]
 	mkdir -p "$d"
 	[ -n "$ver" ] || ver=$(vm_pkg_candidate "$1")
 	[ -n "$ver" ] && [ "$ver" != "(none)" ] || vm_die "apt knows no package $1 (expected a Debian 12 package)"
-	f=$(ls "$d/$1"_*"$(echo "${ver#*:}" )"_*.deb 2>/dev/null | head -1)
+	f=$(ls "$d/$1"_*"$(echo "${ver#*:}" )"_*.deb 2>/dev/null | sed -n 1p)
 	if [ -z "$f" ]; then
 		(cd "$d" && apt-get download -q "$1=$ver" >/dev/null 2>"$d/.apt.err") ||
 			vm_die "apt-get download $1=$ver failed: $(tail -1 "$d/.apt.err")"
-		f=$(ls "$d/$1"_*"${ver#*:}"_*.deb 2>/dev/null | head -1)
+		f=$(ls "$d/$1"_*"${ver#*:}"_*.deb 2>/dev/null | sed -n 1p)
 	fi
 	[ -f "$f" ] || vm_die "downloaded $1 but found no .deb in $d"
 	echo "$f"
@@ -99,7 +99,7 @@ vm_extract_vmlinux() { # BZIMAGE OUT
 	for pair in "fd377a585a00|xz -dc" "1f8b0800|gzip -dc" "28b52ffd|zstd -dc" \
 		"894c5a|lzop -dc" "02214c18|lz4 -dc" "425a68|bzip2 -dc"; do
 		magic=${pair%%|*} cmd=${pair#*|}
-		for pos in $(LC_ALL=C grep -obUaP "$(echo "$magic" | sed 's/../\\x&/g')" "$img" | cut -d: -f1 | head -5); do
+		for pos in $(LC_ALL=C grep -obUaP "$(echo "$magic" | sed 's/../\\x&/g')" "$img" | cut -d: -f1 | sed -n 1,5p); do
 			tail -c +$((pos + 1)) "$img" | $cmd >"$out.tmp" 2>/dev/null || true
 			if [ "$(head -c 4 "$out.tmp" | od -An -tx1 | tr -d ' ')" = 7f454c46 ]; then
 				mv "$out.tmp" "$out"

@@ -349,7 +349,7 @@ for side in server client; do
 	trouble=$(vm_dmesg_trouble "$share/$side.dmesg")
 	if [ -n "$trouble" ]; then
 		echo "$SW_VM_PROG: kernel trouble in the $side guest's dmesg ($share/vm/$side.dmesg):" >&2
-		echo "$trouble" | head -20 >&2
+		echo "$trouble" | sed -n 1,20p >&2
 		bad=1
 	fi
 	for x in out rc dmesg; do [ -e "$share/$side.$x" ] && mv "$share/$side.$x" "$share/vm/$side.$x"; done
@@ -363,7 +363,7 @@ for d in "$share"/sync "$share"/*/sync; do
 	mv "$d" "$share/vm/sync-$p"
 done
 
-qemu_ver=$(qemu-system-x86_64 --version | head -1)
+qemu_ver=$(qemu-system-x86_64 --version | sed -n 1p)
 {
 	vm_apt_facts
 	echo "$SW_KPKG=$SW_KPKG_VER (downloaded, unpacked)"
