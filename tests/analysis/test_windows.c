@@ -7,8 +7,10 @@
  * flush; uncovered stores dropped or given a number; a lost reply or a gap
  * not explaining a late observation; the race (reply between a trap's
  * update and its data) not counted; spurious updates or equal-timestamp
- * collisions miscounted; a clock offset not applied; or a probe of another
- * run accepted.
+ * collisions miscounted; a clock offset not applied; a probe of another
+ * run accepted; deferred stores not ending at the next msync(MS_ASYNC); or
+ * the kernel reader's first read of a generation (and its mount options
+ * for the replay) taken wrongly.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -298,6 +300,63 @@ static void mixed(void)
 	CHECK(found, "mixed: expected a problem naming probe-0.swlog and 'two runs mixed'");
 }
 
+/* deferred with msync(MS_ASYNC) every 1 s: each store waits for the next
+ * msync's update (the deferred patch's 5/5), never longer than 1 s */
+static void msync_async(void)
+{
+	struct sw_synth_cfg c;
+	sw_synth_defaults(&c);
+	c.policy = "deferred";
+	c.duration_ns = 10 * SEC;
+	c.msync_async_ns = SEC;
+	c.first_store_ns = 50 * MSEC;
+	run("msync", &c);
+	int bad = 0;
+	for (int i = 0; i < nrows; i++) {
+		int64_t rel = rows[i].t_s_ns - c.t0_real_ns;
+		int64_t want = (rel / SEC + 1) * SEC - rel; /* to the next msync */
+		if (rel / SEC + 1 >= 10)
+			want = c.duration_ns + 10000 - rel; /* munmap flush */
+		if (rows[i].w_truth_ns != want && bad++ < 5)
+			CHECK(0, "msync store %d: expected %lld, saw %lld", i, (long long)want,
+			      (long long)rows[i].w_truth_ns);
+	}
+	CHECK(S.upd_cause[SW_CAUSE_MSYNC_ASYNC] == 9, "msync: expected 9 MS_ASYNC updates, saw %llu",
+	      (unsigned long long)S.upd_cause[SW_CAUSE_MSYNC_ASYNC]);
+}
+
+/* kernel-mount reader reading page 0 every 500 ms (fresh, +300 us): each
+ * store is seen at the next read; its replay uses the mount's options */
+static void kread(void)
+{
+	struct sw_synth_cfg c;
+	sw_synth_defaults(&c);
+	c.duration_ns = 10 * SEC;
+	c.kread_ns = 500 * MSEC;
+	c.kread_mount_options = "rw,vers=4.2,actimeo=2";
+	CHECK(run("kread", &c) == 0, "kread: expected complete");
+	CHECK(S.has_kread && S.kread_prof.vers == 4 && S.kread_prof.acregmin_ns == 2 * SEC &&
+	      S.kread_prof.cto && S.kread_prof.period_ns == 500 * MSEC,
+	      "kread: mount options / period / mode not taken into the replay profile");
+	int bad = 0;
+	for (int i = 0; i < nrows && i < 99; i++) {
+		int64_t rel = rows[i].t_s_ns - c.t0_real_ns;
+		/* reads at 0.5 s, 1.0 s, ... 9.5 s; one at the store's instant
+		 * sees it; after 9.5 s nothing reads: not seen (unresolved) */
+		int64_t next = (rel + 500 * MSEC - 1) / (500 * MSEC) * (500 * MSEC);
+		if (next < 500 * MSEC)
+			next = 500 * MSEC;
+		int64_t want = next + 300000 - rel;
+		int seen = next < c.duration_ns ? 1 : 2;
+		if ((rows[i].kread != seen || (seen == 1 && rows[i].kread_ns != want)) && bad++ < 5)
+			CHECK(0, "kread store %d: expected %lld, saw %d/%lld", i, (long long)want,
+			      rows[i].kread, (long long)rows[i].kread_ns);
+	}
+	CHECK(S.kread.n == 100 && S.kread.unresolved == 4,
+	      "kread: expected 100 stores to page 0, 4 never read; saw %llu, %llu",
+	      (unsigned long long)S.kread.n, (unsigned long long)S.kread.unresolved);
+}
+
 int main(void)
 {
 	if (!mkdtemp(base)) {
@@ -313,6 +372,8 @@ int main(void)
 	spurious();
 	clock_offset();
 	mixed();
+	msync_async();
+	kread();
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
 	if (system(cmd))
