@@ -202,7 +202,8 @@ int sw_fmt_text(FILE *f, const struct sw_summary *S)
 		   "      max %s)\n", (unsigned long long)S->race_stores, d1, d2);
 	for (int i = 0; i < S->nobs; i++) {
 		const struct sw_observer *O = &S->obs[i];
-		sw_fmt_dur(d1, sizeof(d1), sw_hist_quantile(&O->race_stale_ns, 0.5));
+		sw_fmt_dur(d1, sizeof(d1), O->race_stale_ns.count
+						   ? sw_hist_quantile(&O->race_stale_ns, 0.5) : -1);
 		fprintf(f, "      %s: reference reply in a gap %llu, READ old\n"
 			   "      data under new attrs %llu (stale p50 %s)\n",
 			O->name, (unsigned long long)O->race_attr_hits,
