@@ -34,7 +34,7 @@ int sw_obs_open(struct sw_obs_cursor *c, const char *path, int target,
 		snprintf(err, SWLOG_ERRLEN, "out of memory");
 		return -ENOMEM;
 	}
-	int rc = sw_flog_open(&c->l, path, err);
+	int rc = swlog_open(&c->l, path, err);
 	if (rc) {
 		free(c->runs);
 		c->runs = NULL;
@@ -46,7 +46,7 @@ int sw_obs_open(struct sw_obs_cursor *c, const char *path, int target,
 void sw_obs_close(struct sw_obs_cursor *c)
 {
 	if (c->opened)
-		sw_flog_close(&c->l);
+		swlog_reader_close(c->l);
 	free(c->runs);
 	memset(c, 0, sizeof(*c));
 }
@@ -76,7 +76,7 @@ static int load_one(struct sw_obs_cursor *c)
 {
 	struct swlog_rec rec;
 	while (!c->eof) {
-		int st = sw_flog_next(&c->l, &rec);
+		int st = swlog_next(c->l, &rec);
 		if (st != SWLOG_OK) {
 			c->eof = 1;
 			return 0;
@@ -217,9 +217,9 @@ int sw_obs_query(struct sw_obs_cursor *c, int64_t T, struct sw_obs_answer *ans)
 int sw_obs_scan_log(const char *path, struct sw_obs_scan *s,
 		    char err[SWLOG_ERRLEN])
 {
-	struct sw_flog l;
+	struct swlog_reader *l;
 	struct swlog_rec rec;
-	int rc = sw_flog_open(&l, path, err);
+	int rc = swlog_open(&l, path, err);
 
 	memset(s, 0, sizeof(*s));
 	s->bad_record = -1;
@@ -227,13 +227,13 @@ int sw_obs_scan_log(const char *path, struct sw_obs_scan *s,
 	if (rc)
 		return rc;
 	for (;;) {
-		int st = sw_flog_next(&l, &rec);
+		int st = swlog_next(l, &rec);
 		if (st != SWLOG_OK) {
 			s->status = st;
 			if (st != SWLOG_EOF) {
 				s->bad_record = (int64_t)s->records;
 				snprintf(s->bad_text, sizeof(s->bad_text), "%s",
-					 st < 0 ? strerror(-st) : l.err);
+					 st < 0 ? strerror(-st) : swlog_reader_error(l));
 			}
 			break;
 		}
@@ -297,6 +297,6 @@ int sw_obs_scan_log(const char *path, struct sw_obs_scan *s,
 				s->other_run_reads++;
 		}
 	}
-	sw_flog_close(&l);
+	swlog_reader_close(l);
 	return 0;
 }

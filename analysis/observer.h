@@ -19,7 +19,7 @@
 
 #include "hist.h"
 #include "records.h"
-#include "fastlog.h"
+#include "swlog.h"
 #include "swlog.h"
 
 #define OBS_K 32
@@ -36,7 +36,7 @@ struct obs_run {
 };
 
 struct sw_obs_cursor {
-	struct sw_flog l;            /* its own reader of the probe log */
+	struct swlog_reader *l;            /* its own reader of the probe log */
 	int opened;
 	int target;                  /* probe target index */
 	int eof;                     /* no more records */

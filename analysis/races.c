@@ -15,7 +15,7 @@
 #include "observer.h"
 #include "races.h"
 #include "satmath.h"
-#include "fastlog.h"
+#include "swlog.h"
 #include "swlog.h"
 
 #define RPAGES 8
@@ -26,7 +26,7 @@ struct pair {
 };
 
 struct wcur {
-	struct sw_flog r;
+	struct swlog_reader *r;
 	int opened;
 	int eof;
 	struct sw_rec_update u;
@@ -40,7 +40,7 @@ static void wnext(struct wcur *w)
 	struct swlog_rec rec;
 	w->have_next = 0;
 	while (!w->eof) {
-		if (sw_flog_next(&w->r, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
+		if (swlog_next(w->r, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
 			w->eof = 1;
 			return;
 		}
@@ -68,7 +68,7 @@ static void wnext(struct wcur *w)
 
 /* first update at or after t (monotone) */
 struct ucur {
-	struct sw_flog r;
+	struct swlog_reader *r;
 	int opened;
 	int eof, have;
 	int64_t t;
@@ -79,7 +79,7 @@ static int64_t unext(struct ucur *c, int64_t t)
 	struct swlog_rec rec;
 	while (!c->have || c->t < t) {
 		c->have = 0;
-		if (c->eof || sw_flog_next(&c->r, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
+		if (c->eof || swlog_next(c->r, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
 			c->eof = 1;
 			return -1;
 		}
@@ -95,24 +95,24 @@ static void scan_probe(struct sw_summary *S, const struct sw_input *in, int k)
 {
 	struct wcur w = { 0 };
 	struct ucur uc = { 0 };
-	struct sw_flog pr;
+	struct swlog_reader *pr;
 	int pr_open = 0;
 	struct swlog_rec rec;
 	struct pair last[RPAGES];
 	int nlast = 0;
 	char err[SWLOG_ERRLEN];
 
-	if (sw_flog_open(&pr, in->probe[k], err))
+	if (swlog_open(&pr, in->probe[k], err))
 		goto out;
 	pr_open = 1;
-	if (sw_flog_open(&w.r, in->writer, err))
+	if (swlog_open(&w.r, in->writer, err))
 		goto out;
 	w.opened = 1;
-	if (sw_flog_open(&uc.r, in->writer, err))
+	if (swlog_open(&uc.r, in->writer, err))
 		goto out;
 	uc.opened = 1;
 	wnext(&w);
-	while (sw_flog_next(&pr, &rec) == SWLOG_OK) {
+	while (swlog_next(pr, &rec) == SWLOG_OK) {
 		if (rec.type == SW_REC_END)
 			break;
 		if (rec.type != SW_REC_READ || rec.len < sizeof(struct sw_rec_read))
@@ -157,11 +157,11 @@ static void scan_probe(struct sw_summary *S, const struct sw_input *in, int k)
 	}
 out:
 	if (pr_open)
-		sw_flog_close(&pr);
+		swlog_reader_close(pr);
 	if (w.opened)
-		sw_flog_close(&w.r);
+		swlog_reader_close(w.r);
 	if (uc.opened)
-		sw_flog_close(&uc.r);
+		swlog_reader_close(uc.r);
 }
 
 void read_races(struct sw_summary *S, const struct sw_input *in)

@@ -14,7 +14,7 @@
 #include "satmath.h"
 #include "runload.h"
 #include "races.h"
-#include "fastlog.h"
+#include "swlog.h"
 #include "swlog.h"
 
 #define TC_LOOKAHEAD 64 /* updates the replay may look past a collision */
@@ -57,7 +57,7 @@ struct upd { /* an UPDATE as the pass needs it */
 };
 
 struct truth_cur { /* a second reader over writer.swlog: UPDATEs ahead */
-	struct sw_flog r;
+	struct swlog_reader *r;
 	int opened;
 	struct upd q[TC_LOOKAHEAD];
 	int head, n, eof;
@@ -70,7 +70,7 @@ static void tc_load(struct truth_cur *tc)
 {
 	struct swlog_rec rec;
 	while (!tc->eof && tc->n < TC_LOOKAHEAD) {
-		if (sw_flog_next(&tc->r, &rec) != SWLOG_OK) {
+		if (swlog_next(tc->r, &rec) != SWLOG_OK) {
 			tc->eof = 1;
 			return;
 		}
@@ -141,7 +141,7 @@ struct pass {
 	 * SW_MAX_PROFILES: ksim): valid until the next update is pushed */
 	int fill_ok[SW_MAX_PROFILES + 1];
 	int64_t fill_at[SW_MAX_PROFILES + 1];
-	struct sw_flog kr;
+	struct swlog_reader *kr;
 	int kr_open;
 	struct sw_rec_kread kq;   /* the kernel reader's current record */
 	int kq_valid, k_eof;
@@ -311,7 +311,7 @@ static void kread_store(struct pass *P, const struct sw_rec_store *s)
 	struct swlog_rec rec;
 	if (S->kread_page == UINT64_MAX) { /* learn the page from the log */
 		while (!P->kq_valid && !P->k_eof) {
-			if (sw_flog_next(&P->kr, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
+			if (swlog_next(P->kr, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
 				P->k_eof = 1;
 				break;
 			}
@@ -334,7 +334,7 @@ static void kread_store(struct pass *P, const struct sw_rec_store *s)
 		P->kq_valid = 0;
 		if (P->k_eof)
 			break;
-		if (sw_flog_next(&P->kr, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
+		if (swlog_next(P->kr, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
 			P->k_eof = 1;
 			break;
 		}
@@ -519,7 +519,7 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 {
 	struct pass *P = calloc(1, sizeof(*P));
 	struct sw_input *in = calloc(1, sizeof(*in));
-	struct sw_flog wr;
+	struct swlog_reader *wr;
 	int wr_open = 0;
 	struct swlog_rec rec;
 	char err[SWLOG_ERRLEN];
@@ -560,26 +560,26 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 		char d[96];
 		sw_profile_describe(&S->kread_prof, d, sizeof(d));
 		fig_init(&S->kread_replay, "kread-replay", d);
-		if (sw_flog_open(&P->kr, in->kread, err)) {
+		if (swlog_open(&P->kr, in->kread, err)) {
 			sw_problem(S, in->kread, -1, 1, "%s", err);
 			S->has_kread = 0;
 		} else
 			P->kr_open = 1;
 	}
 	setup_observers(P);
-	if (sw_flog_open(&wr, in->writer, err)) {
+	if (swlog_open(&wr, in->writer, err)) {
 		sw_problem(S, in->writer, -1, 1, "%s", err);
 		rc = 2;
 		goto out;
 	}
 	wr_open = 1;
-	if (sw_flog_open(&P->tc.r, in->writer, err)) {
+	if (swlog_open(&P->tc.r, in->writer, err)) {
 		sw_problem(S, in->writer, -1, 1, "%s", err);
 		rc = 2;
 		goto out;
 	}
 	P->tc.opened = 1;
-	while ((st = sw_flog_next(&wr, &rec)) == SWLOG_OK) {
+	while ((st = swlog_next(wr, &rec)) == SWLOG_OK) {
 		uint32_t need = swlog_min_len(rec.type);
 		S->records++;
 		if (need && rec.len < need) {
@@ -647,12 +647,12 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 	if (st == SWLOG_TORN)
 		sw_problem(S, in->writer, (int64_t)S->records, 1,
 			   "torn last record (the writer died mid-write); the %llu records before it used: %s",
-			   (unsigned long long)S->records, wr.err);
+			   (unsigned long long)S->records, swlog_reader_error(wr));
 	else if (st != SWLOG_EOF)
 		sw_problem(S, in->writer, (int64_t)S->records, 1,
 			   "corrupt record %llu; the records before it used: %s",
 			   (unsigned long long)S->records,
-			   st < 0 ? strerror(-st) : wr.err);
+			   st < 0 ? strerror(-st) : swlog_reader_error(wr));
 	else if (!S->complete)
 		sw_problem(S, in->writer, (int64_t)S->records, 1,
 			   "expected an END record as the last of %llu records, saw none (writer killed?): stores after the last update are shown as uncovered",
@@ -673,11 +673,11 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 	rc = S->partial ? 3 : 0;
 out:
 	if (wr_open)
-		sw_flog_close(&wr);
+		swlog_reader_close(wr);
 	if (P->tc.opened)
-		sw_flog_close(&P->tc.r);
+		swlog_reader_close(P->tc.r);
 	if (P->kr_open)
-		sw_flog_close(&P->kr);
+		swlog_reader_close(P->kr);
 	for (int i = 0; i < SW_MAX_OBS; i++)
 		if (P->cur[i].opened)
 			sw_obs_close(&P->cur[i]);
