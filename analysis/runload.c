@@ -214,6 +214,11 @@ int sw_input_load(const char *dir, struct sw_summary *S, struct sw_input *in)
 		if (!m)
 			sw_problem(S, path, -1, 0, "expected a JSON object, saw a parse error; command line taken from writer.swlog");
 		argv_of(m, S->cmdline, sizeof(S->cmdline));
+		/* stalewin-run / vm run set this when Ctrl-C stopped the run:
+		 * the logs are whole but end before the planned end */
+		if (json_is_true(json_object_get(m, "interrupted")))
+			sw_problem(S, path, -1, 1,
+				   "expected a run to its planned end, saw one interrupted by the user (logs whole, ending early)");
 		json_decref(m);
 	}
 	snprintf(in->writer, sizeof(in->writer), "%.1000s/writer.swlog", dir);

@@ -8,7 +8,8 @@
 # (3), corrupt record mid-log (3), writer without END (3), torn probe (3),
 # probe of another run (3), probe with no overlap (3), clock offset
 # before/after beyond its errors (3), unparsable clock.json (3), no probe
-# log (3), a clean run (0).
+# log (3), a run interrupted by Ctrl-C (meta.json "interrupted") (3), a
+# clean run (0).
 set -uo pipefail
 SRC=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 BLD=${SW_BUILD_DIR:-$SRC/build-analysis}
@@ -53,6 +54,10 @@ expect() {
 
 synth clean
 expect clean clean 0
+
+synth interrupted
+printf '{"argv":["stalewin-run"],"interrupted":true,"partial":true}\n' >"$T/interrupted/meta.json"
+expect interrupted interrupted 3 "meta.json" "interrupted by the user"
 
 mkdir -p "$T/empty"
 expect missing empty 2 "writer.swlog" "no such file"
