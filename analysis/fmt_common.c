@@ -77,7 +77,7 @@ void sw_fmt_q(char *buf, int len, const struct sw_fig *f, double q)
 
 const struct sw_fig *sw_fig_at(const struct sw_summary *S, int i, int *kind)
 {
-	/* rows in table order: truth, observers, replays, kread pair */
+	/* rows in table order: truth, observers, replays, kread pairs */
 	if (i == 0) {
 		*kind = 0;
 		return &S->truth;
@@ -93,9 +93,9 @@ const struct sw_fig *sw_fig_at(const struct sw_summary *S, int i, int *kind)
 		return &S->replay[i];
 	}
 	i -= S->nprof;
-	if (S->has_kread && i < 2) {
+	if (i < 2 * S->nkread) {
 		*kind = 3;
-		return i == 0 ? &S->kread : &S->kread_replay;
+		return i % 2 == 0 ? &S->kr[i / 2].fig : &S->kr[i / 2].replay;
 	}
 	return NULL;
 }

@@ -29,8 +29,8 @@ static void header(struct sw_csv *c, const struct sw_summary *S)
 		colname(n, sizeof(n), S->prof[i].name);
 		fprintf(f, ",replay_%s_w_ns", n);
 	}
-	if (S->has_kread)
-		fputs(",kread_w_ns,kread_replay_w_ns", f);
+	for (int j = 0; j < S->nkread; j++)
+		fprintf(f, ",kread%d_w_ns,kread%d_replay_w_ns", j, j);
 	fputc('\n', f);
 	c->hdr = 1;
 }
@@ -70,9 +70,9 @@ static void row(void *ctx, const struct sw_summary *S, const struct sw_store_row
 	}
 	for (int i = 0; i < r->nprof; i++)
 		cell(f, r->replay_ns[i]);
-	if (S->has_kread) {
-		cell(f, r->kread == 1 ? r->kread_ns : -1);
-		cell(f, r->kread ? r->kread_replay_ns : -1);
+	for (int j = 0; j < r->nkread; j++) {
+		cell(f, r->kr[j].seen == 1 ? r->kr[j].w_ns : -1);
+		cell(f, r->kr[j].seen ? r->kr[j].replay_ns : -1);
 	}
 	fputc('\n', f);
 }

@@ -124,8 +124,15 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 		json_array_append_new(profs, profile(&S->prof[i]));
 	json_object_set_new(opt, "profiles", profs);
 	if (S->has_kread) {
-		json_object_set_new(opt, "kread_mount_options", json_string(S->kread_mount));
-		json_object_set_new(opt, "kread_profile", profile(&S->kread_prof));
+		json_t *kp = json_array();
+		for (int j = 0; j < S->nkread; j++) {
+			json_t *o = json_object();
+			json_object_set_new(o, "mount_options", json_string(S->kr[j].mount));
+			json_object_set_new(o, "mode", json_string(S->kr[j].mode));
+			json_object_set_new(o, "profile", profile(&S->kr[j].prof));
+			json_array_append_new(kp, o);
+		}
+		json_object_set_new(opt, "kread_readers", kp);
 	}
 	json_object_set_new(st, "options", opt);
 	json_object_set_new(root, "start", st);
@@ -155,11 +162,17 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 	json_object_set_new(race, "gap_max_ns", I(S->race_gap_ns.count ? S->race_gap_ns.max : 0));
 	json_object_set_new(res, "race", race);
 	if (S->has_kread) {
-		json_t *k = json_object();
-		json_object_set_new(k, "file", json_string(S->kread_file));
-		json_object_set_new(k, "page", I(S->kread_page));
-		json_object_set_new(k, "reads", I(S->kreads));
-		json_object_set_new(res, "kread", k);
+		json_t *ks = json_array();
+		for (int j = 0; j < S->nkread; j++) {
+			json_t *k = json_object();
+			json_object_set_new(k, "file", json_string(S->kr[j].file));
+			json_object_set_new(k, "mode", json_string(S->kr[j].mode));
+			json_object_set_new(k, "mount_options", json_string(S->kr[j].mount));
+			json_object_set_new(k, "page", I(S->kr[j].page));
+			json_object_set_new(k, "reads", I(S->kr[j].reads));
+			json_array_append_new(ks, k);
+		}
+		json_object_set_new(res, "kread", ks);
 	}
 	json_object_set_new(root, "results", res);
 

@@ -156,8 +156,12 @@ int sw_fmt_text(FILE *f, const struct sw_summary *S)
 	} else
 		snprintf(b, sizeof(b), "same host: offset 0 exactly (no clock.json)");
 	kv(f, "clock", b);
-	if (S->has_kread)
-		kv(f, "mount", S->kread_mount);
+	for (int j = 0; j < S->nkread; j++) {
+		char m[600];
+		snprintf(m, sizeof(m), "kread-%d %s: %s", j,
+			 S->kr[j].mode[0] ? S->kr[j].mode : "?", S->kr[j].mount);
+		kv(f, "mount", m);
+	}
 	for (int i = 0; i < S->nobs; i++) {
 		const struct sw_observer *O = &S->obs[i];
 		sw_fmt_dur(d1, sizeof(d1), O->resolution_ns);
@@ -235,11 +239,11 @@ int sw_fmt_text(FILE *f, const struct sw_summary *S)
 			}
 		fputc('\n', f);
 	}
-	if (S->has_kread)
-		fprintf(f, "Kernel mount: %llu reads of page %llu (stores to it only);\n"
-			   "      replay of its options: %s\n",
-			(unsigned long long)S->kreads, (unsigned long long)S->kread_page,
-			S->kread_replay.desc);
+	for (int j = 0; j < S->nkread; j++)
+		fprintf(f, "Kernel mount kread-%d: %llu reads of page %llu (stores to it\n"
+			   "      only); replay of its options: %s\n", j,
+			(unsigned long long)S->kr[j].reads, (unsigned long long)S->kr[j].page,
+			S->kr[j].replay.desc);
 	fputc('\n', f);
 	cdf(f, S);
 	if (S->nprob) {

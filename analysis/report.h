@@ -18,7 +18,7 @@
 #include "records.h"
 #include "replay.h"
 
-#define SW_REPORT_SCHEMA 1
+#define SW_REPORT_SCHEMA 2 /* 2: kread is an array, one entry per reader log */
 #define SW_MAX_OBS 8
 #define SW_MAX_PROBLEMS 32
 #define SW_PATHLEN 1024
@@ -44,6 +44,8 @@ enum sw_obs_status {
 	SW_OBS_NO_REF = 1, /* no reply before the store (probe not started) */
 	SW_OBS_END = 2,    /* no differing reply before the probe's log ended */
 };
+
+#define SW_MAX_KREAD 8 /* kernel-mount reader logs per run */
 
 struct sw_fig { /* one row of a window table */
 	char name[48];           /* "truth", "obs probe-0/t0 v3", "v3-default" */
@@ -109,12 +111,17 @@ struct sw_summary {
 	int nprof;
 	struct sw_profile prof[SW_MAX_PROFILES];
 	struct sw_fig replay[SW_MAX_PROFILES];
-	/* kernel mount reader */
-	int has_kread;
-	char kread_file[SW_PATHLEN], kread_mount[512];
-	uint64_t kread_page, kreads;
-	struct sw_profile kread_prof;
-	struct sw_fig kread, kread_replay; /* stores to kread_page only */
+	/* kernel mount readers (kread-<j>.swlog, VM runs) */
+	int has_kread;           /* nkread > 0 */
+	int nkread;
+	struct sw_kread {
+		char file[SW_PATHLEN];
+		char mount[512];      /* mount_options from the log meta */
+		char mode[16];        /* "kept-open" or "cto" */
+		uint64_t page, reads; /* page read; KREAD records used */
+		struct sw_profile prof; /* replay profile of the same options */
+		struct sw_fig fig, replay; /* stores to `page` only */
+	} kr[SW_MAX_KREAD];
 	/* input problems */
 	int nprob;
 	uint64_t nprob_total;
@@ -142,8 +149,11 @@ struct sw_store_row { /* one store, handed to a row sink as it resolves */
 	} obs[SW_MAX_OBS];
 	int nprof;
 	int64_t replay_ns[SW_MAX_PROFILES]; /* -1: > run end */
-	int kread;               /* 0 n/a (other page), 1 seen, 2 not seen */
-	int64_t kread_ns, kread_replay_ns;
+	int nkread;
+	struct {
+		int seen;        /* 0 n/a (other page), 1 seen, 2 not seen */
+		int64_t w_ns, replay_ns; /* -1: > run end */
+	} kr[SW_MAX_KREAD];
 };
 
 struct sw_row_sink {

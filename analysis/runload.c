@@ -173,31 +173,33 @@ static int check_header(struct sw_summary *S, const char *path,
 		json_decref(m);
 	} else if (!bad && want == SWLOG_KIND_READER) {
 		json_t *m = json_loads(swlog_reader_meta(r), 0, NULL);
-		str_of(m, "mount_options", S->kread_mount, sizeof(S->kread_mount));
+		struct sw_kread *K = &S->kr[S->nkread];
+		str_of(m, "mount_options", K->mount, sizeof(K->mount));
+		str_of(m, "mode", K->mode, sizeof(K->mode));
 		json_t *p = json_object_get(m, "page");
 		if (json_is_integer(p))
-			S->kread_page = (uint64_t)json_integer_value(p);
+			K->page = (uint64_t)json_integer_value(p);
 		else
-			S->kread_page = UINT64_MAX; /* first KREAD record decides */
+			K->page = UINT64_MAX; /* first KREAD record decides */
 		json_decref(m);
 	}
 	swlog_reader_close(r);
 	return bad ? -1 : 0;
 }
 
-static void reader_opts(const char *path, struct sw_input *in)
+static void reader_opts(const char *path, struct sw_input *in, int j)
 {
 	struct swlog_reader *r;
 	char err[SWLOG_ERRLEN];
-	in->kread_period_ns = 100 * 1000000ll;
-	in->kread_cto = 1;
+	in->kread_period_ns[j] = 100 * 1000000ll;
+	in->kread_cto[j] = 1;
 	if (swlog_open(&r, path, err))
 		return;
 	json_t *m = json_loads(swlog_reader_meta(r), 0, NULL), *v;
 	if ((v = json_object_get(m, "every_ms")) && json_is_number(v))
-		in->kread_period_ns = (int64_t)(json_number_value(v) * 1e6);
+		in->kread_period_ns[j] = (int64_t)(json_number_value(v) * 1e6);
 	if ((v = json_object_get(m, "mode")) && json_is_string(v))
-		in->kread_cto = !strcmp(json_string_value(v), "cto");
+		in->kread_cto[j] = !strcmp(json_string_value(v), "cto");
 	json_decref(m);
 	swlog_reader_close(r);
 }
@@ -280,11 +282,17 @@ int sw_input_load(const char *dir, struct sw_summary *S, struct sw_input *in)
 		sw_problem(S, dir, -1, 1,
 			   "expected probe-0.swlog, saw no probe log: only the truth windows are reported");
 
-	snprintf(path, sizeof(path), "%s/kread-0.swlog", dir);
-	if (access(path, F_OK) == 0 && check_header(S, path, SWLOG_KIND_READER, 1) == 0) {
-		in->has_kread = 1;
-		snprintf(in->kread, sizeof(in->kread), "%.1000s", path);
-		reader_opts(path, in);
+	/* kernel-mount readers: kread-0, kread-1, ... (one per mount / mode) */
+	for (int j = 0; j < SW_MAX_KREAD; j++) {
+		snprintf(path, sizeof(path), "%s/kread-%d.swlog", dir, j);
+		if (access(path, F_OK) != 0)
+			break;
+		if (check_header(S, path, SWLOG_KIND_READER, 1) != 0)
+			continue;
+		int n = in->nkread;
+		snprintf(in->kread[n], sizeof(in->kread[n]), "%.1000s", path);
+		reader_opts(path, in, n);
+		in->nkread = ++S->nkread;
 	}
 	return 0;
 }

@@ -14,10 +14,10 @@ struct sw_input {
 	char probe[SW_MAX_PROBES][SW_PATHLEN];
 	int probe_ok[SW_MAX_PROBES];        /* 1: used */
 	struct sw_obs_scan scan[SW_MAX_PROBES];
-	int has_kread;
-	char kread[SW_PATHLEN];
-	int64_t kread_period_ns;
-	int kread_cto;
+	int nkread;                          /* kread-0 .. kread-<n-1> */
+	char kread[SW_MAX_KREAD][SW_PATHLEN];
+	int64_t kread_period_ns[SW_MAX_KREAD]; /* the reader's --every-ms */
+	int kread_cto[SW_MAX_KREAD];          /* open/read/close mode */
 };
 
 /* Returns 0, or 2 when there is nothing to report (S->prob says why). */

@@ -135,16 +135,20 @@ struct pass {
 	struct sw_input *in;
 	struct truth_cur tc;
 	struct sw_obs_cursor cur[SW_MAX_OBS];
-	struct sw_replay sim[SW_MAX_PROFILES], ksim;
+	struct sw_replay sim[SW_MAX_PROFILES];
 	int sims_up;
 	/* the first fill after the last store's t_s, per sim (index
-	 * SW_MAX_PROFILES: ksim): valid until the next update is pushed */
-	int fill_ok[SW_MAX_PROFILES + 1];
-	int64_t fill_at[SW_MAX_PROFILES + 1];
-	struct swlog_reader *kr;
-	int kr_open;
-	struct sw_rec_kread kq;   /* the kernel reader's current record */
-	int kq_valid, k_eof;
+	 * SW_MAX_PROFILES + j: kernel reader j's replay): valid until the
+	 * next update is pushed */
+	int fill_ok[SW_MAX_PROFILES + SW_MAX_KREAD];
+	int64_t fill_at[SW_MAX_PROFILES + SW_MAX_KREAD];
+	struct kcur {             /* one kernel-mount reader log */
+		struct swlog_reader *r;
+		int open;
+		struct sw_rec_kread q; /* its current record */
+		int valid, eof;
+		struct sw_replay sim;  /* replay of its mount options */
+	} kc[SW_MAX_KREAD];
 	struct upd last, prev;    /* last two updates the main reader saw */
 	int have_last, have_prev;
 	struct upd trap;          /* the last trap update not yet claimed by
@@ -181,8 +185,8 @@ static void sims_start(struct pass *P, int64_t t0)
 	struct sw_summary *S = P->S;
 	for (int i = 0; i < S->nprof; i++)
 		sw_replay_init(&P->sim[i], &S->prof[i], t0, 0);
-	if (S->has_kread)
-		sw_replay_init(&P->ksim, &S->kread_prof, t0, 0);
+	for (int j = 0; j < S->nkread; j++)
+		sw_replay_init(&P->kc[j].sim, &S->kr[j].prof, t0, 0);
 	P->sims_up = 1;
 }
 
@@ -304,54 +308,52 @@ static void observe(struct pass *P, int i, const struct sw_rec_store *s,
 	P->row.obs[i].exc = exc;
 }
 
-/* kernel reader: first read of the page returning this generation */
-static void kread_store(struct pass *P, const struct sw_rec_store *s)
+/* kernel reader j: first read of the page returning this generation */
+static int kread_next(struct sw_summary *S, struct sw_kread *K, struct kcur *C)
 {
-	struct sw_summary *S = P->S;
 	struct swlog_rec rec;
-	if (S->kread_page == UINT64_MAX) { /* learn the page from the log */
-		while (!P->kq_valid && !P->k_eof) {
-			if (swlog_next(P->kr, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
-				P->k_eof = 1;
-				break;
-			}
-			if (rec.type == SW_REC_KREAD && rec.len >= sizeof(P->kq)) {
-				memcpy(&P->kq, rec.payload, sizeof(P->kq));
-				P->kq_valid = 1;
-				S->kreads++;
-				S->kread_page = P->kq.page;
-			}
+	while (!C->eof) {
+		if (swlog_next(C->r, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
+			C->eof = 1;
+			break;
+		}
+		if (rec.type == SW_REC_KREAD && rec.len >= sizeof(C->q)) {
+			memcpy(&C->q, rec.payload, sizeof(C->q));
+			C->valid = 1;
+			K->reads++;
+			return 1;
 		}
 	}
-	if (s->page != S->kread_page) {
-		P->row.kread = 0;
+	(void)S;
+	return 0;
+}
+
+static void kread_store(struct pass *P, int j, const struct sw_rec_store *s)
+{
+	struct sw_summary *S = P->S;
+	struct sw_kread *K = &S->kr[j];
+	struct kcur *C = &P->kc[j];
+	if (K->page == UINT64_MAX && !C->valid && kread_next(S, K, C))
+		K->page = C->q.page; /* learn the page from the log */
+	if (s->page != K->page) {
+		P->row.kr[j].seen = 0;
 		return;
 	}
 	for (;;) {
-		if (P->kq_valid && !P->kq.err && P->kq.page == s->page &&
-		    P->kq.gen >= s->gen)
+		if (C->valid && !C->q.err && C->q.page == s->page && C->q.gen >= s->gen)
 			break;
-		P->kq_valid = 0;
-		if (P->k_eof)
+		C->valid = 0;
+		if (!kread_next(S, K, C))
 			break;
-		if (swlog_next(P->kr, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
-			P->k_eof = 1;
-			break;
-		}
-		if (rec.type == SW_REC_KREAD && rec.len >= sizeof(P->kq)) {
-			memcpy(&P->kq, rec.payload, sizeof(P->kq));
-			P->kq_valid = 1;
-			S->kreads++;
-		}
 	}
-	int64_t w = P->kq_valid ? ss(sa(P->kq.t_after_real_ns, S->offset_ns), s->t_after_real_ns) : -1;
-	if (w < 0 && P->kq_valid)
+	int64_t w = C->valid ? ss(sa(C->q.t_after_real_ns, S->offset_ns), s->t_after_real_ns) : -1;
+	if (w < 0 && C->valid)
 		w = 0;
-	P->row.kread = P->kq_valid ? 1 : 2;
-	P->row.kread_ns = w;
-	fig_add(&S->kread, w);
-	P->row.kread_replay_ns = replay_store(P, &P->ksim, s->t_after_real_ns, SW_MAX_PROFILES);
-	fig_add(&S->kread_replay, P->row.kread_replay_ns);
+	P->row.kr[j].seen = C->valid ? 1 : 2;
+	P->row.kr[j].w_ns = w;
+	fig_add(&K->fig, w);
+	P->row.kr[j].replay_ns = replay_store(P, &C->sim, s->t_after_real_ns, SW_MAX_PROFILES + j);
+	fig_add(&K->replay, P->row.kr[j].replay_ns);
 }
 
 static void on_store(struct pass *P, const struct sw_rec_store *s)
@@ -407,8 +409,9 @@ static void on_store(struct pass *P, const struct sw_rec_store *s)
 		R->replay_ns[i] = replay_store(P, &P->sim[i], t_s, i);
 		fig_add(&S->replay[i], R->replay_ns[i]);
 	}
-	if (S->has_kread)
-		kread_store(P, s);
+	R->nkread = S->nkread;
+	for (int j = 0; j < S->nkread; j++)
+		kread_store(P, j, s);
 	for (int i = 0; i < P->o->nsinks; i++)
 		if (P->o->sinks[i].row)
 			P->o->sinks[i].row(P->o->sinks[i].ctx, S, R);
@@ -436,8 +439,8 @@ static void on_update(struct pass *P, const struct sw_rec_update *u)
 	memset(P->fill_ok, 0, sizeof(P->fill_ok));
 	for (int i = 0; i < S->nprof; i++)
 		sw_replay_update(&P->sim[i], x.t, key_of(&S->prof[i], &x));
-	if (S->has_kread)
-		sw_replay_update(&P->ksim, x.t, key_of(&S->kread_prof, &x));
+	for (int j = 0; j < S->nkread; j++)
+		sw_replay_update(&P->kc[j].sim, x.t, key_of(&S->kr[j].prof, &x));
 	if (trap) {
 		P->trap = x;
 		P->have_trap = 1;
@@ -551,21 +554,23 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 		sw_profile_describe(&S->prof[i], d, sizeof(d));
 		fig_init(&S->replay[i], S->prof[i].name, d);
 	}
-	if (in->has_kread) {
-		S->has_kread = 1;
-		snprintf(S->kread_file, sizeof(S->kread_file), "%s", in->kread);
-		sw_profile_from_mount(S->kread_mount, in->kread_period_ns,
-				      in->kread_cto, &S->kread_prof);
-		fig_init(&S->kread, "kread", "kernel NFS mount: first read of the new generation");
-		char d[96];
-		sw_profile_describe(&S->kread_prof, d, sizeof(d));
-		fig_init(&S->kread_replay, "kread-replay", d);
-		if (swlog_open(&P->kr, in->kread, err)) {
-			sw_problem(S, in->kread, -1, 1, "%s", err);
-			S->has_kread = 0;
-		} else
-			P->kr_open = 1;
+	for (int j = 0; j < S->nkread; j++) {
+		struct sw_kread *K = &S->kr[j];
+		char n[48], d[96];
+		snprintf(K->file, sizeof(K->file), "%s", in->kread[j]);
+		sw_profile_from_mount(K->mount, in->kread_period_ns[j], in->kread_cto[j],
+				      &K->prof);
+		snprintf(n, sizeof(n), "kread-%d %s", j, in->kread_cto[j] ? "cto" : "kept");
+		fig_init(&K->fig, n, "kernel NFS mount: first read of the new generation");
+		sw_profile_describe(&K->prof, d, sizeof(d));
+		snprintf(n, sizeof(n), "kread-%d replay", j);
+		fig_init(&K->replay, n, d);
+		if (swlog_open(&P->kc[j].r, in->kread[j], err))
+			sw_problem(S, in->kread[j], -1, 1, "%s", err);
+		else
+			P->kc[j].open = 1;
 	}
+	S->has_kread = S->nkread > 0;
 	setup_observers(P);
 	if (swlog_open(&wr, in->writer, err)) {
 		sw_problem(S, in->writer, -1, 1, "%s", err);
@@ -676,8 +681,9 @@ out:
 		swlog_reader_close(wr);
 	if (P->tc.opened)
 		swlog_reader_close(P->tc.r);
-	if (P->kr_open)
-		swlog_reader_close(P->kr);
+	for (int j = 0; j < SW_MAX_KREAD; j++)
+		if (P->kc[j].open)
+			swlog_reader_close(P->kc[j].r);
 	for (int i = 0; i < SW_MAX_OBS; i++)
 		if (P->cur[i].opened)
 			sw_obs_close(&P->cur[i]);

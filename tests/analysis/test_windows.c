@@ -326,7 +326,35 @@ static void msync_async(void)
 }
 
 /* kernel-mount reader reading page 0 every 500 ms (fresh, +300 us): each
- * store is seen at the next read; its replay uses the mount's options */
+ * store is seen at the next read; its replay uses the mount's options.
+ * Then a second reader log (a copy: kread-1) must get a row of its own
+ * with the same answers: a VM run has one reader per mount and mode. */
+static void check_kread(const struct sw_synth_cfg *c, int j)
+{
+	const struct sw_kread *K = &S.kr[j];
+	CHECK(K->prof.vers == 4 && K->prof.acregmin_ns == 2 * SEC && K->prof.cto &&
+		      K->prof.period_ns == 500 * MSEC,
+	      "kread-%d: mount options / period / mode not taken into the replay profile", j);
+	int bad = 0;
+	for (int i = 0; i < nrows && i < 99; i++) {
+		int64_t rel = rows[i].t_s_ns - c->t0_real_ns;
+		/* reads at 0.5 s, 1.0 s, ... 9.5 s; one at the store's instant
+		 * sees it; after 9.5 s nothing reads: not seen (unresolved) */
+		int64_t next = (rel + 500 * MSEC - 1) / (500 * MSEC) * (500 * MSEC);
+		if (next < 500 * MSEC)
+			next = 500 * MSEC;
+		int64_t want = next + 300000 - rel;
+		int seen = next < c->duration_ns ? 1 : 2;
+		if ((rows[i].kr[j].seen != seen || (seen == 1 && rows[i].kr[j].w_ns != want)) &&
+		    bad++ < 5)
+			CHECK(0, "kread-%d store %d: expected %lld, saw %d/%lld", j, i,
+			      (long long)want, rows[i].kr[j].seen, (long long)rows[i].kr[j].w_ns);
+	}
+	CHECK(K->fig.n == 100 && K->fig.unresolved == 4,
+	      "kread-%d: expected 100 stores to page 0, 4 never read; saw %llu, %llu", j,
+	      (unsigned long long)K->fig.n, (unsigned long long)K->fig.unresolved);
+}
+
 static void kread(void)
 {
 	struct sw_synth_cfg c;
@@ -335,26 +363,23 @@ static void kread(void)
 	c.kread_ns = 500 * MSEC;
 	c.kread_mount_options = "rw,vers=4.2,actimeo=2";
 	CHECK(run("kread", &c) == 0, "kread: expected complete");
-	CHECK(S.has_kread && S.kread_prof.vers == 4 && S.kread_prof.acregmin_ns == 2 * SEC &&
-	      S.kread_prof.cto && S.kread_prof.period_ns == 500 * MSEC,
-	      "kread: mount options / period / mode not taken into the replay profile");
-	int bad = 0;
-	for (int i = 0; i < nrows && i < 99; i++) {
-		int64_t rel = rows[i].t_s_ns - c.t0_real_ns;
-		/* reads at 0.5 s, 1.0 s, ... 9.5 s; one at the store's instant
-		 * sees it; after 9.5 s nothing reads: not seen (unresolved) */
-		int64_t next = (rel + 500 * MSEC - 1) / (500 * MSEC) * (500 * MSEC);
-		if (next < 500 * MSEC)
-			next = 500 * MSEC;
-		int64_t want = next + 300000 - rel;
-		int seen = next < c.duration_ns ? 1 : 2;
-		if ((rows[i].kread != seen || (seen == 1 && rows[i].kread_ns != want)) && bad++ < 5)
-			CHECK(0, "kread store %d: expected %lld, saw %d/%lld", i, (long long)want,
-			      rows[i].kread, (long long)rows[i].kread_ns);
-	}
-	CHECK(S.kread.n == 100 && S.kread.unresolved == 4,
-	      "kread: expected 100 stores to page 0, 4 never read; saw %llu, %llu",
-	      (unsigned long long)S.kread.n, (unsigned long long)S.kread.unresolved);
+	CHECK(S.has_kread && S.nkread == 1, "kread: expected 1 reader, saw %d", S.nkread);
+	check_kread(&c, 0);
+
+	char src[300], dst[300], cmd[700];
+	snprintf(src, sizeof(src), "%s/kread/kread-0.swlog", base);
+	snprintf(dst, sizeof(dst), "%s/kread/kread-1.swlog", base);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", src, dst);
+	CHECK(system(cmd) == 0, "copy %s", src);
+	struct sw_row_sink sink = { .row = grab };
+	struct sw_analyze_opts o = { .nsinks = 1, .sinks = &sink };
+	char dir[300];
+	snprintf(dir, sizeof(dir), "%s/kread", base);
+	nrows = 0;
+	CHECK(sw_analyze(dir, &o, &S) == 0, "kread x2: expected complete");
+	CHECK(S.nkread == 2, "kread x2: expected 2 readers, saw %d", S.nkread);
+	check_kread(&c, 0);
+	check_kread(&c, 1);
 }
 
 int main(void)
