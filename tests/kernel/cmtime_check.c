@@ -415,8 +415,10 @@ static int check_sysctl(void)
 	result("sysctl_rejects_bogus_einval", 1, err == -EINVAL);
 	err = write_sysctl_file(SYSCTL_PATH, "eagerx");
 	result("sysctl_rejects_eagerx_einval", 1, err == -EINVAL);
-	err = write_sysctl_file(SYSCTL_PATH, "");
-	result("sysctl_rejects_empty_einval", 1, err == -EINVAL);
+	err = write_sysctl_file(SYSCTL_PATH, "deferred ");
+	result("sysctl_rejects_trailing_space_einval", 1, err == -EINVAL);
+	err = write_sysctl_file(SYSCTL_PATH, "Lang");
+	result("sysctl_rejects_Lang_einval", 1, err == -EINVAL);
 	fd = open(SYSCTL_PATH, O_RDONLY);
 	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
 	if (fd >= 0)
