@@ -257,7 +257,16 @@ vm_qemu_start server "$s_vmlinux" "$s_initrd" "$share" "$s_console" --ip 10.77.0
 	--net "stream,id=n0,server=on,addr.type=unix,addr.path=$sock"
 spid=$VM_PID
 for ((i = 0; i < 100; i++)); do [ -S "$sock" ] && break; vm_alive "$spid" || break; sleep 0.05; done
-[ -S "$sock" ] || { vm_fail_msg "the server's qemu did not create its network socket $sock" "$s_console"; exit 1; }
+if [ ! -S "$sock" ]; then
+	# qemu that exits at once (a kernel it cannot load) is a dead guest, not
+	# a slow one: say which, so the cause is never reported two ways
+	if vm_alive "$spid"; then
+		vm_fail_msg "the server's qemu did not create its network socket $sock within 5 s" "$s_console"
+	else
+		vm_fail_msg "the server guest died before its network came up (qemu PID $spid)" "$s_console"
+	fi
+	exit 1
+fi
 if [ "$shell" = 1 ]; then
 	watch_for_ready_simple() {
 		local i
