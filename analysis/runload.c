@@ -64,6 +64,12 @@ static void writer_meta(struct sw_summary *S, const char *meta)
 	if (!m)
 		return;
 	str_of(m, "policy", S->policy, sizeof(S->policy));
+	/* native on the patched kernel: name the kernel's own policy, so a
+	 * compare of emulated and patched runs tells them apart */
+	char kpol[16] = "";
+	str_of(m, "kernel_cmtime_policy", kpol, sizeof(kpol));
+	if (kpol[0] && !strcmp(S->policy, "native"))
+		snprintf(S->policy, sizeof(S->policy), "native(%s)", kpol);
 	str_of(m, "kernel_release", S->kernel, sizeof(S->kernel));
 	str_of(m, "trap", S->trap, sizeof(S->trap));
 	if (!S->cmdline[0])

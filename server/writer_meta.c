@@ -215,6 +215,17 @@ char *sw_meta_json(const struct sw_opts *o, const struct sw_resolved *r)
 		json_object_set_new(vm, vm_sysctls[i],
 				    json_integer(sw_read_vm_sysctl(vm_sysctls[i], -1)));
 	json_object_set_new(m, "vm_sysctls", vm);
+	/* the patched guest kernel of vm/kernel/ (vm.mmap_cmtime_policy): what
+	 * "native" means on it; absent on a stock kernel */
+	char kpol[32];
+	FILE *kp = fopen("/proc/sys/vm/mmap_cmtime_policy", "re");
+	if (kp) {
+		if (fgets(kpol, sizeof(kpol), kp)) {
+			kpol[strcspn(kpol, "\n")] = 0;
+			json_object_set_new(m, "kernel_cmtime_policy", json_string(kpol));
+		}
+		fclose(kp);
+	}
 
 	json_object_set_new(fs, "type", json_string(r->fs.fs_name));
 	json_object_set_new(fs, "magic", json_integer(r->fs.f_type));
