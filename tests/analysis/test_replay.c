@@ -13,16 +13,7 @@
 
 #include "replay.h"
 
-static int failures;
-#define CHECK(c, ...)                                                        \
-	do {                                                                 \
-		if (!(c)) {                                                  \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                        \
-			fputc('\n', stderr);                                 \
-			failures++;                                          \
-		}                                                            \
-	} while (0)
+#include "../check.h"
 
 #define S(x) ((int64_t)(x) * 1000000000ll)
 #define MS(x) ((int64_t)(x) * 1000000ll)
