@@ -29,7 +29,7 @@ done
 top=$(cd "$(dirname "$0")/.." && pwd)
 bld=${SW_BUILD_DIR:-$top/build}
 gns=$top/scripts/ganesha-ns
-probe=$bld/client/stalewin-probe bare=$bld/client/stalewin-nfs-bare check=$bld/tests/probe/probe_logcheck
+probe=$bld/client/stalewin-probe bare=$bld/client/stalewin-nfs-bare check=$bld/tests/client/probe/probe_logcheck
 for b in "$probe" "$bare" "$check"; do
 	[ -x "$b" ] || { echo "bench/probe.sh: $b not built (cmake --build $bld)" >&2; exit 1; }
 done

@@ -14,7 +14,7 @@
 
 #include "swlog.h"
 
-#include "../check.h"
+#include "check.h"
 
 #define NREC 50
 

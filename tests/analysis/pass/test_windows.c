@@ -21,7 +21,7 @@
 #include "report.h"
 #include "synth.h"
 
-#include "../check.h"
+#include "check.h"
 
 #define SEC 1000000000ll
 #define MSEC 1000000ll

@@ -1,12 +1,12 @@
-# tests/probe/lib.sh: shared set-up of the probe's integration tests (sourced).
+# tests/client/probe/lib.sh: shared set-up of the probe's integration tests (sourced).
 # Each test gets its own tmpfs export and its own ganesha (scripts/ganesha-ns),
 # torn down on exit whatever happens.
 set -euo pipefail
-src=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+src=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 bld=${SW_BUILD_DIR:-$src/build}
 gns=$src/scripts/ganesha-ns
 probe=$bld/client/stalewin-probe
-check=$bld/tests/probe/probe_logcheck
+check=$bld/tests/client/probe/probe_logcheck
 
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }

@@ -11,7 +11,7 @@
 # log (3), a run interrupted by Ctrl-C (meta.json "interrupted") (3), a
 # clean run (0).
 set -uo pipefail
-SRC=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+SRC=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 BLD=${SW_BUILD_DIR:-$SRC/build-analysis}
 SYN=$BLD/analysis/stalewin-synth
 REP=$BLD/analysis/stalewin-report

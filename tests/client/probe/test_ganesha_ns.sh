@@ -6,7 +6,7 @@
 # shows: no SW_ lines, nfs-cat returning the wrong bytes, a netns still listed
 # after down, or a ganesha/rpcbind PID still alive.
 set -euo pipefail
-src=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+src=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 gns=$src/scripts/ganesha-ns
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (netns, tmpfs mount)"; exit 77; }
 command -v ganesha.nfsd >/dev/null || { echo "SKIP: ganesha.nfsd not installed"; exit 77; }

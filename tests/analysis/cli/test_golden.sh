@@ -4,13 +4,13 @@
 # GETATTRs, clock.json, a kernel-mount reader).  Any change in a figure, a
 # column, a key or the layout shows as a diff; a broken analysis shows as
 # different numbers.  Refresh after an intended change with
-#   tests/analysis/test_golden.sh --update-golden
+#   tests/analysis/cli/test_golden.sh --update-golden
 # (needs SW_BUILD_DIR, or a build in build-analysis/).
 set -euo pipefail
-SRC=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+SRC=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 BLD=${SW_BUILD_DIR:-$SRC/build-analysis}
 B=$BLD/analysis
-G=$SRC/tests/analysis/golden
+G=$SRC/tests/analysis/cli/golden
 update=0
 [ "${1:-}" = "--update-golden" ] && update=1
 for x in stalewin-synth stalewin-report; do

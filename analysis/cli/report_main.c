@@ -39,49 +39,6 @@ static FILE *open_out(const char *dir, const char *name, char *path, size_t n)
 	return f;
 }
 
-void sw_join_argv(char *dst, size_t n, int argc, char **argv)
-{
-	size_t used = 0;
-	dst[0] = 0;
-	for (int i = 0; i < argc && used < n; i++) {
-		int w = snprintf(dst + used, n - used, "%s%s", i ? " " : "", argv[i]);
-		if (w < 0)
-			break;
-		used += (size_t)w;
-	}
-}
-
-int sw_report_problems_stderr(const struct sw_summary *S, int rc)
-{
-	for (int i = 0; i < S->nprob; i++) {
-		const struct sw_problem *p = &S->prob[i];
-		if (rc == 2 || p->partial) {
-			if (p->record >= 0)
-				fprintf(stderr, "stalewin-report: %s: record %lld: %s\n", p->file,
-					(long long)p->record, p->msg);
-			else
-				fprintf(stderr, "stalewin-report: %s: %s\n", p->file, p->msg);
-		}
-	}
-	if (rc == 3)
-		fprintf(stderr, "stalewin-report: partial report (%llu problems), exit 3\n",
-			(unsigned long long)S->nprob_total);
-	return rc;
-}
-
-int sw_load_profiles(const char *file, struct sw_profile *prof, int *nprof)
-{
-	char err[512];
-	int n = sw_profiles_load(file, prof, SW_MAX_PROFILES, err, sizeof(err));
-	if (n <= 0) {
-		fprintf(stderr, "stalewin-report: %s\n",
-			n == 0 ? "profile file has no profiles" : err);
-		return 2;
-	}
-	*nprof = n;
-	return 0;
-}
-
 static int report_main(int argc, char **argv)
 {
 	static const struct option lo[] = {

@@ -13,7 +13,7 @@
 
 #include "replay.h"
 
-#include "../check.h"
+#include "check.h"
 
 #define S(x) ((int64_t)(x) * 1000000000ll)
 #define MS(x) ((int64_t)(x) * 1000000ll)

@@ -9,7 +9,7 @@
 # CLI shows as a missing row, a figure that differs between the archive and
 # the folder, no plot, or a wrong exit code.
 set -uo pipefail
-SRC=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+SRC=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 BLD=${SW_BUILD_DIR:-$SRC/build-analysis}
 SYN=$BLD/analysis/stalewin-synth
 REP=$BLD/analysis/stalewin-report
