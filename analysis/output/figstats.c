@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* fmt_common.c - helpers the formats share. */
+/* figstats.c - the figure statistics every sink prints (computed once per
+ * figure, sw_figstats) and the number formats they share. */
 #include <stdio.h>
 #include <string.h>
 
@@ -64,15 +65,74 @@ double sw_fig_cdf(const struct sw_fig *f, int64_t v)
 	return f->n ? 1.0 - sw_fig_share_above(f, v) : 0;
 }
 
-void sw_fmt_q(char *buf, int len, const struct sw_fig *f, double q)
+const double sw_fig_q[SW_FIG_NQ] = { 0.5, 0.9, 0.99, 1.0 };
+const char *const sw_fig_q_name[SW_FIG_NQ] = { "p50", "p90", "p99", "max" };
+const int64_t sw_fig_th_ns[SW_FIG_NTH] = { 1000000000ll, 5000000000ll, 30000000000ll };
+const char *const sw_fig_th_name[SW_FIG_NTH] = { "1s", "5s", "30s" };
+
+void sw_figstats(const struct sw_fig *f, struct sw_figstats *st)
 {
-	int64_t v = sw_fig_quantile(f, q);
+	st->n = f->n;
+	st->unresolved = f->unresolved;
+	for (int k = 0; k < SW_FIG_NQ; k++)
+		st->q[k] = sw_fig_quantile(f, sw_fig_q[k]);
+	for (int k = 0; k < SW_FIG_NTH; k++)
+		st->gt[k] = sw_fig_share_above(f, sw_fig_th_ns[k]);
+}
+
+void sw_fmt_pct(char *b, int len, double share)
+{
+	if (share <= 0)
+		snprintf(b, len, "0");
+	else if (share < 0.001)
+		snprintf(b, len, "<.1%%");
+	else if (share < 0.1)
+		snprintf(b, len, "%.1f%%", share * 100);
+	else
+		snprintf(b, len, "%.0f%%", share * 100);
+}
+
+void sw_fmt_qv(char *buf, int len, int64_t v)
+{
 	if (v == -2)
 		snprintf(buf, len, "-");
 	else if (v == -1)
 		snprintf(buf, len, ">end");
 	else
 		sw_fmt_dur(buf, len, v);
+}
+
+void sw_fmt_fig_row(FILE *f, const char *label, const struct sw_figstats *st)
+{
+	char q[SW_FIG_NQ][16], s[SW_FIG_NTH][16];
+	for (int i = 0; i < SW_FIG_NQ; i++)
+		sw_fmt_qv(q[i], sizeof(q[i]), st->q[i]);
+	for (int i = 0; i < SW_FIG_NTH; i++)
+		sw_fmt_pct(s[i], sizeof(s[i]), st->n ? st->gt[i] : 0);
+	fprintf(f, "%-16.16s%6llu%7s%7s%7s%7s%5s%5s%5s%6llu\n", label,
+		(unsigned long long)st->n, q[0], q[1], q[2], q[3], s[0], s[1], s[2],
+		(unsigned long long)st->unresolved);
+}
+
+void sw_figstats_json(json_t *o, const struct sw_figstats *st)
+{
+	char k[32];
+	json_object_set_new(o, "stores", json_integer((json_int_t)st->n));
+	json_object_set_new(o, "unresolved", json_integer((json_int_t)st->unresolved));
+	for (int i = 0; i < SW_FIG_NQ; i++) {
+		snprintf(k, sizeof(k), "%s_ns", sw_fig_q_name[i]);
+		json_object_set_new(o, k, st->q[i] < 0 ? json_null()
+						       : json_integer((json_int_t)st->q[i]));
+	}
+	for (int i = 0; i < SW_FIG_NTH; i++) {
+		snprintf(k, sizeof(k), "share_gt_%s", sw_fig_th_name[i]);
+		json_object_set_new(o, k, json_real(st->gt[i]));
+	}
+}
+
+void sw_fmt_q(char *buf, int len, const struct sw_fig *f, double q)
+{
+	sw_fmt_qv(buf, len, sw_fig_quantile(f, q));
 }
 
 const struct sw_fig *sw_fig_at(const struct sw_summary *S, int i, int *kind)

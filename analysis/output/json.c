@@ -7,12 +7,6 @@
 
 #define I(x) json_integer((json_int_t)(x))
 
-static json_t *qv(const struct sw_fig *f, double q)
-{
-	int64_t v = sw_fig_quantile(f, q);
-	return v < 0 ? json_null() : I(v);
-}
-
 json_t *sw_fig_json(const struct sw_fig *g, int kind)
 {
 	static const char *kinds[] = { "truth", "observed", "replay", "kernel-mount" };
@@ -20,15 +14,9 @@ json_t *sw_fig_json(const struct sw_fig *g, int kind)
 	json_object_set_new(o, "name", json_string(g->name));
 	json_object_set_new(o, "kind", json_string(kinds[kind & 3]));
 	json_object_set_new(o, "description", json_string(g->desc));
-	json_object_set_new(o, "stores", I(g->n));
-	json_object_set_new(o, "unresolved", I(g->unresolved));
-	json_object_set_new(o, "p50_ns", qv(g, 0.5));
-	json_object_set_new(o, "p90_ns", qv(g, 0.9));
-	json_object_set_new(o, "p99_ns", qv(g, 0.99));
-	json_object_set_new(o, "max_ns", qv(g, 1.0));
-	json_object_set_new(o, "share_gt_1s", json_real(sw_fig_share_above(g, 1000000000ll)));
-	json_object_set_new(o, "share_gt_5s", json_real(sw_fig_share_above(g, 5000000000ll)));
-	json_object_set_new(o, "share_gt_30s", json_real(sw_fig_share_above(g, 30000000000ll)));
+	struct sw_figstats st;
+	sw_figstats(g, &st);
+	sw_figstats_json(o, &st);
 	return o;
 }
 

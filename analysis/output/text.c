@@ -38,30 +38,11 @@ static void kv(FILE *f, const char *k, const char *v)
 	fputc('\n', f);
 }
 
-static void pct(char *b, int len, double share)
-{
-	if (share <= 0)
-		snprintf(b, len, "0");
-	else if (share < 0.001)
-		snprintf(b, len, "<.1%%");
-	else if (share < 0.1)
-		snprintf(b, len, "%.1f%%", share * 100);
-	else
-		snprintf(b, len, "%.0f%%", share * 100);
-}
-
 static void fig_row(FILE *f, const struct sw_fig *g)
 {
-	char q[4][16], s[3][16];
-	const double qs[4] = { 0.5, 0.9, 0.99, 1.0 };
-	const int64_t th[3] = { 1000000000ll, 5000000000ll, 30000000000ll };
-	for (int i = 0; i < 4; i++)
-		sw_fmt_q(q[i], sizeof(q[i]), g, qs[i]);
-	for (int i = 0; i < 3; i++)
-		pct(s[i], sizeof(s[i]), g->n ? sw_fig_share_above(g, th[i]) : 0);
-	fprintf(f, "%-16.16s%6llu%7s%7s%7s%7s%5s%5s%5s%6llu\n", g->name,
-		(unsigned long long)g->n, q[0], q[1], q[2], q[3], s[0], s[1], s[2],
-		(unsigned long long)g->unresolved);
+	struct sw_figstats st;
+	sw_figstats(g, &st);
+	sw_fmt_fig_row(f, g->name, &st);
 }
 
 static void cdf(FILE *f, const struct sw_summary *S)

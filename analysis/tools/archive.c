@@ -109,12 +109,12 @@ static int add_run(sqlite3 *db, const struct sw_summary *S)
 		sqlite3_bind_int(st, 2, i);
 		sqlite3_bind_text(st, 3, c->name, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_int(st, 4, c->kind);
-		sqlite3_bind_int64(st, 5, (int64_t)c->n);
-		sqlite3_bind_int64(st, 6, (int64_t)c->unresolved);
-		for (int k = 0; k < 4; k++)
-			bind_q(st, 7 + k, c->q[k]);
-		for (int k = 0; k < 3; k++)
-			sqlite3_bind_double(st, 11 + k, c->gt[k]);
+		sqlite3_bind_int64(st, 5, (int64_t)c->s.n);
+		sqlite3_bind_int64(st, 6, (int64_t)c->s.unresolved);
+		for (int k = 0; k < SW_FIG_NQ; k++)
+			bind_q(st, 7 + k, c->s.q[k]);
+		for (int k = 0; k < SW_FIG_NTH; k++)
+			sqlite3_bind_double(st, 11 + k, c->s.gt[k]);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			goto out;
 	}
@@ -197,13 +197,13 @@ int archive_load(const char *path, const char *id, struct cmp_run *r, char *err,
 		struct cmp_fig *c = &r->fig[r->nfig++];
 		snprintf(c->name, sizeof(c->name), "%s", (const char *)sqlite3_column_text(st, 0));
 		c->kind = sqlite3_column_int(st, 1);
-		c->n = (uint64_t)sqlite3_column_int64(st, 2);
-		c->unresolved = (uint64_t)sqlite3_column_int64(st, 3);
-		for (int k = 0; k < 4; k++)
-			c->q[k] = sqlite3_column_type(st, 4 + k) == SQLITE_NULL
-					  ? (c->n ? -1 : -2) : sqlite3_column_int64(st, 4 + k);
-		for (int k = 0; k < 3; k++)
-			c->gt[k] = sqlite3_column_double(st, 8 + k);
+		c->s.n = (uint64_t)sqlite3_column_int64(st, 2);
+		c->s.unresolved = (uint64_t)sqlite3_column_int64(st, 3);
+		for (int k = 0; k < SW_FIG_NQ; k++)
+			c->s.q[k] = sqlite3_column_type(st, 4 + k) == SQLITE_NULL
+					  ? (c->s.n ? -1 : -2) : sqlite3_column_int64(st, 4 + k);
+		for (int k = 0; k < SW_FIG_NTH; k++)
+			c->s.gt[k] = sqlite3_column_double(st, 8 + k);
 	}
 	rc = 0;
 out:

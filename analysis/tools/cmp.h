@@ -4,16 +4,14 @@
 #ifndef STALEWIN_CMP_H
 #define STALEWIN_CMP_H
 #include <stdio.h>
-#include "report.h"
+#include "fmt.h"
 
 #define CMP_MAX_FIG 40
 
 struct cmp_fig {
 	char name[48];
 	int kind;              /* as sw_fig_at */
-	uint64_t n, unresolved;
-	int64_t q[4];          /* p50 p90 p99 max */
-	double gt[3];          /* share > 1 s, 5 s, 30 s */
+	struct sw_figstats s;  /* the row (fmt.h) */
 };
 
 struct cmp_run {

@@ -13,8 +13,6 @@
 
 void cmp_from_summary(const struct sw_summary *S, struct cmp_run *r)
 {
-	const double qs[4] = { 0.5, 0.9, 0.99, 1.0 };
-	const int64_t th[3] = { 1000000000ll, 5000000000ll, 30000000000ll };
 	const struct sw_fig *g;
 	int kind;
 	memset(r, 0, sizeof(*r));
@@ -36,40 +34,13 @@ void cmp_from_summary(const struct sw_summary *S, struct cmp_run *r)
 		struct cmp_fig *c = &r->fig[r->nfig++];
 		snprintf(c->name, sizeof(c->name), "%s", g->name);
 		c->kind = kind;
-		c->n = g->n;
-		c->unresolved = g->unresolved;
-		for (int k = 0; k < 4; k++)
-			c->q[k] = sw_fig_quantile(g, qs[k]);
-		for (int k = 0; k < 3; k++)
-			c->gt[k] = sw_fig_share_above(g, th[k]);
+		sw_figstats(g, &c->s);
 	}
-}
-
-static void qfmt(char *b, int len, int64_t v)
-{
-	if (v == -2)
-		snprintf(b, len, "-");
-	else if (v == -1)
-		snprintf(b, len, ">end");
-	else
-		sw_fmt_dur(b, len, v);
-}
-
-static void pct(char *b, int len, double s)
-{
-	if (s <= 0)
-		snprintf(b, len, "0");
-	else if (s < 0.001)
-		snprintf(b, len, "<.1%%");
-	else if (s < 0.1)
-		snprintf(b, len, "%.1f%%", s * 100);
-	else
-		snprintf(b, len, "%.0f%%", s * 100);
 }
 
 void cmp_print_text(FILE *f, struct cmp_run *runs, int n)
 {
-	char q[4][16], s[3][16], d1[16], d2[16];
+	char d1[16], d2[16];
 	fprintf(f, "stalewin compare: %d runs\n", n);
 	for (int i = 0; i < n; i++) {
 		struct cmp_run *r = &runs[i];
@@ -98,15 +69,9 @@ void cmp_print_text(FILE *f, struct cmp_run *runs, int n)
 				const struct cmp_fig *c = &runs[i].fig[j];
 				if (strcmp(c->name, seen[k]))
 					continue;
-				for (int x = 0; x < 4; x++)
-					qfmt(q[x], sizeof(q[x]), c->q[x]);
-				for (int x = 0; x < 3; x++)
-					pct(s[x], sizeof(s[x]), c->n ? c->gt[x] : 0);
 				char lab[32];
 				snprintf(lab, sizeof(lab), "  %s %s", runs[i].label, runs[i].policy);
-				fprintf(f, "%-16.16s%6llu%7s%7s%7s%7s%5s%5s%5s%6llu\n", lab,
-					(unsigned long long)c->n, q[0], q[1], q[2], q[3], s[0],
-					s[1], s[2], (unsigned long long)c->unresolved);
+				sw_fmt_fig_row(f, lab, &c->s);
 			}
 	}
 	fprintf(f, "\n%-16s%8s%9s%9s%8s%10s%10s\n", "cost / run", "stores", "updates",
@@ -147,15 +112,8 @@ int cmp_print_json(FILE *f, struct cmp_run *runs, int n)
 		for (int j = 0; j < r->nfig; j++) {
 			const struct cmp_fig *c = &r->fig[j];
 			json_t *g = json_object();
-			static const char *qn[4] = { "p50_ns", "p90_ns", "p99_ns", "max_ns" };
 			json_object_set_new(g, "name", json_string(c->name));
-			json_object_set_new(g, "stores", json_integer((json_int_t)c->n));
-			json_object_set_new(g, "unresolved", json_integer((json_int_t)c->unresolved));
-			for (int k = 0; k < 4; k++)
-				json_object_set_new(g, qn[k], c->q[k] >= 0 ? json_integer(c->q[k]) : json_null());
-			json_object_set_new(g, "share_gt_1s", json_real(c->gt[0]));
-			json_object_set_new(g, "share_gt_5s", json_real(c->gt[1]));
-			json_object_set_new(g, "share_gt_30s", json_real(c->gt[2]));
+			sw_figstats_json(g, &c->s);
 			json_array_append_new(figs, g);
 		}
 		json_object_set_new(o, "figures", figs);
