@@ -4,10 +4,12 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse.h"
 #include "swtime.h"
 #include "trap.h"
 #include "writer.h"
@@ -77,48 +79,10 @@ void sw_opts_usage(FILE *f)
 "  uffd: --uffd-spin-us N (handler busy-poll, default 200)\n");
 }
 
-/* Unsigned integer with an optional K/M/G/T (binary) suffix. */
-static int parse_u64(const char *s, uint64_t *out, int suffix)
-{
-	char *end;
-	errno = 0;
-	if (!s[0] || s[0] == '-')
-		return -1;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno)
-		return -1;
-	unsigned long long mul = 1;
-	if (suffix && *end) {
-		switch (*end) {
-		case 'k': case 'K': mul = 1ull << 10; break;
-		case 'm': case 'M': mul = 1ull << 20; break;
-		case 'g': case 'G': mul = 1ull << 30; break;
-		case 't': case 'T': mul = 1ull << 40; break;
-		default: return -1;
-		}
-		end++;
-		if (*end == 'i' || *end == 'I')
-			end++;
-		if (*end == 'b' || *end == 'B')
-			end++;
-	}
-	if (*end)
-		return -1;
-	if (v > UINT64_MAX / mul)
-		return -1;
-	*out = v * mul;
-	return 0;
-}
-
+/* a finite number (parse.h) */
 static int parse_dbl(const char *s, double *out)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || !s[0] || *end || !isfinite(v))
-		return -1;
-	*out = v;
-	return 0;
+	return sw_parse_double(s, -DBL_MAX, DBL_MAX, out);
 }
 
 #define BAD(...)                                                              \
@@ -130,7 +94,7 @@ static int parse_dbl(const char *s, double *out)
 static int num_opt(const char *name, const char *arg, uint64_t *v, int suffix,
 		   char *err, size_t errlen)
 {
-	if (parse_u64(arg, v, suffix))
+	if (sw_parse_u64(arg, 0, suffix ? SW_PARSE_SUFFIX : 0, 0, UINT64_MAX, v))
 		BAD("expected a non-negative integer%s for --%s, saw '%s'",
 		    suffix ? " (K/M/G suffix ok)" : "", name, arg);
 	return 0;
@@ -140,7 +104,7 @@ static int ms_opt(const char *name, const char *arg, int64_t *v, char *err,
 		  size_t errlen)
 {
 	uint64_t u;
-	if (parse_u64(arg, &u, 0) || u > (uint64_t)INT64_MAX / SW_NS_PER_MS)
+	if (sw_parse_u64(arg, 0, 0, 0, (uint64_t)INT64_MAX / SW_NS_PER_MS, &u))
 		BAD("expected milliseconds (integer >= 0) for --%s, saw '%s'",
 		    name, arg);
 	*v = (int64_t)u;
@@ -188,15 +152,11 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 			    o->duration_s > 1e7)
 				BAD("expected --duration in seconds > 0, saw '%s'", optarg);
 			break;
-		case O_RUNID: {
-			char *end;
-			errno = 0;
-			o->run_id = strtoull(optarg, &end, 16);
-			if (errno || !optarg[0] || *end)
+		case O_RUNID:
+			if (sw_parse_u64(optarg, 16, 0, 0, UINT64_MAX, &o->run_id))
 				BAD("expected --run-id as up to 16 hex digits, saw '%s'", optarg);
 			o->run_id_given = 1;
 			break;
-		}
 		case O_STATUS: o->status_file = optarg; break;
 		case O_TRAP:
 			if (!sw_trap_find(optarg))

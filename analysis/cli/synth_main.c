@@ -3,11 +3,13 @@
  *   stalewin-synth --out DIR [--policy P] [--duration S] ... (--help) */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "parse.h"
 #include "synth.h"
 
 static void usage(FILE *f)
@@ -26,22 +28,13 @@ static void usage(FILE *f)
 
 static int num(const char *s, double *v)
 {
-	char *e;
-	errno = 0;
-	*v = strtod(s, &e);
-	return errno || e == s || *e;
+	return sw_parse_double(s, -HUGE_VAL, HUGE_VAL, v);
 }
 
 static int win(const char *s, struct sw_synth_win *w)
 {
 	double a, b;
-	char buf[128], *d;
-	snprintf(buf, sizeof(buf), "%s", s);
-	d = strchr(buf, '-');
-	if (!d)
-		return 1;
-	*d = 0;
-	if (num(buf, &a) || num(d + 1, &b) || b < a)
+	if (sw_parse_range(s, &a, &b))
 		return 1;
 	w->from_ns = (int64_t)(a * 1e6);
 	w->to_ns = (int64_t)(b * 1e6);

@@ -20,12 +20,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "control.h"
 #include "control_client.h"
+#include "parse.h"
 
 #define PROG "stalewin-ctl"
 
@@ -144,9 +146,8 @@ int main(int argc, char **argv)
 		case 'u': url = optarg; break;
 		case 't': token_file = optarg; break;
 		case 'T': {
-			char *end;
-			double s = strtod(optarg, &end);
-			if (*end || s <= 0) {
+			double s;
+			if (sw_parse_double(optarg, 0, HUGE_VAL, &s) || s <= 0) {
 				fprintf(stderr, PROG ": expected --timeout SEC > 0, saw '%s'\n", optarg);
 				return 2;
 			}
@@ -155,9 +156,8 @@ int main(int argc, char **argv)
 		}
 		case 'g': get = optarg; break;
 		case 'n': {
-			char *end;
-			unsigned long v = strtoul(optarg, &end, 10);
-			if (*end || !v || v > 1000000) {
+			uint64_t v;
+			if (sw_parse_u64(optarg, 10, 0, 1, 1000000, &v)) {
 				fprintf(stderr, PROG ": expected --samples 1..1000000, saw '%s'\n", optarg);
 				return 2;
 			}

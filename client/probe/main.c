@@ -20,6 +20,7 @@
 #include <nfsc/libnfs.h>
 #include <nfsc/libnfs-raw.h>
 
+#include "parse.h"
 #include "swtime.h"
 
 static volatile sig_atomic_t got_signal;
@@ -42,33 +43,6 @@ static void usage(FILE *f)
 	      "  --writer-run-id HEX   flag stamps of another run (SW_READ_OTHERRUN)\n"
 	      "  --force               overwrite an existing log\n"
 	      "  --quiet | --status    live status line (default: on iff stderr is a tty)\n", f);
-}
-
-static int parse_u(const char *s, unsigned long long lo, unsigned long long hi,
-		   unsigned long long *out, int base)
-{
-	char *e;
-	unsigned long long v;
-	if (!*s || *s == '-')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &e, base);
-	if (errno || *e || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int parse_d(const char *s, double lo, double hi, double *out)
-{
-	char *e;
-	double v;
-	errno = 0;
-	v = strtod(s, &e);
-	if (errno || e == s || *e || !(v >= lo && v <= hi))
-		return -1;
-	*out = v;
-	return 0;
 }
 
 #define BAD(...) do { fprintf(stderr, "stalewin-probe: " __VA_ARGS__); fputc('\n', stderr); exit(2); } while (0)
@@ -97,7 +71,7 @@ static void parse_args(int argc, char **argv, struct probe_opts *o)
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
-	unsigned long long v;
+	uint64_t v;
 	char err[512];
 	int c;
 
@@ -120,15 +94,15 @@ static void parse_args(int argc, char **argv, struct probe_opts *o)
 			break;
 		case 'l': o->log_path = optarg; break;
 		case 'd':
-			if (parse_d(optarg, 0, 1e9, &o->duration_s))
+			if (sw_parse_double(optarg, 0, 1e9, &o->duration_s))
 				BAD("--duration: expected seconds >= 0, saw '%s'", optarg);
 			break;
 		case 'r':
-			if (parse_d(optarg, 0, 1e7, &o->rate))
+			if (sw_parse_double(optarg, 0, 1e7, &o->rate))
 				BAD("--rate: expected GETATTRs/s >= 0, saw '%s'", optarg);
 			break;
 		case 'D':
-			if (parse_u(optarg, 1, 1024, &v, 10))
+			if (sw_parse_u64(optarg, 10, 0, 1, 1024, &v))
 				BAD("--depth: expected 1..1024, saw '%s'", optarg);
 			o->depth = (unsigned)v;
 			break;
@@ -138,7 +112,7 @@ static void parse_args(int argc, char **argv, struct probe_opts *o)
 			for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 				if (o->nread_page == PROBE_MAX_PAGES)
 					BAD("--read-page: at most %d pages", PROBE_MAX_PAGES);
-				if (parse_u(tok, 0, 1ull << 40, &v, 10))
+				if (sw_parse_u64(tok, 10, 0, 0, 1ull << 40, &v))
 					BAD("--read-page: expected page numbers N[,N...], saw '%s'", tok);
 				o->read_page[o->nread_page++] = v;
 			}
@@ -147,19 +121,19 @@ static void parse_args(int argc, char **argv, struct probe_opts *o)
 			break;
 		}
 		case O_READEVERY:
-			if (parse_u(optarg, 1, 1u << 30, &v, 10))
+			if (sw_parse_u64(optarg, 10, 0, 1, 1u << 30, &v))
 				BAD("--read-every: expected K >= 1, saw '%s'", optarg);
 			o->read_every = (unsigned)v;
 			break;
 		case O_PAGESZ:
-			if (parse_u(optarg, 64, 1u << 24, &v, 10))
+			if (sw_parse_u64(optarg, 10, 0, 64, 1u << 24, &v))
 				BAD("--page-size: expected 64..16M bytes, saw '%s'", optarg);
 			o->page_size = (unsigned)v;
 			break;
 		case O_TIMEOUT:
 		case O_CTIMEOUT:
 		case O_BACKOFF:
-			if (parse_u(optarg, 1, 3600000, &v, 10))
+			if (sw_parse_u64(optarg, 10, 0, 1, 3600000, &v))
 				BAD("--%s: expected 1..3600000 ms, saw '%s'",
 				    c == O_TIMEOUT ? "timeout-ms" : c == O_CTIMEOUT ?
 				    "connect-timeout-ms" : "backoff-max-ms", optarg);
@@ -168,7 +142,7 @@ static void parse_args(int argc, char **argv, struct probe_opts *o)
 			break;
 		case O_RUNID:
 		case O_WRUNID:
-			if (parse_u(optarg, 1, UINT64_MAX, &v, 16))
+			if (sw_parse_u64(optarg, 16, 0, 1, UINT64_MAX, &v))
 				BAD("--%s: expected a non-zero 64-bit hex number, saw '%s'",
 				    c == O_RUNID ? "run-id" : "writer-run-id", optarg);
 			*(c == O_RUNID ? &o->run_id : &o->writer_run_id) = v;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* nfs_url.c - see nfs_url.h. */
 #include "nfs_url.h"
+#include "parse.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,26 +14,12 @@
 		return -EINVAL;                   \
 	} while (0)
 
-static int parse_int(const char *v, long lo, long hi, long *out)
-{
-	char *end;
-	long x;
-	if (!*v)
-		return -1;
-	errno = 0;
-	x = strtol(v, &end, 10);
-	if (errno || *end || x < lo || x > hi)
-		return -1;
-	*out = x;
-	return 0;
-}
-
 static int parse_query(char *q, struct sw_nfs_url *u, char *err, size_t errlen)
 {
 	char *save = NULL, *kv;
 	for (kv = strtok_r(q, "&", &save); kv; kv = strtok_r(NULL, "&", &save)) {
 		char *eq = strchr(kv, '=');
-		long x;
+		int64_t x;
 		if (!eq)
 			BAD("URL argument '%s': expected KEY=VALUE", kv);
 		*eq = 0;
@@ -42,14 +29,14 @@ static int parse_query(char *q, struct sw_nfs_url *u, char *err, size_t errlen)
 				BAD("URL argument version=%s: expected 3 or 4", v);
 			u->version = atoi(v);
 		} else if (!strcmp(k, "nfsport") || !strcmp(k, "mountport")) {
-			if (parse_int(v, 1, 65535, &x))
+			if (sw_parse_i64(v, 1, 65535, &x))
 				BAD("URL argument %s=%s: expected a port 1..65535", k, v);
 			if (k[0] == 'n')
 				u->nfsport = (int)x;
 			else
 				u->mountport = (int)x;
 		} else if (!strcmp(k, "uid") || !strcmp(k, "gid")) {
-			if (parse_int(v, 0, 2147483647, &x))
+			if (sw_parse_i64(v, 0, 2147483647, &x))
 				BAD("URL argument %s=%s: expected a number 0..2^31-1", k, v);
 		} else {
 			BAD("URL argument '%s': expected one of version, nfsport, mountport, uid, gid", k);

@@ -27,6 +27,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "parse.h"
 #include "reader_clock.h"
 #include "swtime.h"
 
@@ -144,9 +145,8 @@ int sw_reader_clock_main(int argc, char **argv)
 		return 2;
 	}
 	if (argc == 4 && !strcmp(argv[2], "--samples")) {
-		char *end;
-		long v = strtol(argv[3], &end, 10);
-		if (*end || v < 1 || v > 100000) {
+		uint64_t v;
+		if (sw_parse_u64(argv[3], 10, 0, 1, 100000, &v)) {
 			fprintf(stderr, "stalewin-reader: --samples: expected 1..100000, saw '%s'\n", argv[3]);
 			return 2;
 		}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* parse.h - numbers from the command line, one set of rules for every
+ * program: the whole string must be the number (no trailing text), no
+ * overflow, within [lo, hi].  Each returns 0, or -1 and leaves *out alone;
+ * the caller names the option in its message. */
+#ifndef STALEWIN_PARSE_H
+#define STALEWIN_PARSE_H
+#include <stdint.h>
+
+/* sw_parse_u64 flags */
+#define SW_PARSE_SUFFIX 1u /* K/M/G/T binary multiplier, then optional "i", "B" */
+
+/* Unsigned integer in base (0: C prefixes 0x, 0); a leading '-' is refused. */
+int sw_parse_u64(const char *s, int base, unsigned flags, uint64_t lo,
+		 uint64_t hi, uint64_t *out);
+/* Signed decimal integer. */
+int sw_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out);
+/* Floating-point number; NaN is never within [lo, hi]. */
+int sw_parse_double(const char *s, double lo, double hi, double *out);
+/* "A-B": two numbers >= 0 (sw_parse_double rules), A <= B. */
+int sw_parse_range(const char *s, double *from, double *to);
+#endif
