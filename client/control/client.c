@@ -12,6 +12,7 @@
 
 #include "control.h"
 #include "control_client.h"
+#include "clockest.h"
 #include "swtime.h"
 
 struct swctl {
@@ -226,7 +227,8 @@ int swctl_clock(struct swctl *c, unsigned samples, struct swctl_clock *out,
 	if (!rtts)
 		return SWCTL_E_TRANSPORT;
 	memset(out, 0, sizeof(*out));
-	out->rtt_min_ns = INT64_MAX;
+	struct sw_clockest est;
+	sw_clockest_init(&est);
 	for (i = 0; i <= samples; i++) {
 		struct buf b = { 0 };
 		long code;
@@ -260,16 +262,13 @@ int swctl_clock(struct swctl *c, unsigned samples, struct swctl_clock *out,
 		json_decref(j);
 		if (i == 0)
 			continue; /* warm-up: connection set-up in its round trip */
-		int64_t rtt = r_mono - s_mono;
-		rtts[n++] = rtt;
-		if (rtt < out->rtt_min_ns) {
-			int64_t mid = s_real + (r_real - s_real) / 2;
-			out->rtt_min_ns = rtt;
-			out->err_ns = (rtt + 1) / 2;
-			out->offset_ns = srv - mid;
-			out->t_real_ns = mid;
-		}
+		rtts[n++] = r_mono - s_mono;
+		sw_clockest_add(&est, s_real, srv, srv, r_real, r_mono - s_mono);
 	}
+	out->rtt_min_ns = est.rtt_min_ns;
+	out->err_ns = n ? (est.rtt_min_ns + 1) / 2 : 0;
+	out->offset_ns = est.offset_ns;
+	out->t_real_ns = est.mid_real_ns;
 	if (!rc) {
 		qsort(rtts, n, sizeof(*rtts), cmp64);
 		out->samples = n;

@@ -27,6 +27,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "clockest.h"
 #include "parse.h"
 #include "reader_clock.h"
 #include "swtime.h"
@@ -98,9 +99,9 @@ static int clock_query(const struct sockaddr_in *sa, unsigned samples)
 			inet_ntoa(sa->sin_addr), ntohs(sa->sin_port), strerror(errno));
 		return 1;
 	}
-	int64_t best_rtt = INT64_MAX, best_off = 0;
-	unsigned got = 0;
-	for (unsigned i = 0; i < samples * 3 && got < samples; i++) {
+	struct sw_clockest est;
+	sw_clockest_init(&est);
+	for (unsigned i = 0; i < samples * 3 && est.samples < samples; i++) {
 		struct clock_pkt p = { .magic = CLOCK_MAGIC, .seq = i, .t1_ns = sw_real_ns() };
 		if (send(fd, &p, sizeof(p), 0) != (ssize_t)sizeof(p))
 			continue;
@@ -111,25 +112,22 @@ static int clock_query(const struct sockaddr_in *sa, unsigned samples)
 			int64_t t4 = sw_real_ns();
 			if (n != (ssize_t)sizeof(r) || r.magic != CLOCK_MAGIC || r.seq != i)
 				continue; /* a late reply to an earlier request */
-			int64_t rtt = (t4 - r.t1_ns) - (r.t3_ns - r.t2_ns);
-			if (rtt < best_rtt) {
-				best_rtt = rtt;
-				best_off = ((r.t2_ns - r.t1_ns) + (r.t3_ns - t4)) / 2;
-			}
-			got++;
+			sw_clockest_add(&est, r.t1_ns, r.t2_ns, r.t3_ns, t4,
+					(t4 - r.t1_ns) - (r.t3_ns - r.t2_ns));
 			break;
 		}
 		usleep(2000);
 	}
 	close(fd);
-	if (!got) {
+	if (!est.samples) {
 		fprintf(stderr, "stalewin-reader: clock: no reply from udp %s:%u in %u tries\n",
 			inet_ntoa(sa->sin_addr), ntohs(sa->sin_port), samples * 3);
 		return 1;
 	}
 	printf("{\"offset_ns\":%lld,\"err_ns\":%lld,\"rtt_min_ns\":%lld,\"samples\":%u,"
 	       "\"t_real_ns\":%lld,\"method\":\"udp-ntp\"}\n",
-	       (long long)best_off, (long long)(best_rtt / 2), (long long)best_rtt, got,
+	       (long long)est.offset_ns, (long long)(est.rtt_min_ns / 2),
+	       (long long)est.rtt_min_ns, est.samples,
 	       (long long)sw_real_ns());
 	return 0;
 }
