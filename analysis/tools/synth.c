@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* synth.c - a scripted writer + probe (+ kernel reader) timeline written as
- * real swlog files.  See synth.h. */
+ * real swlog files.  See synth.h.  The policy and the writeback model are
+ * the writer's own (libswpolicy, server/policy/model.h): what a policy does
+ * is written once, and the goldens check it. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "swlog.h"
 #include "synth.h"
 
 #define RING 1024
-
-enum { P_EAGER, P_DEFERRED, P_LANG, P_NONE };
 
 struct upd_hist {
 	int64_t t;
@@ -26,13 +27,10 @@ struct gen_hist {
 
 struct synth {
 	const struct sw_synth_cfg *c;
-	int pol;
+	const struct sw_policy_ops *pol;
+	struct sw_model m;    /* pages, inode, policy state; mono = real - t0 */
 	struct swlog_writer *w, *p, *k;
-	uint8_t *dirty;       /* per page: 1 dirty */
 	uint64_t *gen;        /* per page: last generation stored */
-	uint64_t ndirty;
-	int inode_dirty, pending;
-	int64_t dirtied_when;
 	uint64_t change;      /* v4 change attribute */
 	int64_t stamp;        /* current mtime = ctime */
 	struct upd_hist uh[RING];
@@ -45,19 +43,6 @@ struct synth {
 	uint64_t rng;
 	int err;
 };
-
-static int pol_of(const char *s)
-{
-	if (!s || !strcmp(s, "eager"))
-		return P_EAGER;
-	if (!strcmp(s, "deferred"))
-		return P_DEFERRED;
-	if (!strcmp(s, "lang"))
-		return P_LANG;
-	if (!strcmp(s, "none"))
-		return P_NONE;
-	return -1;
-}
 
 void sw_synth_defaults(struct sw_synth_cfg *c)
 {
@@ -105,15 +90,11 @@ static void do_update(struct synth *S, int64_t t, uint32_t cause, uint64_t page)
 	app(S, S->w, SW_REC_UPDATE, &u, sizeof(u));
 }
 
-static void clean(struct synth *S, int64_t t, uint32_t cause, int inode)
+static void clean(struct synth *S, int64_t t, uint32_t cause, uint64_t pages)
 {
 	struct sw_rec_clean c = { .t_real_ns = t, .t_mono_ns = t - S->c->t0_real_ns,
-				  .dur_ns = 10000, .pages = S->ndirty, .cause = cause };
+				  .dur_ns = 10000, .pages = pages, .cause = cause };
 	app(S, S->w, SW_REC_CLEAN, &c, sizeof(c));
-	memset(S->dirty, 0, S->c->pages);
-	S->ndirty = 0;
-	if (inode)
-		S->inode_dirty = 0;
 }
 
 static void do_store(struct synth *S, int64_t t, uint64_t page)
@@ -121,7 +102,8 @@ static void do_store(struct synth *S, int64_t t, uint64_t page)
 	const struct sw_synth_cfg *c = S->c;
 	struct sw_rec_store s = { .page = page, .gen = ++S->gen[page],
 				  .t_after_real_ns = t };
-	int trapped = !S->dirty[page];
+	int trapped = !sw_model_writable(&S->m, page);
+	struct sw_decision d;
 
 	s.t_before_real_ns = t - 100 - (trapped ? c->trap_ns : 0);
 	s.t_before_mono_ns = s.t_before_real_ns - c->t0_real_ns;
@@ -130,18 +112,11 @@ static void do_store(struct synth *S, int64_t t, uint64_t page)
 		s.flags |= SW_STORE_TRAPPED;
 		s.trap_ns = c->trap_ns;
 		S->traps++;
-		if (S->pol == P_EAGER || S->pol == P_LANG) {
+		sw_model_trap(&S->m, page, t - c->t0_real_ns, &d);
+		if (d.update) {
 			do_update(S, t - c->upd_lead_ns, SW_CAUSE_TRAP, page);
 			s.flags |= SW_STORE_UPDATED;
 		}
-		if (S->pol == P_DEFERRED || S->pol == P_LANG)
-			S->pending = 1;
-		S->dirty[page] = 1;
-		S->ndirty++;
-	}
-	if (!S->inode_dirty) {
-		S->inode_dirty = 1;
-		S->dirtied_when = t;
 	}
 	if (page == c->kread_page) {
 		S->kh[S->nkh % RING] = (struct gen_hist){ t, s.gen };
@@ -157,28 +132,29 @@ static void do_store(struct synth *S, int64_t t, uint64_t page)
 
 static void do_tick(struct synth *S, int64_t t)
 {
-	if (!S->inode_dirty || t - S->dirtied_when < S->c->expire_ns)
+	struct sw_decision d;
+	if (!sw_model_tick(&S->m, t - S->c->t0_real_ns, NULL, &d) || !d.flushed)
 		return;
-	clean(S, t, SW_CAUSE_KUPDATE, 1);
-	if (S->pending) {
+	clean(S, t, SW_CAUSE_KUPDATE, d.cleaned);
+	if (d.update)
 		do_update(S, t, SW_CAUSE_KUPDATE, SW_NO_PAGE);
-		S->pending = 0;
-	}
 }
 
 static void do_msync(struct synth *S, int64_t t, uint32_t cause)
 {
 	struct sw_rec_sync y = { .t_real_ns = t, .t_mono_ns = t - S->c->t0_real_ns,
 				 .dur_ns = 30000, .cause = cause };
-	int deferred = S->pol == P_DEFERRED || S->pol == P_LANG;
-	if (cause == SW_CAUSE_MSYNC_SYNC || deferred) {
-		if (S->ndirty || cause == SW_CAUSE_MSYNC_SYNC)
-			clean(S, t, cause, cause == SW_CAUSE_MSYNC_SYNC);
-		if (S->pending) {
-			do_update(S, t, cause, SW_NO_PAGE);
-			S->pending = 0;
-		}
+	struct sw_decision d;
+	if (cause == SW_CAUSE_MSYNC_SYNC) {
+		sw_model_msync_sync(&S->m, y.t_mono_ns, NULL, &d);
+		clean(S, t, cause, d.cleaned);
+	} else {
+		sw_model_msync_async(&S->m, y.t_mono_ns, NULL, &d);
+		if (d.cleaned) /* the policy write-protected the pages */
+			clean(S, t, cause, d.cleaned);
 	}
+	if (d.update)
+		do_update(S, t, cause, SW_NO_PAGE);
 	app(S, S->w, SW_REC_SYNC, &y, sizeof(y));
 }
 
@@ -327,21 +303,28 @@ int64_t sw_synth_run(const struct sw_synth_cfg *c, const char *dir, char *err,
 	char path[4096];
 	int rc;
 
-	S.pol = pol_of(c->policy);
-	if (S.pol < 0 || c->pages == 0 || c->store_interval_ns <= 0 ||
+	S.pol = sw_policy_find(c->policy ? c->policy : "eager");
+	if (!S.pol || !S.pol->emulated || c->pages == 0 || c->store_interval_ns <= 0 ||
 	    (c->probe && c->poll_ns <= 0)) {
 		snprintf(err, errlen,
 			 "synth: expected policy eager|deferred|lang|none, pages > 0, intervals > 0; saw policy '%s'",
 			 c->policy ? c->policy : "");
 		return -EINVAL;
 	}
-	S.dirty = calloc(c->pages, 1);
+	struct sw_model_cfg mc = { .npages = c->pages, .page_size = 4096,
+				   .writeback_ns = c->writeback_ns,
+				   .expire_ns = c->expire_ns };
+	char merr[256];
+	rc = sw_model_init(&S.m, &mc, S.pol, 0, merr, sizeof(merr));
+	if (rc) {
+		snprintf(err, errlen, "synth: %s", merr);
+		return rc;
+	}
 	S.gen = calloc(c->pages, sizeof(uint64_t));
-	if (!S.dirty || !S.gen) {
+	if (!S.gen) {
 		snprintf(err, errlen, "synth: out of memory for %llu pages",
 			 (unsigned long long)c->pages);
-		free(S.dirty);
-		free(S.gen);
+		sw_model_free(&S.m);
 		return -ENOMEM;
 	}
 	rc = open_logs(&S, dir, err, errlen);
@@ -451,8 +434,10 @@ int64_t sw_synth_run(const struct sw_synth_cfg *c, const char *dir, char *err,
 	if (!c->no_end) {
 		if (!c->no_munmap) {
 			struct sw_rec_munmap m = { .t_real_ns = TE, .t_mono_ns = TE - T0,
-						   .dur_ns = 50000, .dirty_pages = S.ndirty };
-			if (S.pending)
+						   .dur_ns = 50000, .dirty_pages = S.m.nwritable };
+			struct sw_decision d;
+			sw_model_munmap(&S.m, TE - T0, &d);
+			if (d.update)
 				do_update(&S, TE + 10000, SW_CAUSE_MUNMAP, SW_NO_PAGE);
 			app(&S, S.w, SW_REC_MUNMAP, &m, sizeof(m));
 		}
@@ -502,7 +487,7 @@ out:
 		rc = S.err;
 		snprintf(err, errlen, "synth: appending a record failed: %s", strerror(-rc));
 	}
-	free(S.dirty);
+	sw_model_free(&S.m);
 	free(S.gen);
 	return rc ? rc : (int64_t)S.recs;
 }
