@@ -45,6 +45,8 @@ static void print_rec(const struct swlog_rec *rec)
 		       " t_after=%" PRId64 " trap_ns=%" PRId64 " flags=%#x", s->page,
 		       s->gen, s->t_before_real_ns, s->t_after_real_ns, s->trap_ns,
 		       s->flags);
+		if (s->upd_seq)
+			printf(" upd_seq=%u", s->upd_seq);
 		break;
 	}
 	case SW_REC_UPDATE: {

@@ -114,7 +114,10 @@ struct sw_rec_store {
 	int64_t t_after_mono_ns;
 	int64_t trap_ns;          /* time spent in the trap, 0 if none */
 	uint32_t flags;           /* SW_STORE_* */
-	uint32_t reserved;        /* 0 */
+	uint32_t upd_seq;         /* SW_STORE_UPDATED: low 32 bits of the 1-based
+				     number of the UPDATE its own trap made (the
+				     UPDATE records before it in the log); 0 in
+				     logs written before this field */
 };
 _Static_assert(sizeof(struct sw_rec_store) == 64, "sw_rec_store layout");
 

@@ -247,8 +247,10 @@ static void do_store(struct sw_run *R, uint64_t page)
 		if (!R->o->native_poll_only)
 			native_look(R, s.t_before_real_ns, s.t_before_mono_ns, page,
 				    faulted ? dur : 0);
-		if (R->updates != u0)
+		if (R->updates != u0) {
 			s.flags |= SW_STORE_UPDATED;
+			s.upd_seq = (uint32_t)R->updates; /* its UPDATE: just logged */
+		}
 		logged(R, swlog_append(R->log, SW_REC_STORE, &s, sizeof(s)));
 		return;
 	}
@@ -282,6 +284,7 @@ static void do_store(struct sw_run *R, uint64_t page)
 			u.ctime_ns = sw_ts_ns(&fs.st_ctim);
 			s.flags |= SW_STORE_UPDATED;
 			R->updates++;
+			s.upd_seq = (uint32_t)R->updates;
 			logged(R, swlog_append(R->log, SW_REC_UPDATE, &u, sizeof(u)));
 		}
 		bg = t->background_due;

@@ -7,8 +7,9 @@
  * store of generation g to p.  It stays stale until the next update.
  *
  * One stream over each probe log's READs against a stream over the
- * writer's trap pairs (UPDATE then its STORE) and a cursor for the next
- * update after a store; memory is a few records.
+ * writer's trap pairs (a STORE with its own trap's UPDATE, as
+ * writer_events.c pairs them) and a cursor for the next update after a
+ * store; memory is a few records.
  */
 #include <string.h>
 
@@ -16,7 +17,7 @@
 #include "races.h"
 #include "satmath.h"
 #include "swlog.h"
-#include "swlog.h"
+#include "writer_events.h"
 
 #define RPAGES 8
 
@@ -26,49 +27,35 @@ struct pair {
 };
 
 struct wcur {
-	struct swlog_reader *r;
+	struct sw_wev_reader w;
 	int opened;
 	int eof;
-	struct sw_rec_update u;
-	int have_u;
 	struct pair next;   /* the next trap pair, if have_next */
 	int have_next;
 };
 
 static void wnext(struct wcur *w)
 {
-	struct swlog_rec rec;
+	struct sw_wev ev;
 	w->have_next = 0;
 	while (!w->eof) {
-		if (swlog_next(w->r, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
+		if (sw_wev_next(&w->w, &ev) != SWLOG_OK || ev.rec.type == SW_REC_END) {
 			w->eof = 1;
 			return;
 		}
-		if (rec.type == SW_REC_UPDATE && rec.len >= sizeof(w->u)) {
-			memcpy(&w->u, rec.payload, sizeof(w->u));
-			w->have_u = w->u.cause == SW_CAUSE_TRAP ||
-				    (w->u.cause == SW_CAUSE_NATIVE && w->u.page != SW_NO_PAGE);
+		if (ev.skip || ev.rec.type != SW_REC_STORE || !ev.own)
 			continue;
-		}
-		if (rec.type == SW_REC_STORE && rec.len >= sizeof(struct sw_rec_store)) {
-			struct sw_rec_store s;
-			memcpy(&s, rec.payload, sizeof(s));
-			int own = w->have_u && (s.flags & SW_STORE_UPDATED) && w->u.page == s.page;
-			w->have_u = 0;
-			if (!own)
-				continue;
-			w->next = (struct pair){ s.page, s.gen, w->u.t_real_ns,
-						 s.t_after_real_ns, w->u.mtime_ns, w->u.ctime_ns };
-			w->have_next = 1;
-			return;
-		}
-		w->have_u = 0;
+		w->next = (struct pair){ ev.store.page, ev.store.gen, ev.own_upd.t_real_ns,
+					 ev.store.t_after_real_ns, ev.own_upd.mtime_ns,
+					 ev.own_upd.ctime_ns };
+		w->have_next = 1;
+		return;
 	}
 }
 
 /* first update at or after t (monotone) */
 struct ucur {
-	struct swlog_reader *r;
+	struct sw_wev_reader w;
 	int opened;
 	int eof, have;
 	int64_t t;
@@ -76,15 +63,15 @@ struct ucur {
 
 static int64_t unext(struct ucur *c, int64_t t)
 {
-	struct swlog_rec rec;
+	struct sw_wev ev;
 	while (!c->have || c->t < t) {
 		c->have = 0;
-		if (c->eof || swlog_next(c->r, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
+		if (c->eof || sw_wev_next(&c->w, &ev) != SWLOG_OK || ev.rec.type == SW_REC_END) {
 			c->eof = 1;
 			return -1;
 		}
-		if (rec.type == SW_REC_UPDATE && rec.len >= sizeof(struct sw_rec_update)) {
-			c->t = ((const struct sw_rec_update *)rec.payload)->t_real_ns;
+		if (!ev.skip && ev.rec.type == SW_REC_UPDATE) {
+			c->t = ev.upd.t_real_ns;
 			c->have = 1;
 		}
 	}
@@ -105,10 +92,10 @@ static void scan_probe(struct sw_summary *S, const struct sw_input *in, int k)
 	if (swlog_open(&pr, in->probe[k], err))
 		goto out;
 	pr_open = 1;
-	if (swlog_open(&w.r, in->writer, err))
+	if (sw_wev_open(&w.w, in->writer, err))
 		goto out;
 	w.opened = 1;
-	if (swlog_open(&uc.r, in->writer, err))
+	if (sw_wev_open(&uc.w, in->writer, err))
 		goto out;
 	uc.opened = 1;
 	wnext(&w);
@@ -159,9 +146,9 @@ out:
 	if (pr_open)
 		swlog_reader_close(pr);
 	if (w.opened)
-		swlog_reader_close(w.r);
+		sw_wev_close(&w.w);
 	if (uc.opened)
-		swlog_reader_close(uc.r);
+		sw_wev_close(&uc.w);
 }
 
 void read_races(struct sw_summary *S, const struct sw_input *in)

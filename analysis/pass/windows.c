@@ -11,24 +11,13 @@
 
 #include "observer.h"
 #include "report.h"
-#include "satmath.h"
-#include "runload.h"
 #include "races.h"
+#include "runload.h"
+#include "satmath.h"
 #include "swlog.h"
-#include "swlog.h"
+#include "writer_events.h"
 
 #define TC_LOOKAHEAD 64 /* updates the replay may look past a collision */
-#define SANE_NS 1000000000000000ll /* ~11.6 days from the first record */
-
-/* A writer time this far from the log's first record is damage, not a run:
- * such records are reported and skipped by every cursor alike. */
-static int sane(int64_t t, int64_t ref)
-{
-	return t > ref - SANE_NS && t < ref + SANE_NS;
-}
-
-static int64_t rec_time(const struct swlog_rec *r);
-
 const char *sw_exc_name(int e)
 {
 	static const char *n[SW_EXC_N] = {
@@ -57,38 +46,33 @@ struct upd { /* an UPDATE as the pass needs it */
 };
 
 struct truth_cur { /* a second reader over writer.swlog: UPDATEs ahead */
-	struct swlog_reader *r;
+	struct sw_wev_reader w;
 	int opened;
 	struct upd q[TC_LOOKAHEAD];
 	int head, n, eof;
 	uint64_t seq;
-	int64_t pm, pc, t_end, t_ref;
-	int have_prev, have_ref;
+	int64_t pm, pc, t_end;
+	int have_prev;
 };
 
 static void tc_load(struct truth_cur *tc)
 {
-	struct swlog_rec rec;
+	struct sw_wev ev;
 	while (!tc->eof && tc->n < TC_LOOKAHEAD) {
-		if (swlog_next(tc->r, &rec) != SWLOG_OK) {
+		if (sw_wev_next(&tc->w, &ev) != SWLOG_OK) {
 			tc->eof = 1;
 			return;
 		}
-		if (rec.type == SW_REC_END && rec.len >= sizeof(struct sw_rec_end)) {
-			tc->t_end = ((const struct sw_rec_end *)rec.payload)->t_real_ns;
+		if (ev.skip)
+			continue;
+		if (ev.rec.type == SW_REC_END) {
+			tc->t_end = ((const struct sw_rec_end *)ev.rec.payload)->t_real_ns;
 			tc->eof = 1;
 			return;
 		}
-		if (!tc->have_ref && rec.len >= 8) {
-			tc->t_ref = rec_time(&rec);
-			tc->have_ref = 1;
-		}
-		if (rec.type != SW_REC_UPDATE || rec.len < sizeof(struct sw_rec_update))
+		if (ev.rec.type != SW_REC_UPDATE)
 			continue;
-		struct sw_rec_update u;
-		memcpy(&u, rec.payload, sizeof(u));
-		if (!sane(u.t_real_ns, tc->t_ref))
-			continue;
+		const struct sw_rec_update u = ev.upd;
 		struct upd *x = &tc->q[(tc->head + tc->n) % TC_LOOKAHEAD];
 		x->t = u.t_real_ns;
 		x->mtime = u.mtime_ns;
@@ -356,7 +340,8 @@ static void kread_store(struct pass *P, int j, const struct sw_rec_store *s)
 	fig_add(&K->replay, P->row.kr[j].replay_ns);
 }
 
-static void on_store(struct pass *P, const struct sw_rec_store *s)
+/* own: the writer-log reader paired s with the update of its own trap */
+static void on_store(struct pass *P, const struct sw_rec_store *s, int own_trap)
 {
 	struct sw_summary *S = P->S;
 	struct sw_store_row *R = &P->row;
@@ -378,7 +363,7 @@ static void on_store(struct pass *P, const struct sw_rec_store *s)
 		S->traps++;
 		sw_hist_add(&S->trap_ns, s->trap_ns);
 	}
-	if ((s->flags & SW_STORE_UPDATED) && P->have_trap && P->trap.page == s->page) {
+	if (own_trap && P->have_trap) {
 		own = 1;
 		P->have_trap = 0;
 		close = &P->trap;
@@ -454,19 +439,6 @@ static void on_update(struct pass *P, const struct sw_rec_update *u)
 			P->o->sinks[i].update(P->o->sinks[i].ctx, S, x.t, x.cause);
 }
 
-static int64_t rec_time(const struct swlog_rec *r)
-{
-	/* every writer payload starts with an int64 realtime, except STORE */
-	if (r->type == SW_REC_STORE)
-		return ((const struct sw_rec_store *)r->payload)->t_before_real_ns;
-	if (r->len >= 8) {
-		int64_t t;
-		memcpy(&t, r->payload, 8);
-		return t;
-	}
-	return 0;
-}
-
 static void setup_observers(struct pass *P)
 {
 	struct sw_summary *S = P->S;
@@ -522,9 +494,9 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 {
 	struct pass *P = calloc(1, sizeof(*P));
 	struct sw_input *in = calloc(1, sizeof(*in));
-	struct swlog_reader *wr;
+	struct sw_wev_reader wr;
 	int wr_open = 0;
-	struct swlog_rec rec;
+	struct sw_wev ev;
 	char err[SWLOG_ERRLEN];
 	int rc = 0, st;
 
@@ -572,56 +544,46 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 	}
 	S->has_kread = S->nkread > 0;
 	setup_observers(P);
-	if (swlog_open(&wr, in->writer, err)) {
+	if (sw_wev_open(&wr, in->writer, err)) {
 		sw_problem(S, in->writer, -1, 1, "%s", err);
 		rc = 2;
 		goto out;
 	}
 	wr_open = 1;
-	if (swlog_open(&P->tc.r, in->writer, err)) {
+	if (sw_wev_open(&P->tc.w, in->writer, err)) {
 		sw_problem(S, in->writer, -1, 1, "%s", err);
 		rc = 2;
 		goto out;
 	}
 	P->tc.opened = 1;
-	while ((st = swlog_next(wr, &rec)) == SWLOG_OK) {
-		uint32_t need = swlog_min_len(rec.type);
+	while ((st = sw_wev_next(&wr, &ev)) == SWLOG_OK) {
+		const struct swlog_rec rec = ev.rec;
 		S->records++;
-		if (need && rec.len < need) {
+		if (ev.skip == SW_WEV_SHORT) {
 			sw_problem(S, in->writer, (int64_t)rec.index, 1,
 				   "record %llu (%s): expected at least %u payload bytes, saw %u; skipped",
 				   (unsigned long long)rec.index, swlog_type_name(rec.type),
-				   need, rec.len);
+				   swlog_min_len(rec.type), rec.len);
 			continue;
 		}
-		if (!S->t_start_ns)
-			S->t_start_ns = rec_time(&rec);
-		if ((rec.type == SW_REC_STORE || rec.type == SW_REC_UPDATE) &&
-		    (!sane(rec_time(&rec), S->t_start_ns) ||
-		     (rec.type == SW_REC_STORE &&
-		      !sane(((const struct sw_rec_store *)rec.payload)->t_after_real_ns, S->t_start_ns)))) {
+		S->t_start_ns = wr.t_ref;
+		if (ev.skip == SW_WEV_INSANE) {
 			sw_problem(S, in->writer, (int64_t)rec.index, 1,
 				   "record %llu (%s): expected a time within 11 days of the log's first record, saw %lld ns; skipped",
 				   (unsigned long long)rec.index, swlog_type_name(rec.type),
-				   (long long)rec_time(&rec));
+				   (long long)ev.t_real_ns);
 			continue;
 		}
 		if (rec.type != SW_REC_NOTE)
-			S->t_end_ns = rec_time(&rec);
+			S->t_end_ns = ev.t_real_ns;
 		switch (rec.type) {
-		case SW_REC_STORE: {
-			struct sw_rec_store s;
-			memcpy(&s, rec.payload, sizeof(s));
-			S->t_end_ns = s.t_after_real_ns;
-			on_store(P, &s);
+		case SW_REC_STORE:
+			S->t_end_ns = ev.store.t_after_real_ns;
+			on_store(P, &ev.store, ev.own);
 			break;
-		}
-		case SW_REC_UPDATE: {
-			struct sw_rec_update u;
-			memcpy(&u, rec.payload, sizeof(u));
-			on_update(P, &u);
+		case SW_REC_UPDATE:
+			on_update(P, &ev.upd);
 			break;
-		}
 		case SW_REC_CLEAN:
 			S->cleans++;
 			break;
@@ -652,12 +614,12 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 	if (st == SWLOG_TORN)
 		sw_problem(S, in->writer, (int64_t)S->records, 1,
 			   "torn last record (the writer died mid-write); the %llu records before it used: %s",
-			   (unsigned long long)S->records, swlog_reader_error(wr));
+			   (unsigned long long)S->records, swlog_reader_error(wr.r));
 	else if (st != SWLOG_EOF)
 		sw_problem(S, in->writer, (int64_t)S->records, 1,
 			   "corrupt record %llu; the records before it used: %s",
 			   (unsigned long long)S->records,
-			   st < 0 ? strerror(-st) : swlog_reader_error(wr));
+			   st < 0 ? strerror(-st) : swlog_reader_error(wr.r));
 	else if (!S->complete)
 		sw_problem(S, in->writer, (int64_t)S->records, 1,
 			   "expected an END record as the last of %llu records, saw none (writer killed?): stores after the last update are shown as uncovered",
@@ -678,9 +640,9 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 	rc = S->partial ? 3 : 0;
 out:
 	if (wr_open)
-		swlog_reader_close(wr);
+		sw_wev_close(&wr);
 	if (P->tc.opened)
-		swlog_reader_close(P->tc.r);
+		sw_wev_close(&P->tc.w);
 	for (int j = 0; j < SW_MAX_KREAD; j++)
 		if (P->kc[j].open)
 			swlog_reader_close(P->kc[j].r);

@@ -116,6 +116,7 @@ static void do_store(struct synth *S, int64_t t, uint64_t page)
 		if (d.update) {
 			do_update(S, t - c->upd_lead_ns, SW_CAUSE_TRAP, page);
 			s.flags |= SW_STORE_UPDATED;
+			s.upd_seq = (uint32_t)S->updates;
 		}
 	}
 	if (page == c->kread_page) {

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/* writer_events.c - one reader of a writer log (writer_events.h). */
+#include <string.h>
+
+#include "writer_events.h"
+
+int sw_wev_open(struct sw_wev_reader *w, const char *path, char err[SWLOG_ERRLEN])
+{
+	memset(w, 0, sizeof(*w));
+	return swlog_open(&w->r, path, err);
+}
+
+void sw_wev_close(struct sw_wev_reader *w)
+{
+	if (w->r)
+		swlog_reader_close(w->r);
+	w->r = NULL;
+}
+
+int64_t sw_wev_rec_time(const struct swlog_rec *r)
+{
+	if (r->type == SW_REC_STORE)
+		return ((const struct sw_rec_store *)r->payload)->t_before_real_ns;
+	if (r->len >= 8) {
+		int64_t t;
+		memcpy(&t, r->payload, 8);
+		return t;
+	}
+	return 0;
+}
+
+static int sane(const struct sw_wev_reader *w, int64_t t)
+{
+	return t > w->t_ref - SW_WEV_SANE_NS && t < w->t_ref + SW_WEV_SANE_NS;
+}
+
+static void on_update(struct sw_wev_reader *w, struct sw_wev *ev)
+{
+	memcpy(&ev->upd, ev->rec.payload, sizeof(ev->upd));
+	ev->upd_seq = ++w->nupd;
+	ev->upd_trap = ev->upd.cause == SW_CAUSE_TRAP ||
+		       (ev->upd.cause == SW_CAUSE_NATIVE && ev->upd.page != SW_NO_PAGE);
+	if (ev->upd_trap) {
+		w->trap = ev->upd;
+		w->trap_seq = ev->upd_seq;
+		w->have_trap = 1;
+	}
+}
+
+static void on_store(struct sw_wev_reader *w, struct sw_wev *ev)
+{
+	const struct sw_rec_store *s = &ev->store;
+	memcpy(&ev->store, ev->rec.payload, sizeof(ev->store));
+	if (!(s->flags & SW_STORE_UPDATED) || !w->have_trap || w->trap.page != s->page)
+		return;
+	if (s->upd_seq && s->upd_seq != (uint32_t)w->trap_seq)
+		return;
+	ev->own = 1;
+	ev->own_upd = w->trap;
+	ev->own_seq = w->trap_seq;
+	w->have_trap = 0;
+}
+
+int sw_wev_next(struct sw_wev_reader *w, struct sw_wev *ev)
+{
+	int st = swlog_next(w->r, &ev->rec);
+	uint32_t need;
+
+	if (st != SWLOG_OK)
+		return st;
+	ev->skip = SW_WEV_OK;
+	ev->own = 0;
+	ev->upd_trap = 0;
+	need = swlog_min_len(ev->rec.type);
+	if (need && ev->rec.len < need) {
+		ev->skip = SW_WEV_SHORT;
+		return st;
+	}
+	ev->t_real_ns = sw_wev_rec_time(&ev->rec);
+	if (!w->t_ref) /* the first usable record with a time */
+		w->t_ref = ev->t_real_ns;
+	if ((ev->rec.type == SW_REC_STORE || ev->rec.type == SW_REC_UPDATE) &&
+	    (!sane(w, ev->t_real_ns) ||
+	     (ev->rec.type == SW_REC_STORE &&
+	      !sane(w, ((const struct sw_rec_store *)ev->rec.payload)->t_after_real_ns)))) {
+		ev->skip = SW_WEV_INSANE;
+		return st;
+	}
+	if (ev->rec.type == SW_REC_UPDATE)
+		on_update(w, ev);
+	else if (ev->rec.type == SW_REC_STORE)
+		on_store(w, ev);
+	return st;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * writer_events.h - the one reader of a writer log every analysis cursor
+ * uses.  It checks each record once (payload long enough, time within
+ * SW_WEV_SANE_NS of the log's first record) and pairs each STORE with the
+ * UPDATE its own trap made: by the STORE's upd_seq (records.h) where the
+ * writer logged it, else, for logs written before upd_seq existed, with the
+ * last trap UPDATE not yet claimed, of the same page (other threads'
+ * records may come between the two).
+ */
+#ifndef STALEWIN_WRITER_EVENTS_H
+#define STALEWIN_WRITER_EVENTS_H
+
+#include <stdint.h>
+
+#include "records.h"
+#include "swlog.h"
+
+/* A writer time this far from the log's first record is damage, not a
+ * run: such records are reported and skipped by every cursor alike. */
+#define SW_WEV_SANE_NS 1000000000000000ll /* ~11.6 days */
+
+enum sw_wev_skip {
+	SW_WEV_OK = 0,
+	SW_WEV_SHORT,  /* payload shorter than its type's struct */
+	SW_WEV_INSANE, /* a time too far from the first record's */
+	SW_WEV_SKIP_N
+};
+
+struct sw_wev {
+	struct swlog_rec rec;      /* the record as read (payload valid until
+				      the next sw_wev_next) */
+	enum sw_wev_skip skip;     /* != OK: not to be used, see rec */
+	int64_t t_real_ns;         /* its realtime (STORE: t_before) */
+	/* rec.type == SW_REC_UPDATE */
+	struct sw_rec_update upd;
+	uint64_t upd_seq;          /* 1-based number of the UPDATE in the log */
+	int upd_trap;              /* 1: made by a trap (TRAP, or NATIVE with
+				      a page) */
+	/* rec.type == SW_REC_STORE */
+	struct sw_rec_store store;
+	int own;                   /* 1: the UPDATE of its own trap is own_upd */
+	struct sw_rec_update own_upd;
+	uint64_t own_seq;
+};
+
+struct sw_wev_reader {
+	struct swlog_reader *r;
+	int64_t t_ref;             /* first usable record's realtime, ns (0:
+				      none yet) */
+	uint64_t nupd;             /* UPDATE records read */
+	struct sw_rec_update trap; /* last trap UPDATE not yet claimed */
+	uint64_t trap_seq;
+	int have_trap;
+};
+
+/* Returns 0 or -errno with err filled (swlog_open). */
+int sw_wev_open(struct sw_wev_reader *w, const char *path, char err[SWLOG_ERRLEN]);
+/* enum swlog_status of swlog_next (SWLOG_OK: *ev filled). */
+int sw_wev_next(struct sw_wev_reader *w, struct sw_wev *ev);
+void sw_wev_close(struct sw_wev_reader *w);
+/* realtime of a writer record: every payload starts with an int64
+ * realtime, except STORE (t_before) */
+int64_t sw_wev_rec_time(const struct swlog_rec *r);
+
+#endif
