@@ -570,6 +570,12 @@ uint32_t swlog_min_len(uint16_t type)
 	}
 }
 
+uint32_t swlog_record_bytes(uint16_t type)
+{
+	uint32_t n = swlog_min_len(type);
+	return n ? FRAME_HEAD + n + FRAME_TAIL : 0;
+}
+
 const char *swlog_type_name(uint16_t type)
 {
 	switch (type) {

@@ -102,6 +102,9 @@ void swlog_reader_close(struct swlog_reader *r);
 
 /* Minimum payload size for a known record type (0 if unknown type). */
 uint32_t swlog_min_len(uint16_t type);
+/* Bytes a record of that type takes in the file at its minimum payload
+ * (frame included), 0 if unknown: what a log grows by per record. */
+uint32_t swlog_record_bytes(uint16_t type);
 const char *swlog_type_name(uint16_t type);
 const char *swlog_kind_name(enum swlog_kind kind);
 
