@@ -59,6 +59,49 @@ static json_t *kv_file(const char *path, char *err, size_t errlen)
 	return o;
 }
 
+/* "FILE:col,col,...": each line's whitespace-separated fields as an
+ * object of those columns (a decimal field as an integer). */
+static json_t *table_file(const char *spec, char *err, size_t errlen)
+{
+	char path[4096], cols[512], line[2048], *colon;
+	const char *cv[32];
+	int nc = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s", spec);
+	colon = strrchr(path, ':');
+	if (!colon || !colon[1]) {
+		snprintf(err, errlen, "expected FILE:COLUMN,COLUMN..., saw '%.200s'", spec);
+		return NULL;
+	}
+	*colon = 0;
+	snprintf(cols, sizeof(cols), "%s", colon + 1);
+	for (char *save = NULL, *c = strtok_r(cols, ",", &save); c && nc < 32;
+	     c = strtok_r(NULL, ",", &save))
+		cv[nc++] = c;
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	json_t *a = json_array();
+	while (fgets(line, sizeof(line), f)) {
+		json_t *o = json_object();
+		int i = 0;
+		int64_t n;
+		for (char *save = NULL, *w = strtok_r(line, " \t\n", &save); w && i < nc;
+		     w = strtok_r(NULL, " \t\n", &save), i++)
+			json_object_set_new(o, cv[i], sw_parse_i64(w, INT64_MIN, INT64_MAX, &n)
+							 ? json_string(w) : json_integer((json_int_t)n));
+		if (i)
+			json_array_append_new(a, o);
+		else
+			json_decref(o);
+	}
+	fclose(f);
+	return a;
+}
+
 int sw_rf_set_arg(json_t *root, char kind, const char *kv, char *err, size_t errlen)
 {
 	const char *eq = strchr(kv, '=');
@@ -109,6 +152,11 @@ int sw_rf_set_arg(json_t *root, char kind, const char *kv, char *err, size_t err
 		break;
 	case 'k':
 		v = kv_file(val, err, errlen);
+		if (!v)
+			return -EINVAL;
+		break;
+	case 't':
+		v = table_file(val, err, errlen);
 		if (!v)
 			return -EINVAL;
 		break;

@@ -27,7 +27,8 @@
 int sw_rf_set(json_t *root, const char *key, json_t *v, char *err, size_t errlen);
 /* KEY=VALUE as the command line gives it: kind 's' string, 'i' integer,
  * 'b' true/false, 'j' JSON text, 'f' JSON file, 'k' a file of KEY=VALUE or
- * KEY<TAB>VALUE lines (an object of strings). */
+ * KEY<TAB>VALUE lines (an object of strings), 't' FILE:COL,COL,... (an
+ * array: an object per line, its whitespace-separated fields named). */
 int sw_rf_set_arg(json_t *root, char kind, const char *kv, char *err, size_t errlen);
 /* host: uname and /etc/os-release of this machine. */
 json_t *sw_rf_host(void);

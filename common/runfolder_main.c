@@ -5,7 +5,7 @@
  *
  *   stalewin-runfolder meta DIR [--str K=V] [--int K=N] [--bool K=true|false]
  *       [--json K=JSON] [--json-file K=FILE] [--kv-file K=FILE]
- *       [--argv N ARG1..ARGN]
+ *       [--table K=FILE:COL,COL...] [--argv N ARG1..ARGN]
  *   stalewin-runfolder clock DIR --before FILE [--after FILE] [--note TEXT]
  *       [--name FILE]
  *   stalewin-runfolder record-bytes TYPE
@@ -28,7 +28,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: " PROG " meta DIR [--str K=V] [--int K=N] [--bool K=true|false]\n"
 	      "                 [--json K=JSON] [--json-file K=FILE] [--kv-file K=FILE]\n"
-	      "                 [--argv N ARG1..ARGN]\n"
+	      "                 [--table K=FILE:COL,COL...] [--argv N ARG1..ARGN]\n"
 	      "       " PROG " clock DIR --before FILE [--after FILE] [--note TEXT] [--name FILE]\n"
 	      "       " PROG " record-bytes TYPE\n", f);
 }
@@ -43,7 +43,7 @@ static int meta_main(const char *dir, int argc, char **argv)
 {
 	static const struct { const char *opt; char kind; } kinds[] = {
 		{ "--str", 's' }, { "--int", 'i' }, { "--bool", 'b' }, { "--json", 'j' },
-		{ "--json-file", 'f' }, { "--kv-file", 'k' },
+		{ "--json-file", 'f' }, { "--kv-file", 'k' }, { "--table", 't' },
 	};
 	json_t *m = json_object();
 	char err[512];
@@ -69,7 +69,7 @@ static int meta_main(const char *dir, int argc, char **argv)
 			if (!strcmp(argv[i], kinds[k].opt))
 				break;
 		if (k == sizeof(kinds) / sizeof(kinds[0]) || i + 1 >= argc) {
-			snprintf(err, sizeof(err), "expected --str|--int|--bool|--json|--json-file|--kv-file K=V or --argv, saw '%s'",
+			snprintf(err, sizeof(err), "expected --str|--int|--bool|--json|--json-file|--kv-file|--table K=V or --argv, saw '%s'",
 				 argv[i]);
 			rc = bad(err);
 			break;

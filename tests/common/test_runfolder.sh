@@ -16,13 +16,16 @@ fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
 "$SYN" --out "$T" --kread-ms 500 >/dev/null || fail "stalewin-synth"
 printf 'vm.dirty_ratio\t20\nnfs-ganesha=5.7\n' > "$T/kv.txt"
+printf '0 cto /mnt/a\n1 kept /mnt/b\n' > "$T/readers.txt"
 "$RF" meta "$T" --str tool=test --int t_start_real_ns=1796303068260005061 \
 	--bool interrupted=true --str server.kind=ganesha --json server.info='{"a":[1]}' \
-	--kv-file sysctls="$T/kv.txt" --argv 3 run -- x || fail "meta exit $?"
+	--kv-file sysctls="$T/kv.txt" --argv 3 run -- x \
+	--table readers="$T/readers.txt:index,mode,mount_point" || fail "meta exit $?"
 m=$(tr -d ' \n' < "$T/meta.json")
 for want in '"format":1' '"t_start_real_ns":1796303068260005061' '"interrupted":true' \
 	'"server":{"kind":"ganesha","info":{"a":[1]}}' '"vm.dirty_ratio":"20"' \
-	'"nfs-ganesha":"5.7"' '"argv":["run","--","x"]' '"host":{"hostname":' \
+	'"nfs-ganesha":"5.7"' '"argv":["run","--","x"]' \
+	'"readers":[{"index":0,"mode":"cto","mount_point":"/mnt/a"},{"index":1,"mode":"kept","mount_point":"/mnt/b"}]' '"host":{"hostname":' \
 	'{"file":"kread-0.swlog","kind":"reader","run_id":"05157a1e5eed0001"}' \
 	'{"file":"probe-0.swlog","kind":"probe"' '{"file":"writer.swlog","kind":"writer"'; do
 	[[ $m == *"$want"* ]] || fail "meta.json lacks $want: $m"
@@ -39,7 +42,7 @@ done
 grep -q '"after"' "$T/c2.json" && fail "c2.json has an after estimate that was missing"
 
 [ "$("$RF" record-bytes ATTR)" = 108 ] || fail "record-bytes ATTR: expected 108 (96 + frame 12)"
-for bad in "record-bytes FOO" "meta $T --int x=abc" "meta $T --argv 5 a" "meta $T --str novalue" \
+for bad in "record-bytes FOO" "meta $T --int x=abc" "meta $T --argv 5 a" "meta $T --str novalue" "meta $T --table r=$T/kv.txt" \
 	"clock $T --after $T/a.json" "clock $T --before $T/missing.json" "nosuch"; do
 	# shellcheck disable=SC2086
 	"$RF" $bad >/dev/null 2>"$T/err"; rc=$?
