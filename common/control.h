@@ -3,7 +3,7 @@
  * control.h - the control API between the probe side and the writer side.
  *
  * Transport: HTTP/1.1 + JSON (UTF-8), served by `stalewin-writer serve`
- * (server/control_http.c, libmicrohttpd) and called by client/control_client.c
+ * (server/control/http.c, libmicrohttpd) and called by client/control/client.c
  * (libcurl) and stalewin-ctl.  Version 1 of the protocol: every route is
  * under /v1.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * writer_benchstat.c - stalewin-writer-benchstat LOG: the trap figures of
+ * benchstat.c - stalewin-writer-benchstat LOG: the trap figures of
  * one writer log as one JSON object (bench/writer.sh).
  *   trapped store latency (STORE with SW_STORE_TRAPPED: t_after - t_before
  *   mono, ns) p50/p99/max from the common histogram (< 0.8 % error), traps

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* writer_cli.c - stalewin-writer's command line (IFACES.md). */
+/* cli.c - stalewin-writer's command line (server/README.md). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>

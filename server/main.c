@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * writer_main.c - stalewin-writer's entry point.
- *   stalewin-writer serve ...          control API (control_http.c)
- *   stalewin-writer [run] OPTIONS      one writer run (writer_run.c)
+ * main.c - stalewin-writer's entry point.
+ *   stalewin-writer serve ...          control API (control/http.c)
+ *   stalewin-writer [run] OPTIONS      one writer run (run.c)
  * Exit 0 done (or stopped by SIGINT/SIGTERM), 2 bad input, 1 runtime
  * failure; every error is one line on stderr.
  */

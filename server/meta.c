@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* writer_meta.c - facts about the host and the file for the log header:
+/* meta.c - facts about the host and the file for the log header:
  * filesystem magic and mount, kernel, vm sysctls; the JSON meta. */
 #include <errno.h>
 #include <fcntl.h>

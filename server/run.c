@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * writer_run.c - one writer run: validate the file, map it, self-check
+ * run.c - one writer run: validate the file, map it, self-check
  * the trap, run the workload with the policy and the writeback model, log
  * the ground truth, stop cleanly.  Setup and checks live in
- * writer_setup.c; this file is the run loop and what each event logs.
+ * setup.c; this file is the run loop and what each event logs.
  */
 #include <errno.h>
 #include <signal.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * writer_setup.c - everything before the run loop: the file (a regular
+ * setup.c - everything before the run loop: the file (a regular
  * file, on tmpfs for the emulated policies), the size against memory and
  * free space, the writeback model's defaults from /proc/sys/vm, the trap
  * mechanism, the log and its meta, the mapping, and the self-check that

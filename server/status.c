@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* writer_status.c - the --status-file JSON, rewritten atomically
+/* status.c - the --status-file JSON, rewritten atomically
  * (write to PATH.tmp.PID, then rename). */
 #include <errno.h>
 #include <jansson.h>

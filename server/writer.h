@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* writer.h - stalewin-writer's options and the run (writer_run.c). */
+/* writer.h - stalewin-writer's options and the run (run.c). */
 #ifndef STALEWIN_WRITER_H
 #define STALEWIN_WRITER_H
 
@@ -51,7 +51,7 @@ void sw_opts_usage(FILE *f);
  * 2 bad input); the one-line reason is in err. */
 int sw_writer_run(const struct sw_opts *o, char *err, size_t errlen);
 
-/* Filesystem facts about the file (writer_meta.c). */
+/* Filesystem facts about the file (meta.c). */
 struct sw_fsinfo {
 	long f_type;             /* statfs magic */
 	const char *fs_name;     /* name of the magic ("tmpfs", "ext4", ...) */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* writer_run.h - the state of one writer run, shared by writer_setup.c
- * (validation, mapping, self-check) and writer_run.c (the loop). */
+/* writer_run.h - the state of one writer run, shared by setup.c
+ * (validation, mapping, self-check) and run.c (the loop). */
 #ifndef STALEWIN_WRITER_RUN_H
 #define STALEWIN_WRITER_RUN_H
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* fmt_csv.c - one row per store, written as the pass resolves each one.
+/* csv.c - one row per store, written as the pass resolves each one.
  * Units are in the column names; an empty cell means "no end in the logs"
  * (uncovered / unseen), never a made-up number. */
 #include <ctype.h>

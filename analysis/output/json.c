@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* fmt_json.c - the JSON report (jansson), iperf3-like start/results/end.
+/* json.c - the JSON report (jansson), iperf3-like start/results/end.
  * A window without an end in the logs is null, never a number. */
 #include <jansson.h>
 

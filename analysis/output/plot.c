@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* fmt_plot.c - plots through gnuplot: CDF of windows per figure and a
+/* plot.c - plots through gnuplot: CDF of windows per figure and a
  * timeline of stores, updates and observations.  SVG always, PNG when
  * gnuplot has the png terminal.  The data files stay beside the plots. */
 #include <errno.h>

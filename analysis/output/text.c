@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* fmt_text.c - the plain-text report: fits 72 columns, for mailing lists. */
+/* text.c - the plain-text report: fits 72 columns, for mailing lists. */
 #include <math.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* control_client.c - control API client (control_client.h), libcurl. */
+/* control/client.c - control API client (control_client.h), libcurl. */
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>

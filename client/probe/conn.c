@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * probe_conn.c - a target's connection: fresh libnfs context, async mount,
+ * conn.c - a target's connection: fresh libnfs context, async mount,
  * file-handle look-up (see probe.h for how the handle is obtained),
  * teardown, back-off, and the per-target timers.
  */

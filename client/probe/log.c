@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* probe_log.c - the probe log's metadata and records (see probe.h). */
+/* log.c - the probe log's metadata and records (see probe.h). */
 #include "probe.h"
 
 #include <jansson.h>

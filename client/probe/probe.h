@@ -2,11 +2,11 @@
 /*
  * probe.h - stalewin-probe's internal interfaces.
  *
- *   probe_main.c    CLI, event loop (poll on every target's rpc fd), rate
+ *   main.c    CLI, event loop (poll on every target's rpc fd), rate
  *                   pacing, timeouts, signals, status line
- *   probe_target.c  one target: libnfs context, mount, file handle,
+ *   target.c  one target: libnfs context, mount, file handle,
  *                   GETATTR / READ requests and their replies, reconnect
- *   probe_log.c     log metadata and records
+ *   log.c     log metadata and records
  *
  * File handles: libnfs 4.0's struct nfs_fh is opaque in its headers.
  *   NFSv3: nfs_open_async() looks the file up; nfs_get_fh() returns libnfs'
@@ -121,7 +121,7 @@ struct probe {
 	int stopping;               /* no new requests */
 };
 
-/* probe_target.c */
+/* target.c */
 int target_init(struct probe *p, struct probe_target *t, unsigned idx);
 void target_free(struct probe_target *t);
 int target_connect(struct probe_target *t); /* start an attempt */
@@ -133,7 +133,7 @@ void target_fail(struct probe_target *t, int err, const char *fmt, ...)
 void target_tick(struct probe_target *t, int64_t now_mono); /* connect, retry, timeouts */
 int64_t target_oldest_send_mono(const struct probe_target *t);
 
-/* probe_log.c */
+/* log.c */
 char *probe_meta_json(const struct probe_opts *o, int argc, char **argv);
 void plog_attr(struct probe *p, const struct sw_rec_attr *r);
 void plog_read(struct probe *p, const struct sw_rec_read *r);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* probe_int.h - shared between probe_target.c (requests, replies) and
- * probe_conn.c (connect, look-up, teardown, timers).  Include after the
+/* probe_int.h - shared between target.c (requests, replies) and
+ * conn.c (connect, look-up, teardown, timers).  Include after the
  * libnfs headers. */
 #ifndef STALEWIN_PROBE_INT_H
 #define STALEWIN_PROBE_INT_H

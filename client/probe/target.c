@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * probe_target.c - one probe target: its libnfs context, mount, file handle,
+ * target.c - one probe target: its libnfs context, mount, file handle,
  * GETATTR/READ requests and replies, failures and reconnects (see probe.h).
  *
  * Rule: nothing here destroys a libnfs context from inside one of its

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * reader_clock.c - `stalewin-reader clock-serve|clock`: a UDP clock
+ * clock.c - `stalewin-reader clock-serve|clock`: a UDP clock
  * exchange between two guests, the fallback of the VM runs when the
  * control API (stalewin-ctl clock) is not available.
  *

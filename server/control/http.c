@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * control_http.c - `stalewin-writer serve`: the control API (common/control.h)
+ * control/http.c - `stalewin-writer serve`: the control API (common/control.h)
  * over HTTP with libmicrohttpd, one thread per connection (a start request
  * waits for its child while clock and status requests keep being answered).
  *
@@ -457,7 +457,7 @@ int sw_control_main(int argc, char **argv)
 		return 1;
 	}
 	/* every thread (MHD's and the reapers) inherits this mask; children
-	 * get an empty one (control_runs.c) */
+	 * get an empty one (control/runs.c) */
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);

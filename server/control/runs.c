@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * control_runs.c - the writer runs behind the control API (control.h).
+ * control/runs.c - the writer runs behind the control API (control.h).
  *
  * One run at a time.  A run is a child process `<writer> run --K=V ...
  * --log=DIR/writer.swlog --status-file=DIR/status.json --run-id=ID` with

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* policy_deferred.c - the 2013 AS_CMTIME series (seeds 002-006): a trapping
+/* deferred.c - the 2013 AS_CMTIME series (seeds 002-006): a trapping
  * store only marks the mapping; the update happens at the next writeback,
  * msync (MS_ASYNC write-protects dirty ptes first) or munmap. */
 #include "policy.h"

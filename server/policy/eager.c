@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* policy_eager.c - Linux today: update mtime+ctime at the first store to a
+/* eager.c - Linux today: update mtime+ctime at the first store to a
  * clean page (->page_mkwrite -> file_update_time), nothing at flushes. */
 #include "policy.h"
 

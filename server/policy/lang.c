@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* policy_lang.c - David Lang's proposal: update the in-memory times at the
+/* lang.c - David Lang's proposal: update the in-memory times at the
  * first fault (no journal transaction, like lazytime) and also flush like
  * deferred, so a lone first-fault store costs a second, spurious update. */
 #include "policy.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* policy_native.c - no emulation: plain stores, whatever the running kernel
+/* native.c - no emulation: plain stores, whatever the running kernel
  * and filesystem do.  The writer only observes (fstat after each store and
  * sync, minor-fault counts around each store); no model decision is ever
  * asked of these hooks, and they decide nothing if they are. */

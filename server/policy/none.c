@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* policy_none.c - baseline: the times are never updated (what tmpfs does for
+/* none.c - baseline: the times are never updated (what tmpfs does for
  * pages already mapped).  Pages are still trapped and cleaned so its trap
  * counts compare with the other policies. */
 #include "policy.h"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * policy.h - an mtime/ctime policy (../shared/notes/semantics.md, "The
+ * policy.h - an mtime/ctime policy (docs/semantics.md, "The
  * policies") as a table of decisions.  Each policy is one
- * `static const struct sw_policy_ops` in its own file (policy_<name>.c),
+ * `static const struct sw_policy_ops` in its own file (policy/<name>.c),
  * listed in policies.c.  The hooks are pure: they read and write only the
  * per-inode policy state below and return whether the file's times must be
  * updated now.  They are called from the trap path (a SIGSEGV handler or the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * trap_mprotect.c - PROT_READ mapping + SIGSEGV.  Pages are mapped in
+ * mprotect.c - PROT_READ mapping + SIGSEGV.  Pages are mapped in
  * advance by MADV_POPULATE_READ so a store never installs a pte through
  * the kernel's shared-write-fault path (which stamps tmpfs): the store hits
  * a present read-only pte in a read-only VMA and gets SIGSEGV; the handler

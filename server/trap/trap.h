@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * trap.h - trapping the first store to each clean page of a tmpfs/shmem
- * mapping without the kernel stamping the file (platform.md).  Each
+ * mapping without the kernel stamping the file (server/README.md).  Each
  * mechanism is one ops struct in its own file:
- *   trap_mprotect.c  PROT_READ mapping, pages pre-populated with
+ *   mprotect.c  PROT_READ mapping, pages pre-populated with
  *                    MADV_POPULATE_READ, SIGSEGV handler mprotects the page
  *                    writable; cleaning mprotects PROT_READ again.  Splits
  *                    VMAs: needs up to one VMA per page (vm.max_map_count).
- *   trap_uffd.c      userfaultfd MINOR mode on shmem; a handler thread
+ *   uffd.c      userfaultfd MINOR mode on shmem; a handler thread
  *                    answers with UFFDIO_CONTINUE; cleaning is
  *                    MADV_DONTNEED (re-arms the page).  No VMA split.
- *   trap_uffd_sigbus.c  the same registration with UFFD_FEATURE_SIGBUS: the
+ *   uffd_sigbus.c  the same registration with UFFD_FEATURE_SIGBUS: the
  *                    storing thread gets SIGBUS and its handler answers
  *                    UFFDIO_CONTINUE itself (no thread, no wake-up);
- *                    cleaning as trap_uffd.c.
+ *                    cleaning as uffd.c.
  * NOT uffd write-protect mode: the kernel's write-fault path stamps the
  * file when the trapped store is retried.
  *
@@ -64,7 +64,7 @@ struct sw_mapping {
 	struct sw_model *model;     /* policy decisions */
 	_Atomic int policy_active;  /* 0: self-check, trap without policy */
 	struct sw_trap_slot slot;
-	/* uffd mechanisms (trap_uffd.c, trap_uffd_sigbus.c) */
+	/* uffd mechanisms (uffd.c, uffd_sigbus.c) */
 	int uffd;                   /* -1 when unused */
 	int stop_pipe[2];           /* wakes the handler thread to exit */
 	pthread_t thr;

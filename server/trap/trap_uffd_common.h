@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* trap_uffd_common.h - what the two userfaultfd MINOR-mode mechanisms
- * (trap_uffd.c: handler thread; trap_uffd_sigbus.c: SIGBUS in the storing
+ * (uffd.c: handler thread; uffd_sigbus.c: SIGBUS in the storing
  * thread) share: opening the fd, registering the shmem mapping, re-arming
  * pages by zapping their ptes, and releasing. */
 #ifndef STALEWIN_TRAP_UFFD_COMMON_H

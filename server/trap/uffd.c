@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * trap_uffd.c - userfaultfd MINOR mode on shmem.  The mapping is
+ * uffd.c - userfaultfd MINOR mode on shmem.  The mapping is
  * PROT_READ|PROT_WRITE with no pte installed; the page is in the shmem page
  * cache (the writer fallocates the file), so the first access raises a
  * minor fault that blocks the storing thread and wakes our handler thread,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* trap_uffd_common.c - see trap_uffd_common.h. */
+/* uffd_common.c - see trap_uffd_common.h. */
 #include "trap_uffd_common.h"
 
 #include <errno.h>

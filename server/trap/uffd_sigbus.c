@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * trap_uffd_sigbus.c - userfaultfd MINOR mode on shmem with
+ * uffd_sigbus.c - userfaultfd MINOR mode on shmem with
  * UFFD_FEATURE_SIGBUS: the faulting thread handles its own trap.
  *
- * As in trap_uffd.c the mapping is PROT_READ|PROT_WRITE with no pte
+ * As in uffd.c the mapping is PROT_READ|PROT_WRITE with no pte
  * installed and every page in the shmem page cache (the writer fallocates
  * and populates the file), so the first access is a minor fault on a
  * registered page.  With UFFD_FEATURE_SIGBUS, handle_userfault() does not
@@ -24,7 +24,7 @@
  *      in the signal context; elsewhere every fault is taken for a write).
  *   3. returns; the store is retried and lands without another fault.
  * No handler thread, no cross-CPU wake-up.  Cleaning is MADV_DONTNEED
- * (zaps the pte, keeps the page), exactly as trap_uffd.c.  No VMA split.
+ * (zaps the pte, keeps the page), exactly as uffd.c.  No VMA split.
  * A SIGBUS that is not a kernel BUS_ADRERR fault inside the mapping, or
  * whose UFFDIO_CONTINUE fails, is re-raised with the default action (the
  * process dies of SIGBUS as it would have without us): never swallowed.

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* wl_burst.c - --burst-stores stores to consecutive pages of the working
+/* burst.c - --burst-stores stores to consecutive pages of the working
  * set (at --rate, or flat out), then --silence-ms of nothing, repeated. */
 #include <errno.h>
 #include <stdio.h>

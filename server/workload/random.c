@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* wl_random.c - seeded random pages at --rate stores/s: uniform over the
+/* random.c - seeded random pages at --rate stores/s: uniform over the
  * working set, or a hot set [0, --hot-pages) receiving --hot-share of the
  * stores and the rest uniform over the other pages. */
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* wl_rewrite.c - one page stored again every interval: the seeds'
+/* rewrite.c - one page stored again every interval: the seeds'
  * correctness case (each store after the first lands on a dirty page). */
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* wl_stream.c - pages 0, 1, 2, ... of the working set in order at --rate
+/* stream.c - pages 0, 1, 2, ... of the working set in order at --rate
  * stores/s, wrapping around: the cost case (every store to a new page). */
 #include "workload.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: the NFSv4 fattr4 decoder (client/fattr4.c) on hand-built XDR
+ * Description: the NFSv4 fattr4 decoder (client/probe/fattr4.c) on hand-built XDR
  * bytes and on bytes captured from nfs-ganesha 4.3's reply to the probe's
  * PUTFH+GETATTR compound.  A broken decoder shows wrong change/size/mtime/
  * ctime/fileid values, accepts an attribute it cannot size, or misses a

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: the probe's URL parser (client/nfs_url.c) accepts the URLs of
+ * Description: the probe's URL parser (client/probe/nfs_url.c) accepts the URLs of
  * IFACES.md and rejects malformed ones with a message naming what was
  * expected.  A broken parser shows a wrong export/file split, a default
  * version other than 3, or accepts version=7 / unknown arguments (which

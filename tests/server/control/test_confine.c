@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: the rule that keeps a control-API client's "file" under the
- * server's --root (server/control_runs.c, ctl_resolve_under_root), on a
+ * server's --root (server/control/runs.c, ctl_resolve_under_root), on a
  * real directory tree with symlinks.  A broken rule would let a client
  * make the writer create or overwrite a file outside the root: through
  * "..", an absolute path, a symlinked folder or a symlink as the file.
