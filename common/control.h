@@ -42,7 +42,7 @@
  *     Start one writer run.  Each key K of the object becomes the writer
  *     option --K=VALUE (numbers and strings as text; true: the bare flag
  *     --K; false/null: omitted), so every `stalewin-writer run` option
- *     (IFACES.md) is accepted.  Keys are [a-z0-9-]+.  "file" is required
+ *     (server/README.md) is accepted.  Keys are [a-z0-9-]+.  "file" is required
  *     and is resolved under the server's --root (absolute paths must lie
  *     inside it; "..", symlinks out of it and non-regular files are
  *     refused, 400).  "log" and "status-file" are chosen by the server

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* writer_status.h - the --status-file (IFACES.md):
+/* writer_status.h - the --status-file (server/README.md):
  * {"state":"starting|running|done|error","run_id":"hex","stores":N,
  *  "traps":N,"updates":N,"elapsed_s":F,"error":"..."} plus policy, trap,
  * pid, rate_planned, rate_achieved (stores/s), warning, rss_anon_kib,
