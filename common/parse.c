@@ -80,6 +80,14 @@ int sw_parse_double(const char *s, double lo, double hi, double *out)
 	return 0;
 }
 
+const void *sw_parse_named(const void *const *list, const char *name)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (!strcmp(*(const char *const *)list[i], name))
+			return list[i];
+	return NULL;
+}
+
 int sw_parse_range(const char *s, double *from, double *to)
 {
 	char buf[128], *d;

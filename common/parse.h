@@ -17,6 +17,10 @@ int sw_parse_u64(const char *s, int base, unsigned flags, uint64_t lo,
 int sw_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out);
 /* Floating-point number; NaN is never within [lo, hi]. */
 int sw_parse_double(const char *s, double lo, double hi, double *out);
+/* The variant a command line names: list is a NULL-terminated array of
+ * pointers to ops structs whose first member is `const char *name`
+ * (policies, traps, workloads).  NULL if none is called name. */
+const void *sw_parse_named(const void *const *list, const char *name);
 /* "A-B": two numbers >= 0 (sw_parse_double rules), A <= B. */
 int sw_parse_range(const char *s, double *from, double *to);
 #endif

@@ -194,6 +194,21 @@ int swlog_create(struct swlog_writer **out, const char *path, int overwrite,
 	return 0;
 }
 
+/* One record's frame at p: head, payload (fixed part then tail), crc. */
+static void frame(uint8_t *p, uint16_t type, const void *fixed, uint32_t fixed_len,
+		  const void *tail, uint32_t tail_len)
+{
+	uint32_t len = fixed_len + tail_len;
+	put_le32(p, len);
+	put_le16(p + 4, type);
+	put_le16(p + 6, 0);
+	if (fixed_len)
+		memcpy(p + FRAME_HEAD, fixed, fixed_len);
+	if (tail_len)
+		memcpy(p + FRAME_HEAD + fixed_len, tail, tail_len);
+	put_le32(p + FRAME_HEAD + len, sw_crc32(p, FRAME_HEAD + len));
+}
+
 int swlog_append2(struct swlog_writer *w, uint16_t type, const void *fixed,
 		  uint32_t fixed_len, const void *tail, uint32_t tail_len)
 {
@@ -211,16 +226,7 @@ int swlog_append2(struct swlog_writer *w, uint16_t type, const void *fixed,
 		if (!tmp) {
 			rc = -ENOMEM;
 		} else {
-			uint8_t *p = tmp;
-			put_le32(p, len);
-			put_le16(p + 4, type);
-			put_le16(p + 6, 0);
-			if (fixed_len)
-				memcpy(p + FRAME_HEAD, fixed, fixed_len);
-			if (tail_len)
-				memcpy(p + FRAME_HEAD + fixed_len, tail, tail_len);
-			put_le32(p + FRAME_HEAD + len,
-				 sw_crc32(p, FRAME_HEAD + len));
+			frame(tmp, type, fixed, fixed_len, tail, tail_len);
 			rc = write_all(w->fd, tmp, need);
 			if (rc) {
 				w->error = rc;
@@ -230,15 +236,7 @@ int swlog_append2(struct swlog_writer *w, uint16_t type, const void *fixed,
 			free(tmp);
 		}
 	} else if (!rc) {
-		uint8_t *p = w->buf + w->used;
-		put_le32(p, len);
-		put_le16(p + 4, type);
-		put_le16(p + 6, 0);
-		if (fixed_len)
-			memcpy(p + FRAME_HEAD, fixed, fixed_len);
-		if (tail_len)
-			memcpy(p + FRAME_HEAD + fixed_len, tail, tail_len);
-		put_le32(p + FRAME_HEAD + len, sw_crc32(p, FRAME_HEAD + len));
+		frame(w->buf + w->used, type, fixed, fixed_len, tail, tail_len);
 		w->used += need;
 	}
 	if (!rc)

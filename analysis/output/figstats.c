@@ -6,33 +6,26 @@
 
 #include "fmt.h"
 
+/* "-" (< 0), "0", "850ns", then three significant digits at most:
+ * "1.23us" "12.3us" "123us", ms and s alike. */
 void sw_fmt_dur(char *buf, int len, int64_t ns)
 {
+	static const struct { double unit; const char *name; } u[] = {
+		{ 1e3, "us" }, { 1e6, "ms" }, { 1e9, "s" },
+	};
 	double v = (double)ns;
-	if (ns < 0)
-		snprintf(buf, len, "-");
-	else if (ns == 0)
-		snprintf(buf, len, "0");
-	else if (ns < 1000)
-		snprintf(buf, len, "%lldns", (long long)ns);
-	else if (v < 1e4)
-		snprintf(buf, len, "%.2fus", v / 1e3);
-	else if (v < 1e5)
-		snprintf(buf, len, "%.1fus", v / 1e3);
-	else if (v < 1e6)
-		snprintf(buf, len, "%.0fus", v / 1e3);
-	else if (v < 1e7)
-		snprintf(buf, len, "%.2fms", v / 1e6);
-	else if (v < 1e8)
-		snprintf(buf, len, "%.1fms", v / 1e6);
-	else if (v < 1e9)
-		snprintf(buf, len, "%.0fms", v / 1e6);
-	else if (v < 1e10)
-		snprintf(buf, len, "%.2fs", v / 1e9);
-	else if (v < 1e11)
-		snprintf(buf, len, "%.1fs", v / 1e9);
-	else
-		snprintf(buf, len, "%.0fs", v / 1e9);
+	if (ns <= 0 || ns < 1000) {
+		snprintf(buf, len, ns < 0 ? "-" : ns ? "%lldns" : "0", (long long)ns);
+		return;
+	}
+	for (int i = 0; i < 3; i++) {
+		double x = v / u[i].unit;
+		if (i < 2 && x >= 1000)
+			continue;
+		snprintf(buf, len, x < 10 ? "%.2f%s" : x < 100 ? "%.1f%s" : "%.0f%s", x,
+			 u[i].name);
+		return;
+	}
 }
 
 /* Quantile over all n stores of a figure, unresolved ones counted as

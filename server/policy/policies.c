@@ -2,6 +2,7 @@
 /* policies.c - the explicit list of policies. */
 #include <string.h>
 
+#include "parse.h"
 #include "policy.h"
 
 const struct sw_policy_ops *const sw_policies[] = {
@@ -15,10 +16,7 @@ const struct sw_policy_ops *const sw_policies[] = {
 
 const struct sw_policy_ops *sw_policy_find(const char *name)
 {
-	for (size_t i = 0; sw_policies[i]; i++)
-		if (strcmp(sw_policies[i]->name, name) == 0)
-			return sw_policies[i];
-	return NULL;
+	return sw_parse_named((const void *const *)sw_policies, name);
 }
 
 const char *sw_policy_names(void)

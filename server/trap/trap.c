@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "parse.h"
 #include "swtime.h"
 #include "trap.h"
 
@@ -17,10 +18,7 @@ const struct sw_trap_ops *const sw_traps[] = {
 
 const struct sw_trap_ops *sw_trap_find(const char *name)
 {
-	for (size_t i = 0; sw_traps[i]; i++)
-		if (strcmp(sw_traps[i]->name, name) == 0)
-			return sw_traps[i];
-	return NULL;
+	return sw_parse_named((const void *const *)sw_traps, name);
 }
 
 void sw_trap_act(struct sw_mapping *mp, uint64_t page)

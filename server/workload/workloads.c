@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "parse.h"
 #include "workload.h"
 
 const struct sw_workload_ops *const sw_workloads[] = {
@@ -16,10 +17,7 @@ const struct sw_workload_ops *const sw_workloads[] = {
 
 const struct sw_workload_ops *sw_workload_find(const char *name)
 {
-	for (size_t i = 0; sw_workloads[i]; i++)
-		if (strcmp(sw_workloads[i]->name, name) == 0)
-			return sw_workloads[i];
-	return NULL;
+	return sw_parse_named((const void *const *)sw_workloads, name);
 }
 
 static uint64_t splitmix64(uint64_t *x)

@@ -64,6 +64,13 @@ int main(void)
 	CHECK(sw_parse_range("5", &a, &b), "range without '-' accepted");
 	CHECK(sw_parse_range("5-x", &a, &b), "range 5-x accepted");
 
+	static const struct named { const char *name; int v; } n1 = { "eager", 1 },
+		n2 = { "lang", 2 };
+	const void *const list[] = { &n1, &n2, NULL };
+	const struct named *hit = sw_parse_named(list, "lang");
+	CHECK(hit == &n2, "sw_parse_named(lang): expected the second entry");
+	CHECK(!sw_parse_named(list, "lan"), "sw_parse_named(lan): a prefix matched");
+
 	if (failures)
 		return 1;
 	printf("PASS: parse\n");

@@ -10,14 +10,8 @@
 # before/after beyond its errors (3), unparsable clock.json (3), no probe
 # log (3), a run interrupted by Ctrl-C (meta.json "interrupted") (3), a
 # clean run (0).
-set -uo pipefail
-SRC=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
-BLD=${SW_BUILD_DIR:-$SRC/build-analysis}
-SYN=$BLD/analysis/stalewin-synth
-REP=$BLD/analysis/stalewin-report
-T=$(mktemp -d /tmp/sw-badinput-XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fails=0
+# shellcheck source=tests/analysis/cli/lib.sh
+. "$(dirname "$0")/lib.sh" badinput
 
 synth() { # DIR ARGS...
 	local d=$1; shift

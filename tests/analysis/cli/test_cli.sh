@@ -8,15 +8,8 @@
 # and the front command ./stalewin report must reach the binary.  A broken
 # CLI shows as a missing row, a figure that differs between the archive and
 # the folder, no plot, or a wrong exit code.
-set -uo pipefail
-SRC=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
-BLD=${SW_BUILD_DIR:-$SRC/build-analysis}
-SYN=$BLD/analysis/stalewin-synth
-REP=$BLD/analysis/stalewin-report
-T=$(mktemp -d /tmp/sw-cli-XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+# shellcheck source=tests/analysis/cli/lib.sh
+. "$(dirname "$0")/lib.sh" cli
 
 "$SYN" --out "$T/eager" --duration 40 --run-id e1 >/dev/null || exit 1
 "$SYN" --out "$T/deferred" --duration 40 --policy deferred --run-id d1 >/dev/null || exit 1

@@ -20,8 +20,8 @@
 #include "report.h"
 #include "swlog.h"
 #include "synth.h"
+#include "check.h"
 
-static int failures;
 static char base[] = "/tmp/sw-test-mutate-XXXXXX";
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
@@ -184,13 +184,5 @@ int main(void)
 	}
 	flips();
 	garbage();
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
-	if (system(cmd))
-		fprintf(stderr, "warning: could not remove %s\n", base);
-	if (failures)
-		fprintf(stderr, "%d failures\n", failures);
-	else
-		printf("mutate: every damaged log caught, garbage analysed without a crash\n");
-	return failures ? 1 : 0;
+	return check_finish(base, "mutate: every damaged log caught, garbage analysed without a crash");
 }

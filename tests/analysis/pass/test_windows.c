@@ -390,13 +390,5 @@ int main(void)
 	mixed();
 	msync_async();
 	kread();
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
-	if (system(cmd))
-		fprintf(stderr, "warning: could not remove %s\n", base);
-	if (failures)
-		fprintf(stderr, "%d failures\n", failures);
-	else
-		printf("windows: all checks passed\n");
-	return failures ? 1 : 0;
+	return check_finish(base, "windows: all checks passed");
 }

@@ -1,0 +1,12 @@
+# tests/analysis/cli/lib.sh: what the command-line tests share (sourced
+# with the test's name): the binaries, a temporary folder removed at exit,
+# a failure counter.
+set -uo pipefail
+SRC=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
+BLD=${SW_BUILD_DIR:-$SRC/build-analysis}
+SYN=$BLD/analysis/stalewin-synth
+REP=$BLD/analysis/stalewin-report
+T=$(mktemp -d "/tmp/sw-${1:-cli}-XXXXXX")
+trap 'rm -rf "$T"' EXIT
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
