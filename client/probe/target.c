@@ -228,13 +228,34 @@ static void saw_stale(struct probe_target *t, struct probe_req *r, int status)
 
 int is_stale4(int s) { return s == NFS4ERR_STALE || s == NFS4ERR_FHEXPIRED; }
 
+/* A request that got no reply (cancelled at teardown, or the RPC failed):
+ * log its record with that status; a failure also fails the target.
+ * Returns 0 when there is a reply to decode. */
+static int unanswered(struct probe_target *t, struct probe_req *r, int status,
+		      void *data, const char *what, int64_t rr, int64_t rm)
+{
+	int cancelled = status == RPC_STATUS_CANCEL || t->tearing;
+	int s;
+	if (status == RPC_STATUS_SUCCESS)
+		return 0;
+	s = cancelled ? cancel_status(t, r) : rpc_status_err(status);
+	if (r->kind == RQ_ATTR)
+		log_attr(t, r, s, NULL, rr, rm);
+	else
+		log_read(t, r, s, NULL, NULL, 0, rr, rm);
+	if (!cancelled)
+		target_fail(t, s, "%s failed: %s", what,
+			    data ? (const char *)data : "rpc error");
+	return 1;
+}
+
 static void attr3_cb(struct rpc_context *rpc, int status, void *data, void *priv)
 {
 	struct probe_req *r = priv;
 	struct probe_target *t = r->t;
 	int64_t rr = sw_real_ns(), rm = sw_mono_ns();
 	(void)rpc;
-	if (status == RPC_STATUS_SUCCESS) {
+	if (!unanswered(t, r, status, data, "GETATTR", rr, rm)) {
 		GETATTR3res *res = data;
 		struct sw_attrs a;
 		server_answered(t, rr, rm);
@@ -246,12 +267,6 @@ static void attr3_cb(struct rpc_context *rpc, int status, void *data, void *priv
 			if (res->status == NFS3ERR_STALE)
 				saw_stale(t, r, (int)res->status);
 		}
-	} else if (status == RPC_STATUS_CANCEL || t->tearing) {
-		log_attr(t, r, cancel_status(t, r), NULL, rr, rm);
-	} else {
-		log_attr(t, r, rpc_status_err(status), NULL, rr, rm);
-		target_fail(t, rpc_status_err(status), "GETATTR failed: %s",
-			    data ? (const char *)data : "rpc error");
 	}
 	req_put(r);
 }
@@ -297,7 +312,7 @@ static void attr4_cb(struct rpc_context *rpc, int status, void *data, void *priv
 	int64_t rr = sw_real_ns(), rm = sw_mono_ns();
 	char err[256];
 	(void)rpc;
-	if (status == RPC_STATUS_SUCCESS) {
+	if (!unanswered(t, r, status, data, "COMPOUND(PUTFH,GETATTR)", rr, rm)) {
 		COMPOUND4res *res = data;
 		struct sw_attrs a;
 		server_answered(t, rr, rm);
@@ -316,12 +331,6 @@ static void attr4_cb(struct rpc_context *rpc, int status, void *data, void *priv
 					   "target %u: undecodable GETATTR reply: %s",
 					   t->idx, err);
 		}
-	} else if (status == RPC_STATUS_CANCEL || t->tearing) {
-		log_attr(t, r, cancel_status(t, r), NULL, rr, rm);
-	} else {
-		log_attr(t, r, rpc_status_err(status), NULL, rr, rm);
-		target_fail(t, rpc_status_err(status), "COMPOUND(PUTFH,GETATTR) failed: %s",
-			    data ? (const char *)data : "rpc error");
 	}
 	req_put(r);
 }
@@ -356,7 +365,7 @@ static void read3_cb(struct rpc_context *rpc, int status, void *data, void *priv
 	struct probe_target *t = r->t;
 	int64_t rr = sw_real_ns(), rm = sw_mono_ns();
 	(void)rpc;
-	if (status == RPC_STATUS_SUCCESS) {
+	if (!unanswered(t, r, status, data, "READ", rr, rm)) {
 		READ3res *res = data;
 		struct sw_attrs a = { 0 };
 		const post_op_attr *pa = res->status == NFS3_OK ?
@@ -373,12 +382,6 @@ static void read3_cb(struct rpc_context *rpc, int status, void *data, void *priv
 			if (res->status == NFS3ERR_STALE)
 				saw_stale(t, r, (int)res->status);
 		}
-	} else if (status == RPC_STATUS_CANCEL || t->tearing) {
-		log_read(t, r, cancel_status(t, r), NULL, NULL, 0, rr, rm);
-	} else {
-		log_read(t, r, rpc_status_err(status), NULL, NULL, 0, rr, rm);
-		target_fail(t, rpc_status_err(status), "READ failed: %s",
-			    data ? (const char *)data : "rpc error");
 	}
 	req_put(r);
 }
@@ -390,7 +393,7 @@ static void read4_cb(struct rpc_context *rpc, int status, void *data, void *priv
 	int64_t rr = sw_real_ns(), rm = sw_mono_ns();
 	char err[256];
 	(void)rpc;
-	if (status == RPC_STATUS_SUCCESS) {
+	if (!unanswered(t, r, status, data, "COMPOUND(PUTFH,READ,GETATTR)", rr, rm)) {
 		COMPOUND4res *res = data;
 		struct sw_attrs a = { 0 };
 		server_answered(t, rr, rm);
@@ -409,12 +412,6 @@ static void read4_cb(struct rpc_context *rpc, int status, void *data, void *priv
 				memset(&a, 0, sizeof(a));
 			log_read(t, r, 0, &a, ok->data.data_val, ok->data.data_len, rr, rm);
 		}
-	} else if (status == RPC_STATUS_CANCEL || t->tearing) {
-		log_read(t, r, cancel_status(t, r), NULL, NULL, 0, rr, rm);
-	} else {
-		log_read(t, r, rpc_status_err(status), NULL, NULL, 0, rr, rm);
-		target_fail(t, rpc_status_err(status), "COMPOUND(PUTFH,READ,GETATTR) failed: %s",
-			    data ? (const char *)data : "rpc error");
 	}
 	req_put(r);
 }
