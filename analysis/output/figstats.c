@@ -128,26 +128,27 @@ void sw_fmt_q(char *buf, int len, const struct sw_fig *f, double q)
 	sw_fmt_qv(buf, len, sw_fig_quantile(f, q));
 }
 
-const struct sw_fig *sw_fig_at(const struct sw_summary *S, int i, int *kind)
+const struct sw_fig *sw_fig_at(const struct sw_summary *S, int i,
+			       enum sw_fig_kind *kind)
 {
 	/* rows in table order: truth, observers, replays, kread pairs */
 	if (i == 0) {
-		*kind = 0;
+		*kind = SW_FIG_TRUTH;
 		return &S->truth;
 	}
 	i--;
 	if (i < S->nobs) {
-		*kind = 1;
+		*kind = SW_FIG_OBSERVED;
 		return &S->obs[i].fig;
 	}
 	i -= S->nobs;
 	if (i < S->nprof) {
-		*kind = 2;
+		*kind = SW_FIG_REPLAY;
 		return &S->replay[i];
 	}
 	i -= S->nprof;
 	if (i < 2 * S->nkread) {
-		*kind = 3;
+		*kind = SW_FIG_KREAD;
 		return i % 2 == 0 ? &S->kr[i / 2].fig : &S->kr[i / 2].replay;
 	}
 	return NULL;

@@ -33,14 +33,23 @@ int64_t sw_fig_quantile(const struct sw_fig *f, double q);
 double sw_fig_share_above(const struct sw_fig *f, int64_t v);
 double sw_fig_cdf(const struct sw_fig *f, int64_t v);
 void sw_fmt_q(char *buf, int len, const struct sw_fig *f, double q);
-/* i-th figure of the table (0 truth, observers, replays, kread), NULL past
- * the end; kind 0 truth 1 observed 2 replay 3 kernel mount. */
-const struct sw_fig *sw_fig_at(const struct sw_summary *S, int i, int *kind);
+/* What a figure of the table is (also the archive's figures.kind). */
+enum sw_fig_kind {
+	SW_FIG_TRUTH = 0,    /* the writer's truth */
+	SW_FIG_OBSERVED = 1, /* a probe target's observation */
+	SW_FIG_REPLAY = 2,   /* a client profile's replay */
+	SW_FIG_KREAD = 3,    /* a kernel-mount reader (its figure or replay) */
+	SW_FIG_KIND_N
+};
+/* i-th figure of the table (truth, observers, replays, kread), NULL past
+ * the end. */
+const struct sw_fig *sw_fig_at(const struct sw_summary *S, int i,
+			       enum sw_fig_kind *kind);
 /* "mtime+ctime" for a SW_ATTR_* mask */
 void sw_mask_name(char *buf, int len, uint32_t m);
 #include <jansson.h>
 /* stores, unresolved, p50_ns..max_ns (null: "> run end"), share_gt_* */
 void sw_figstats_json(json_t *o, const struct sw_figstats *st);
-json_t *sw_fig_json(const struct sw_fig *g, int kind);
+json_t *sw_fig_json(const struct sw_fig *g, enum sw_fig_kind kind);
 json_t *sw_summary_json(const struct sw_summary *S, int exit_code);
 #endif

@@ -7,12 +7,15 @@
 
 #define I(x) json_integer((json_int_t)(x))
 
-json_t *sw_fig_json(const struct sw_fig *g, int kind)
+json_t *sw_fig_json(const struct sw_fig *g, enum sw_fig_kind kind)
 {
-	static const char *kinds[] = { "truth", "observed", "replay", "kernel-mount" };
+	static const char *const kinds[SW_FIG_KIND_N] = {
+		[SW_FIG_TRUTH] = "truth", [SW_FIG_OBSERVED] = "observed",
+		[SW_FIG_REPLAY] = "replay", [SW_FIG_KREAD] = "kernel-mount",
+	};
 	json_t *o = json_object();
 	json_object_set_new(o, "name", json_string(g->name));
-	json_object_set_new(o, "kind", json_string(kinds[kind & 3]));
+	json_object_set_new(o, "kind", json_string((unsigned)kind < SW_FIG_KIND_N ? kinds[kind] : "?"));
 	json_object_set_new(o, "description", json_string(g->desc));
 	struct sw_figstats st;
 	sw_figstats(g, &st);
@@ -125,7 +128,7 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 	json_object_set_new(st, "options", opt);
 	json_object_set_new(root, "start", st);
 
-	int kind;
+	enum sw_fig_kind kind;
 	const struct sw_fig *g;
 	for (int i = 0; (g = sw_fig_at(S, i, &kind)); i++)
 		json_array_append_new(figs, sw_fig_json(g, kind));

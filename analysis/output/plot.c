@@ -86,7 +86,8 @@ struct sw_row_sink sw_plot_sink(struct sw_plot *p)
 int sw_plot_finish(struct sw_plot *p, const struct sw_summary *S, char *err, int errlen)
 {
 	char path[2 * SW_PATHLEN + 64];
-	int kind, nf = 0, rc = 0;
+	enum sw_fig_kind kind;
+	int nf = 0, rc = 0;
 	const struct sw_fig *g;
 	fclose(p->tl);
 	fclose(p->up);

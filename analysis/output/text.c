@@ -53,17 +53,18 @@ static void cdf(FILE *f, const struct sw_summary *S)
 	const char *marks = "T123456789";
 	const char *rmarks = "abcdefghijklmnop";
 	memset(grid, ' ', sizeof(grid));
-	int kind, nfig = 0;
+	enum sw_fig_kind kind;
+	int nfig = 0;
 	const struct sw_fig *g;
 	while (sw_fig_at(S, nfig, &kind))
 		nfig++;
 	/* replays first, truth last: the truth stays visible on top */
 	for (int i = nfig - 1; i >= 0; i--) {
 		g = sw_fig_at(S, i, &kind);
-		if (!g->n || kind == 3)
+		if (!g->n || kind == SW_FIG_KREAD)
 			continue;
 		int oi = i - 1, ri = i - 1 - S->nobs;
-		char m = kind == 0 ? 'T' : kind == 1 ? marks[1 + oi % 9] : rmarks[ri % 16];
+		char m = kind == SW_FIG_TRUTH ? 'T' : kind == SW_FIG_OBSERVED ? marks[1 + oi % 9] : rmarks[ri % 16];
 		for (int x = 0; x < COLS; x++) {
 			double ns = pow(10, 3 + x / 8.0);
 			double y = sw_fig_cdf(g, (int64_t)ns);
@@ -159,7 +160,7 @@ int sw_fmt_text(FILE *f, const struct sw_summary *S)
 	fputs("uncov = no end in the logs (\"> run end\", counted as longest)\n", f);
 	fprintf(f, "%-16s%6s%7s%7s%7s%7s%5s%5s%5s%6s\n", "figure", "n", "p50",
 		"p90", "p99", "max", ">1s", ">5s", ">30s", "uncov");
-	int kind;
+	enum sw_fig_kind kind;
 	const struct sw_fig *g;
 	for (int i = 0; (g = sw_fig_at(S, i, &kind)); i++) {
 		if (i == 1 + S->nobs && S->nprof)

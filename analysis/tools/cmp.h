@@ -10,7 +10,7 @@
 
 struct cmp_fig {
 	char name[48];
-	int kind;              /* as sw_fig_at */
+	int kind;              /* enum sw_fig_kind (an INTEGER in the archive) */
 	struct sw_figstats s;  /* the row (fmt.h) */
 };
 

@@ -14,7 +14,7 @@
 void cmp_from_summary(const struct sw_summary *S, struct cmp_run *r)
 {
 	const struct sw_fig *g;
-	int kind;
+	enum sw_fig_kind kind;
 	memset(r, 0, sizeof(*r));
 	snprintf(r->run_id, sizeof(r->run_id), "%016llx", (unsigned long long)S->run_id);
 	snprintf(r->dir, sizeof(r->dir), "%s", S->run_dir);
