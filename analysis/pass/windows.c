@@ -489,34 +489,15 @@ static void setup_observers(struct pass *P)
 }
 
 
-int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
-	       struct sw_summary *S)
+/* The figures of the replayed profiles and the kernel readers; opens the
+ * readers' logs. */
+static void setup_figures(struct pass *P)
 {
-	struct pass *P = calloc(1, sizeof(*P));
-	struct sw_input *in = calloc(1, sizeof(*in));
-	struct sw_wev_reader wr;
-	int wr_open = 0;
-	struct sw_wev ev;
+	struct sw_summary *S = P->S;
+	const struct sw_analyze_opts *o = P->o;
+	const struct sw_input *in = P->in;
 	char err[SWLOG_ERRLEN];
-	int rc = 0, st;
 
-	if (!P || !in) {
-		free(P);
-		free(in);
-		return 1;
-	}
-	memset(S, 0, sizeof(*S));
-	sw_hist_init(&S->trap_ns);
-	sw_hist_init(&S->upd_cost_ns);
-	sw_hist_init(&S->race_gap_ns);
-	fig_init(&S->truth, "truth", "truth: store to the first timestamp update after it");
-	if (o->cmdline_override)
-		snprintf(S->cmdline, sizeof(S->cmdline), "%s", o->cmdline_override);
-	P->S = S;
-	P->o = o;
-	P->in = in;
-	if ((rc = sw_input_load(run_dir, S, in)) != 0)
-		goto out;
 	S->nprof = o->nprof ? o->nprof : sw_n_default_profiles;
 	if (S->nprof > SW_MAX_PROFILES)
 		S->nprof = SW_MAX_PROFILES;
@@ -543,20 +524,18 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 			P->kc[j].open = 1;
 	}
 	S->has_kread = S->nkread > 0;
-	setup_observers(P);
-	if (sw_wev_open(&wr, in->writer, err)) {
-		sw_problem(S, in->writer, -1, 1, "%s", err);
-		rc = 2;
-		goto out;
-	}
-	wr_open = 1;
-	if (sw_wev_open(&P->tc.w, in->writer, err)) {
-		sw_problem(S, in->writer, -1, 1, "%s", err);
-		rc = 2;
-		goto out;
-	}
-	P->tc.opened = 1;
-	while ((st = sw_wev_next(&wr, &ev)) == SWLOG_OK) {
+}
+
+/* The writer log, record by record: every store and update through the
+ * figures.  Returns the last swlog status. */
+static int writer_pass(struct pass *P, struct sw_wev_reader *wr)
+{
+	struct sw_summary *S = P->S;
+	const struct sw_input *in = P->in;
+	struct sw_wev ev;
+	int st;
+
+	while ((st = sw_wev_next(wr, &ev)) == SWLOG_OK) {
 		const struct swlog_rec rec = ev.rec;
 		S->records++;
 		if (ev.skip == SW_WEV_SHORT) {
@@ -566,7 +545,7 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 				   swlog_min_len(rec.type), rec.len);
 			continue;
 		}
-		S->t_start_ns = wr.t_ref;
+		S->t_start_ns = wr->t_ref;
 		if (ev.skip == SW_WEV_INSANE) {
 			sw_problem(S, in->writer, (int64_t)rec.index, 1,
 				   "record %llu (%s): expected a time within 11 days of the log's first record, saw %lld ns; skipped",
@@ -614,16 +593,23 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 	if (st == SWLOG_TORN)
 		sw_problem(S, in->writer, (int64_t)S->records, 1,
 			   "torn last record (the writer died mid-write); the %llu records before it used: %s",
-			   (unsigned long long)S->records, swlog_reader_error(wr.r));
+			   (unsigned long long)S->records, swlog_reader_error(wr->r));
 	else if (st != SWLOG_EOF)
 		sw_problem(S, in->writer, (int64_t)S->records, 1,
 			   "corrupt record %llu; the records before it used: %s",
 			   (unsigned long long)S->records,
-			   st < 0 ? strerror(-st) : swlog_reader_error(wr.r));
+			   st < 0 ? strerror(-st) : swlog_reader_error(wr->r));
 	else if (!S->complete)
 		sw_problem(S, in->writer, (int64_t)S->records, 1,
 			   "expected an END record as the last of %llu records, saw none (writer killed?): stores after the last update are shown as uncovered",
 			   (unsigned long long)S->records);
+	return st;
+}
+
+/* Probe replies that cannot belong to this run, clocks off by more than
+ * their errors. */
+static void check_observers(struct sw_summary *S)
+{
 	for (int i = 0; i < S->nobs; i++) {
 		struct sw_observer *O = &S->obs[i];
 		if (O->replies && (O->t_last_ns < S->t_start_ns || O->t_first_ns > S->t_end_ns))
@@ -636,6 +622,51 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 				   "%llu changes observed earlier than the update by more than the clock offset error (%lld ns): the offset is larger than its error allows",
 				   (unsigned long long)O->exc[SW_EXC_CLOCK], (long long)S->err_ns);
 	}
+}
+
+int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
+	       struct sw_summary *S)
+{
+	struct pass *P = calloc(1, sizeof(*P));
+	struct sw_input *in = calloc(1, sizeof(*in));
+	struct sw_wev_reader wr;
+	int wr_open = 0;
+	char err[SWLOG_ERRLEN];
+	int rc = 0;
+
+	if (!P || !in) {
+		free(P);
+		free(in);
+		return 1;
+	}
+	memset(S, 0, sizeof(*S));
+	sw_hist_init(&S->trap_ns);
+	sw_hist_init(&S->upd_cost_ns);
+	sw_hist_init(&S->race_gap_ns);
+	fig_init(&S->truth, "truth", "truth: store to the first timestamp update after it");
+	if (o->cmdline_override)
+		snprintf(S->cmdline, sizeof(S->cmdline), "%s", o->cmdline_override);
+	P->S = S;
+	P->o = o;
+	P->in = in;
+	if ((rc = sw_input_load(run_dir, S, in)) != 0)
+		goto out;
+	setup_figures(P);
+	setup_observers(P);
+	if (sw_wev_open(&wr, in->writer, err)) {
+		sw_problem(S, in->writer, -1, 1, "%s", err);
+		rc = 2;
+		goto out;
+	}
+	wr_open = 1;
+	if (sw_wev_open(&P->tc.w, in->writer, err)) {
+		sw_problem(S, in->writer, -1, 1, "%s", err);
+		rc = 2;
+		goto out;
+	}
+	P->tc.opened = 1;
+	writer_pass(P, &wr);
+	check_observers(S);
 	read_races(S, in);
 	rc = S->partial ? 3 : 0;
 out:
