@@ -42,6 +42,10 @@ struct synth {
 	uint64_t stores, updates, traps, recs;
 	uint64_t rng;
 	int err;
+	/* probe and kernel reader: next poll / read (server realtime), the
+	 * probe's request number, last good reply, open gap, counts */
+	int64_t t_poll, t_kread, last_good, gap_start;
+	uint64_t seq, replies, errors, gaps, kreads;
 };
 
 void sw_synth_defaults(struct sw_synth_cfg *c)
@@ -290,18 +294,146 @@ fail:
 	return rc;
 }
 
+/* One read of the kernel-mount reader at server time tk. */
+static void synth_kread(struct synth *S, int64_t tk)
+{
+	const struct sw_synth_cfg *c = S->c;
+	struct sw_rec_kread k = {
+		.t_before_real_ns = tk - c->offset_ns,
+		.t_after_real_ns = tk - c->offset_ns + 300000,
+		.page = c->kread_page, .mode = SW_KREAD_CTO,
+	};
+	k.gen = gen_at(S->kh, S->nkh, tk - c->kread_lag_ns);
+	k.t_before_mono_ns = k.t_before_real_ns - c->t0_real_ns;
+	k.t_after_mono_ns = k.t_after_real_ns - c->t0_real_ns;
+	if (!k.gen)
+		k.flags = SW_READ_NOSTAMP;
+	app(S, S->k, SW_REC_KREAD, &k, sizeof(k));
+	S->kreads++;
+	S->t_kread += c->kread_ns;
+}
+
+/* One GETATTR of the probe (and its READ), answered at server time tp;
+ * in a gap, the probe's next try is at the gap's end. */
+static void synth_poll(struct synth *S, int64_t tp)
+{
+	const struct sw_synth_cfg *c = S->c;
+	int64_t rel = S->t_poll - c->t0_real_ns, gend;
+	struct sw_rec_attr a = { .seq = S->seq++, .vers = (uint8_t)c->vers };
+	if (in_win(c->gaps, c->ngaps, rel, &gend)) {
+		if (!S->gap_start) {
+			struct sw_rec_event e = { .t_real_ns = S->t_poll - c->offset_ns,
+						  .kind = SW_EV_GAP_START, .err = -111 };
+			app(S, S->p, SW_REC_EVENT, &e, sizeof(e));
+			S->gap_start = S->last_good ? S->last_good : S->t_poll - c->offset_ns;
+		}
+		S->t_poll = c->t0_real_ns + gend;
+		return;
+	}
+	a.t_send_real_ns = S->t_poll - c->offset_ns;
+	a.t_recv_real_ns = a.t_send_real_ns + c->rtt_ns;
+	a.t_send_mono_ns = a.t_send_real_ns - c->t0_real_ns;
+	a.t_recv_mono_ns = a.t_recv_real_ns - c->t0_real_ns;
+	if (in_win(c->lost, c->nlost, rel, NULL)) {
+		a.status = -110; /* ETIMEDOUT */
+		S->errors++;
+	} else {
+		if (S->gap_start) {
+			struct sw_rec_gap g = { .t_start_real_ns = S->gap_start,
+						.t_end_real_ns = a.t_recv_real_ns,
+						.err = -111 };
+			g.t_start_mono_ns = g.t_start_real_ns - c->t0_real_ns;
+			g.t_end_mono_ns = g.t_end_real_ns - c->t0_real_ns;
+			app(S, S->p, SW_REC_GAP, &g, sizeof(g));
+			S->gap_start = 0;
+			S->gaps++;
+		}
+		attrs_at(S, tp - c->server_lag_ns, &a.attrs);
+		S->last_good = a.t_recv_real_ns;
+		S->replies++;
+	}
+	app(S, S->p, SW_REC_ATTR, &a, sizeof(a));
+	if (c->read_every > 0 && a.status == 0 && S->seq % (uint64_t)c->read_every == 0) {
+		struct sw_rec_read r = { .seq = S->seq++, .vers = a.vers, .page = c->read_page };
+		int64_t x = tp + c->rtt_ns;
+		r.t_send_real_ns = a.t_recv_real_ns;
+		r.t_recv_real_ns = a.t_recv_real_ns + c->rtt_ns;
+		r.t_send_mono_ns = r.t_send_real_ns - c->t0_real_ns;
+		r.t_recv_mono_ns = r.t_recv_real_ns - c->t0_real_ns;
+		attrs_at(S, x - c->server_lag_ns, &r.attrs);
+		r.gen = gen_at(S->rh, S->nrh, x);
+		if (!r.gen)
+			r.flags = SW_READ_NOSTAMP;
+		app(S, S->p, SW_REC_READ, &r, sizeof(r));
+	}
+	S->t_poll += c->poll_ns;
+}
+
+/* The closing records of every log, clock.json and meta.json. */
+static int synth_end(struct synth *S, const char *dir, int64_t pend, char *err,
+		     int errlen)
+{
+	const struct sw_synth_cfg *c = S->c;
+	const int64_t TE = c->t0_real_ns + c->duration_ns;
+	char path[4096];
+	int rc = 0;
+
+	if (!c->no_end) {
+		if (!c->no_munmap) {
+			struct sw_rec_munmap m = { .t_real_ns = TE, .t_mono_ns = TE - c->t0_real_ns,
+						   .dur_ns = 50000, .dirty_pages = S->m.nwritable };
+			struct sw_decision d;
+			sw_model_munmap(&S->m, TE - c->t0_real_ns, &d);
+			if (d.update)
+				do_update(S, TE + 10000, SW_CAUSE_MUNMAP, SW_NO_PAGE);
+			app(S, S->w, SW_REC_MUNMAP, &m, sizeof(m));
+		}
+		struct sw_rec_end e = { .t_real_ns = TE + 100000, .t_mono_ns = TE - c->t0_real_ns + 100000,
+					.count_a = S->stores, .count_b = S->updates,
+					.count_c = S->traps, .reason = SW_END_DONE };
+		app(S, S->w, SW_REC_END, &e, sizeof(e));
+	}
+	if (S->p) {
+		struct sw_rec_end e = { .t_real_ns = c->t0_real_ns + pend - c->offset_ns + c->rtt_ns,
+					.count_a = S->replies, .count_b = S->errors,
+					.count_c = S->gaps, .reason = SW_END_DONE };
+		app(S, S->p, SW_REC_END, &e, sizeof(e));
+	}
+	if (S->k) {
+		struct sw_rec_end e = { .t_real_ns = TE - c->offset_ns, .count_a = S->kreads,
+					.reason = SW_END_DONE };
+		app(S, S->k, SW_REC_END, &e, sizeof(e));
+	}
+	if (c->clock_json) {
+		char js[512];
+		snprintf(path, sizeof(path), "%s/clock.json", dir);
+		snprintf(js, sizeof(js),
+			 "{\"before\":{\"offset_ns\":%lld,\"err_ns\":%lld,\"rtt_min_ns\":%lld,\"samples\":8,\"t_real_ns\":%lld},"
+			 "\"after\":{\"offset_ns\":%lld,\"err_ns\":%lld,\"rtt_min_ns\":%lld,\"samples\":8,\"t_real_ns\":%lld}}\n",
+			 (long long)c->offset_ns, (long long)c->err_ns, (long long)c->rtt_ns,
+			 (long long)(c->t0_real_ns - c->offset_ns), (long long)c->offset_ns,
+			 (long long)c->err_ns, (long long)c->rtt_ns, (long long)(TE - c->offset_ns));
+		if (write_text(path, js, err, errlen) && !rc)
+			rc = -EIO;
+	}
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	if (!rc && write_text(path,
+			      "{\"argv\":[\"stalewin-synth\"],\"synthetic\":true}\n",
+			      err, errlen))
+		rc = -EIO;
+	return rc;
+}
+
 int64_t sw_synth_run(const struct sw_synth_cfg *c, const char *dir, char *err,
 		     int errlen)
 {
-	struct synth S = { .c = c, .rng = c->seed ? c->seed : 1 };
+	struct synth S = { .c = c, .rng = c->seed ? c->seed : 1,
+			   .t_poll = c->t0_real_ns + c->probe_start_ns,
+			   .t_kread = c->t0_real_ns + c->kread_ns };
 	const int64_t T0 = c->t0_real_ns, TE = T0 + c->duration_ns;
 	int64_t t_store = T0 + c->first_store_ns, t_tick = T0 + c->writeback_ns;
 	int64_t t_msa = T0 + c->msync_async_ns, t_mss = T0 + c->msync_sync_ns;
 	int64_t pend = c->probe_end_ns > 0 ? c->probe_end_ns : c->duration_ns;
-	int64_t t_poll = T0 + c->probe_start_ns, t_kread = T0 + c->kread_ns;
-	int64_t last_good = 0, gap_start = 0;
-	uint64_t seq = 0, replies = 0, errors = 0, gaps = 0, kreads = 0;
-	char path[4096];
 	int rc;
 
 	S.pol = sw_policy_find(c->policy ? c->policy : "eager");
@@ -342,76 +474,16 @@ int64_t sw_synth_run(const struct sw_synth_cfg *c, const char *dir, char *err,
 		if (c->writeback_ns > 0 && t_tick < tw) { tw = t_tick; ev = 2; }
 		if (c->msync_async_ns > 0 && t_msa < tw) { tw = t_msa; ev = 3; }
 		if (c->msync_sync_ns > 0 && t_mss < tw) { tw = t_mss; ev = 4; }
-		if (S.p && t_poll - T0 < pend)
-			tp = t_poll + c->rtt_ns / 2; /* when the server answers */
-		if (S.k && t_kread < TE)
-			tk = t_kread;
+		if (S.p && S.t_poll - T0 < pend)
+			tp = S.t_poll + c->rtt_ns / 2; /* when the server answers */
+		if (S.k && S.t_kread < TE)
+			tk = S.t_kread;
 		if (tk <= tw && tk <= tp) {
-			struct sw_rec_kread k = {
-				.t_before_real_ns = tk - c->offset_ns,
-				.t_after_real_ns = tk - c->offset_ns + 300000,
-				.page = c->kread_page, .mode = SW_KREAD_CTO,
-			};
-			k.gen = gen_at(S.kh, S.nkh, tk - c->kread_lag_ns);
-			k.t_before_mono_ns = k.t_before_real_ns - T0;
-			k.t_after_mono_ns = k.t_after_real_ns - T0;
-			if (!k.gen)
-				k.flags = SW_READ_NOSTAMP;
-			app(&S, S.k, SW_REC_KREAD, &k, sizeof(k));
-			kreads++;
-			t_kread += c->kread_ns;
+			synth_kread(&S, tk);
 			continue;
 		}
 		if (tp < tw) {
-			int64_t rel = t_poll - T0, gend;
-			struct sw_rec_attr a = { .seq = seq++, .vers = (uint8_t)c->vers };
-			if (in_win(c->gaps, c->ngaps, rel, &gend)) {
-				if (!gap_start) {
-					struct sw_rec_event e = { .t_real_ns = t_poll - c->offset_ns,
-								  .kind = SW_EV_GAP_START, .err = -111 };
-					app(&S, S.p, SW_REC_EVENT, &e, sizeof(e));
-					gap_start = last_good ? last_good : t_poll - c->offset_ns;
-				}
-				t_poll = T0 + gend;
-				continue;
-			}
-			a.t_send_real_ns = t_poll - c->offset_ns;
-			a.t_recv_real_ns = a.t_send_real_ns + c->rtt_ns;
-			a.t_send_mono_ns = a.t_send_real_ns - T0;
-			a.t_recv_mono_ns = a.t_recv_real_ns - T0;
-			if (in_win(c->lost, c->nlost, rel, NULL)) {
-				a.status = -110; /* ETIMEDOUT */
-				errors++;
-			} else {
-				if (gap_start) {
-					struct sw_rec_gap g = { .t_start_real_ns = gap_start,
-								.t_end_real_ns = a.t_recv_real_ns,
-								.err = -111 };
-					g.t_start_mono_ns = g.t_start_real_ns - T0;
-					g.t_end_mono_ns = g.t_end_real_ns - T0;
-					app(&S, S.p, SW_REC_GAP, &g, sizeof(g));
-					gap_start = 0;
-					gaps++;
-				}
-				attrs_at(&S, tp - c->server_lag_ns, &a.attrs);
-				last_good = a.t_recv_real_ns;
-				replies++;
-			}
-			app(&S, S.p, SW_REC_ATTR, &a, sizeof(a));
-			if (c->read_every > 0 && a.status == 0 && seq % (uint64_t)c->read_every == 0) {
-				struct sw_rec_read r = { .seq = seq++, .vers = a.vers, .page = c->read_page };
-				int64_t x = tp + c->rtt_ns;
-				r.t_send_real_ns = a.t_recv_real_ns;
-				r.t_recv_real_ns = a.t_recv_real_ns + c->rtt_ns;
-				r.t_send_mono_ns = r.t_send_real_ns - T0;
-				r.t_recv_mono_ns = r.t_recv_real_ns - T0;
-				attrs_at(&S, x - c->server_lag_ns, &r.attrs);
-				r.gen = gen_at(S.rh, S.nrh, x);
-				if (!r.gen)
-					r.flags = SW_READ_NOSTAMP;
-				app(&S, S.p, SW_REC_READ, &r, sizeof(r));
-			}
-			t_poll += c->poll_ns;
+			synth_poll(&S, tp);
 			continue;
 		}
 		if (ev == 0)
@@ -432,49 +504,7 @@ int64_t sw_synth_run(const struct sw_synth_cfg *c, const char *dir, char *err,
 			t_mss += c->msync_sync_ns;
 		}
 	}
-	if (!c->no_end) {
-		if (!c->no_munmap) {
-			struct sw_rec_munmap m = { .t_real_ns = TE, .t_mono_ns = TE - T0,
-						   .dur_ns = 50000, .dirty_pages = S.m.nwritable };
-			struct sw_decision d;
-			sw_model_munmap(&S.m, TE - T0, &d);
-			if (d.update)
-				do_update(&S, TE + 10000, SW_CAUSE_MUNMAP, SW_NO_PAGE);
-			app(&S, S.w, SW_REC_MUNMAP, &m, sizeof(m));
-		}
-		struct sw_rec_end e = { .t_real_ns = TE + 100000, .t_mono_ns = TE - T0 + 100000,
-					.count_a = S.stores, .count_b = S.updates,
-					.count_c = S.traps, .reason = SW_END_DONE };
-		app(&S, S.w, SW_REC_END, &e, sizeof(e));
-	}
-	if (S.p) {
-		struct sw_rec_end e = { .t_real_ns = T0 + pend - c->offset_ns + c->rtt_ns,
-					.count_a = replies, .count_b = errors,
-					.count_c = gaps, .reason = SW_END_DONE };
-		app(&S, S.p, SW_REC_END, &e, sizeof(e));
-	}
-	if (S.k) {
-		struct sw_rec_end e = { .t_real_ns = TE - c->offset_ns, .count_a = kreads,
-					.reason = SW_END_DONE };
-		app(&S, S.k, SW_REC_END, &e, sizeof(e));
-	}
-	if (c->clock_json) {
-		char js[512];
-		snprintf(path, sizeof(path), "%s/clock.json", dir);
-		snprintf(js, sizeof(js),
-			 "{\"before\":{\"offset_ns\":%lld,\"err_ns\":%lld,\"rtt_min_ns\":%lld,\"samples\":8,\"t_real_ns\":%lld},"
-			 "\"after\":{\"offset_ns\":%lld,\"err_ns\":%lld,\"rtt_min_ns\":%lld,\"samples\":8,\"t_real_ns\":%lld}}\n",
-			 (long long)c->offset_ns, (long long)c->err_ns, (long long)c->rtt_ns,
-			 (long long)(T0 - c->offset_ns), (long long)c->offset_ns,
-			 (long long)c->err_ns, (long long)c->rtt_ns, (long long)(TE - c->offset_ns));
-		if (write_text(path, js, err, errlen) && !rc)
-			rc = -EIO;
-	}
-	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	if (!rc && write_text(path,
-			      "{\"argv\":[\"stalewin-synth\"],\"synthetic\":true}\n",
-			      err, errlen))
-		rc = -EIO;
+	rc = synth_end(&S, dir, pend, err, errlen);
 out:
 	if (S.w && swlog_close(S.w) && !rc) {
 		rc = -EIO;
