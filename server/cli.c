@@ -111,6 +111,83 @@ static int ms_opt(const char *name, const char *arg, int64_t *v, char *err,
 	return 0;
 }
 
+/* The workload's options: 0, -EINVAL (err says why), or 1 if c is not one
+ * of them. */
+static int workload_opt(struct sw_opts *o, int c, char *err, size_t errlen)
+{
+	int64_t ms;
+	int rc;
+
+	switch (c) {
+	case O_INTERVAL:
+		if ((rc = ms_opt("interval-ms", optarg, &ms, err, errlen)))
+			return rc;
+		o->wl.interval_ns = ms * SW_NS_PER_MS;
+		break;
+	case O_PAGE:
+		if ((rc = num_opt("page", optarg, &o->wl.page, 0, err, errlen)))
+			return rc;
+		break;
+	case O_RATE:
+		if (parse_dbl(optarg, &o->wl.rate) || o->wl.rate < 0)
+			BAD("expected --rate in stores/s >= 0, saw '%s'", optarg);
+		break;
+	case O_PAGES:
+		if ((rc = num_opt("pages", optarg, &o->wl.pages, 0, err, errlen)))
+			return rc;
+		if (!o->wl.pages)
+			BAD("expected --pages > 0, saw 0");
+		break;
+	case O_HOTPAGES:
+		if ((rc = num_opt("hot-pages", optarg, &o->wl.hot_pages, 0, err, errlen)))
+			return rc;
+		break;
+	case O_HOTSHARE:
+		if (parse_dbl(optarg, &o->wl.hot_share))
+			BAD("expected --hot-share as a number in [0,1], saw '%s'", optarg);
+		break;
+	case O_SEED:
+		if ((rc = num_opt("seed", optarg, &o->wl.seed, 0, err, errlen)))
+			return rc;
+		break;
+	case O_BSTORES:
+		if ((rc = num_opt("burst-stores", optarg, &o->wl.burst_stores, 0, err, errlen)))
+			return rc;
+		break;
+	case O_SILENCE:
+		if ((rc = ms_opt("silence-ms", optarg, &ms, err, errlen)))
+			return rc;
+		o->wl.silence_ns = ms * SW_NS_PER_MS;
+		break;
+	default:
+		return 1;
+	}
+	return 0;
+}
+
+/* What every run needs, once all options are read. */
+static int opts_check(struct sw_opts *o, const char *policy, const char *workload,
+		      char *err, size_t errlen)
+{
+	if (!o->file)
+		BAD("expected --file PATH");
+	if (!o->log)
+		BAD("expected --log PATH");
+	if (!policy)
+		BAD("expected --policy %s", sw_policy_names());
+	if (!(o->policy = sw_policy_find(policy)))
+		BAD("expected --policy %s, saw '%s'", sw_policy_names(), policy);
+	if (!workload)
+		BAD("expected --workload rewrite|stream|random|burst");
+	if (!(o->workload = sw_workload_find(workload)))
+		BAD("expected --workload rewrite|stream|random|burst, saw '%s'", workload);
+	if (o->size == 0)
+		BAD("expected --size > 0 bytes, saw 0");
+	if (o->trap && !o->policy->emulated)
+		BAD("expected no --trap with --policy native (no emulation), saw --trap %s", o->trap);
+	return 0;
+}
+
 int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 		  size_t errlen)
 {
@@ -136,7 +213,6 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:p:w:l:h", longopts, NULL)) != -1) {
-		int64_t ms;
 		switch (c) {
 		case 'f': o->file = optarg; break;
 		case 'p': policy = optarg; break;
@@ -162,46 +238,6 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 			if (!sw_trap_find(optarg))
 				BAD("expected --trap uffd-sigbus|mprotect|uffd, saw '%s'", optarg);
 			o->trap = optarg;
-			break;
-		case O_INTERVAL:
-			if ((rc = ms_opt("interval-ms", optarg, &ms, err, errlen)))
-				return rc;
-			o->wl.interval_ns = ms * SW_NS_PER_MS;
-			break;
-		case O_PAGE:
-			if ((rc = num_opt("page", optarg, &o->wl.page, 0, err, errlen)))
-				return rc;
-			break;
-		case O_RATE:
-			if (parse_dbl(optarg, &o->wl.rate) || o->wl.rate < 0)
-				BAD("expected --rate in stores/s >= 0, saw '%s'", optarg);
-			break;
-		case O_PAGES:
-			if ((rc = num_opt("pages", optarg, &o->wl.pages, 0, err, errlen)))
-				return rc;
-			if (!o->wl.pages)
-				BAD("expected --pages > 0, saw 0");
-			break;
-		case O_HOTPAGES:
-			if ((rc = num_opt("hot-pages", optarg, &o->wl.hot_pages, 0, err, errlen)))
-				return rc;
-			break;
-		case O_HOTSHARE:
-			if (parse_dbl(optarg, &o->wl.hot_share))
-				BAD("expected --hot-share as a number in [0,1], saw '%s'", optarg);
-			break;
-		case O_SEED:
-			if ((rc = num_opt("seed", optarg, &o->wl.seed, 0, err, errlen)))
-				return rc;
-			break;
-		case O_BSTORES:
-			if ((rc = num_opt("burst-stores", optarg, &o->wl.burst_stores, 0, err, errlen)))
-				return rc;
-			break;
-		case O_SILENCE:
-			if ((rc = ms_opt("silence-ms", optarg, &ms, err, errlen)))
-				return rc;
-			o->wl.silence_ns = ms * SW_NS_PER_MS;
 			break;
 		case O_MSA:
 			if ((rc = ms_opt("msync-async-ms", optarg, &o->msync_async_ms, err, errlen)))
@@ -248,26 +284,17 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 		case ':':
 			BAD("expected a value after %s", argv[optind - 1]);
 		default:
+			if ((rc = workload_opt(o, c, err, errlen)) <= 0) {
+				if (rc)
+					return rc;
+				break;
+			}
 			BAD("expected a known option (see --help), saw '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
 		BAD("expected only options (see --help), saw the argument '%s'", argv[optind]);
-	if (!o->file)
-		BAD("expected --file PATH");
-	if (!o->log)
-		BAD("expected --log PATH");
-	if (!policy)
-		BAD("expected --policy %s", sw_policy_names());
-	if (!(o->policy = sw_policy_find(policy)))
-		BAD("expected --policy %s, saw '%s'", sw_policy_names(), policy);
-	if (!workload)
-		BAD("expected --workload rewrite|stream|random|burst");
-	if (!(o->workload = sw_workload_find(workload)))
-		BAD("expected --workload rewrite|stream|random|burst, saw '%s'", workload);
-	if (o->size == 0)
-		BAD("expected --size > 0 bytes, saw 0");
-	if (o->trap && !o->policy->emulated)
-		BAD("expected no --trap with --policy native (no emulation), saw --trap %s", o->trap);
+	if ((rc = opts_check(o, policy, workload, err, errlen)))
+		return rc;
 	return 0;
 }
