@@ -47,6 +47,43 @@ static void usage(FILE *f)
 
 #define BAD(...) do { fprintf(stderr, "stalewin-probe: " __VA_ARGS__); fputc('\n', stderr); exit(2); } while (0)
 
+/* After the options: what is missing, defaults that depend on others, and
+ * every target's host resolvable (exits 2 with a message otherwise). */
+static void check_args(int argc, char **argv, struct probe_opts *o)
+{
+	if (optind < argc)
+		BAD("unexpected argument '%s' (targets are given with --url)", argv[optind]);
+	if (!o->nurl)
+		BAD("expected at least one --url nfs://HOST/EXPORT/FILE");
+	if (!o->log_path)
+		BAD("expected --log PATH");
+	if (o->read_every && !o->nread_page)
+		BAD("--read-every needs --read-page N[,N...]");
+	if (o->nread_page && !o->read_every)
+		o->read_every = 1;
+	if (o->status < 0)
+		o->status = isatty(2);
+	if (!o->run_id)
+		while (!o->run_id)
+			if (getrandom(&o->run_id, sizeof(o->run_id), 0) != sizeof(o->run_id))
+				o->run_id = (uint64_t)sw_real_ns() ^ ((uint64_t)getpid() << 32);
+	for (unsigned i = 0; i < o->nurl; i++) {
+		struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res = NULL;
+		const char *h = o->url[i].host;
+		char hb[256];
+		if (h[0] == '[') { /* [v6] */
+			snprintf(hb, sizeof(hb), "%s", h + 1);
+			hb[strcspn(hb, "]")] = 0;
+			h = hb;
+		}
+		int rc = getaddrinfo(h, NULL, &hints, &res);
+		if (rc)
+			BAD("target %u %s: unknown host '%s' (%s)", i, o->url[i].url, h,
+			    gai_strerror(rc));
+		freeaddrinfo(res);
+	}
+}
+
 static void parse_args(int argc, char **argv, struct probe_opts *o)
 {
 	enum { O_TIMEOUT = 256, O_CTIMEOUT, O_BACKOFF, O_RUNID, O_WRUNID, O_PAGESZ,
@@ -154,37 +191,7 @@ static void parse_args(int argc, char **argv, struct probe_opts *o)
 		default: usage(stderr); exit(2);
 		}
 	}
-	if (optind < argc)
-		BAD("unexpected argument '%s' (targets are given with --url)", argv[optind]);
-	if (!o->nurl)
-		BAD("expected at least one --url nfs://HOST/EXPORT/FILE");
-	if (!o->log_path)
-		BAD("expected --log PATH");
-	if (o->read_every && !o->nread_page)
-		BAD("--read-every needs --read-page N[,N...]");
-	if (o->nread_page && !o->read_every)
-		o->read_every = 1;
-	if (o->status < 0)
-		o->status = isatty(2);
-	if (!o->run_id)
-		while (!o->run_id)
-			if (getrandom(&o->run_id, sizeof(o->run_id), 0) != sizeof(o->run_id))
-				o->run_id = (uint64_t)sw_real_ns() ^ ((uint64_t)getpid() << 32);
-	for (unsigned i = 0; i < o->nurl; i++) {
-		struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res = NULL;
-		const char *h = o->url[i].host;
-		char hb[256];
-		if (h[0] == '[') { /* [v6] */
-			snprintf(hb, sizeof(hb), "%s", h + 1);
-			hb[strcspn(hb, "]")] = 0;
-			h = hb;
-		}
-		int rc = getaddrinfo(h, NULL, &hints, &res);
-		if (rc)
-			BAD("target %u %s: unknown host '%s' (%s)", i, o->url[i].url, h,
-			    gai_strerror(rc));
-		freeaddrinfo(res);
-	}
+	check_args(argc, argv, o);
 }
 
 static void status_line(struct probe *p, double dt_s, int final)
@@ -228,6 +235,52 @@ static void die_run(struct probe *p, int code, int err, const char *msg)
 		swlog_close(p->log);
 	}
 	exit(code);
+}
+
+/* One target's turn in the event loop: tear down what failed, give up on
+ * a target that never answered, send what its rate allows; *wake is
+ * lowered to when it next needs the loop. */
+static void target_step(struct probe *p, unsigned i, int64_t now, int64_t t0,
+			int64_t period, int64_t *wake)
+{
+	const struct probe_opts *o = p->o;
+	struct probe_target *t = &p->t[i];
+	char msg[1024];
+
+	if (t->want_teardown) {
+		if (!t->ever_ready && t->last_err_fatal) {
+			snprintf(msg, sizeof(msg), "target %u %s: %s", i, t->u->url, t->why);
+			die_run(p, 2, t->want_teardown, msg);
+		}
+		target_teardown(t, t->want_teardown);
+	}
+	if (!t->ever_ready && now - t0 > (int64_t)o->connect_timeout_ms * SW_NS_PER_MS) {
+		snprintf(msg, sizeof(msg), "target %u %s: no usable answer from %s within %.1f s (%s%s)",
+			 i, t->u->url, t->u->host, o->connect_timeout_ms / 1000.0,
+			 t->last_err[0] ? "last error: " : "still waiting for the reply to the ",
+			 t->last_err[0] ? t->last_err :
+			 t->state == TS_MOUNTING ? (t->u->version == 3 ? "mount" : "connect") : "look-up");
+		die_run(p, 1, ETIMEDOUT, msg);
+	}
+	target_tick(t, now);
+	if (t->state == TS_READY && !p->stopping && !t->want_teardown) {
+		while (t->inflight_attr < o->depth && !t->want_teardown &&
+		       t->state == TS_READY && (!period || now >= t->t_next_send_mono_ns)) {
+			if (target_send_attr(t))
+				break;
+			if (o->read_every && t->attrs_sent % o->read_every == 0)
+				target_send_read(t);
+			if (period) {
+				t->t_next_send_mono_ns += period;
+				if (t->t_next_send_mono_ns < now - period)
+					t->t_next_send_mono_ns = now; /* fell behind: no burst */
+			}
+		}
+		if (period && t->t_next_send_mono_ns < *wake && t->inflight_attr < o->depth)
+			*wake = t->t_next_send_mono_ns;
+	}
+	if ((t->state == TS_BACKOFF || t->state == TS_LOOKUP_WAIT) && t->t_next_mono_ns < *wake)
+		*wake = t->t_next_mono_ns;
 }
 
 int main(int argc, char **argv)
@@ -281,40 +334,7 @@ int main(int argc, char **argv)
 		all_ready_once = 1;
 		for (unsigned i = 0; i < p.nt; i++) {
 			struct probe_target *t = &p.t[i];
-			if (t->want_teardown) {
-				if (!t->ever_ready && t->last_err_fatal) {
-					snprintf(msg, sizeof(msg), "target %u %s: %s", i, t->u->url, t->why);
-					die_run(&p, 2, t->want_teardown, msg);
-				}
-				target_teardown(t, t->want_teardown);
-			}
-			if (!t->ever_ready && now - t0 > (int64_t)o.connect_timeout_ms * SW_NS_PER_MS) {
-				snprintf(msg, sizeof(msg), "target %u %s: no usable answer from %s within %.1f s (%s%s)",
-					 i, t->u->url, t->u->host, o.connect_timeout_ms / 1000.0,
-					 t->last_err[0] ? "last error: " : "still waiting for the reply to the ",
-					 t->last_err[0] ? t->last_err :
-					 t->state == TS_MOUNTING ? (t->u->version == 3 ? "mount" : "connect") : "look-up");
-				die_run(&p, 1, ETIMEDOUT, msg);
-			}
-			target_tick(t, now);
-			if (t->state == TS_READY && !p.stopping && !t->want_teardown) {
-				while (t->inflight_attr < o.depth && !t->want_teardown &&
-				       t->state == TS_READY && (!period || now >= t->t_next_send_mono_ns)) {
-					if (target_send_attr(t))
-						break;
-					if (o.read_every && t->attrs_sent % o.read_every == 0)
-						target_send_read(t);
-					if (period) {
-						t->t_next_send_mono_ns += period;
-						if (t->t_next_send_mono_ns < now - period)
-							t->t_next_send_mono_ns = now; /* fell behind: no burst */
-					}
-				}
-				if (period && t->t_next_send_mono_ns < wake && t->inflight_attr < o.depth)
-					wake = t->t_next_send_mono_ns;
-			}
-			if ((t->state == TS_BACKOFF || t->state == TS_LOOKUP_WAIT) && t->t_next_mono_ns < wake)
-				wake = t->t_next_mono_ns;
+			target_step(&p, i, now, t0, period, &wake);
 			if (!t->ever_ready)
 				all_ready_once = 0;
 			inflight += t->inflight;
