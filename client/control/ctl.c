@@ -119,6 +119,40 @@ static char *args_object(int n, char **kv)
 	return s;
 }
 
+/* clock: the offset estimate, as JSON (--json, --get) or one line. */
+static int cmd_clock(struct swctl *h, unsigned samples, int json, const char *get,
+		     char *err, size_t errlen)
+{
+	struct swctl_clock k;
+	char buf[512];
+	int rc = swctl_clock(h, samples, &k, err, errlen);
+	if (rc)
+		return rc;
+	swctl_clock_format(&k, buf, sizeof(buf));
+	if (json || get)
+		print_reply(buf, get);
+	else
+		printf("offset %+.3f ms +- %.3f ms (server - client), rtt min %.3f ms "
+		       "p50 %.3f ms, %u samples\n", k.offset_ns / 1e6, k.err_ns / 1e6,
+		       k.rtt_min_ns / 1e6, k.rtt_p50_ns / 1e6, k.samples);
+	return 0;
+}
+
+/* A raw request; an HTTP status other than 200 (only_200) or >= 400 is
+ * the error "WHAT: HTTP CODE: reply" with the status as rc. */
+static int request(struct swctl *h, const char *method, const char *route,
+		   const char *body, int only_200, const char *what, char **reply,
+		   char *err, size_t errlen)
+{
+	long code;
+	int rc = swctl_request(h, method, route, body, &code, reply, err, errlen);
+	if (!rc && (only_200 ? code != 200 : code >= 400)) {
+		snprintf(err, errlen, "%s: HTTP %ld: %s", what, code, *reply);
+		rc = (int)code;
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -189,18 +223,7 @@ int main(int argc, char **argv)
 
 	rc = 0;
 	if (!strcmp(cmd, "clock") && nargs == 0) {
-		struct swctl_clock k;
-		char buf[512];
-		rc = swctl_clock(h, samples, &k, err, sizeof(err));
-		if (!rc) {
-			swctl_clock_format(&k, buf, sizeof(buf));
-			if (json || get)
-				print_reply(buf, get);
-			else
-				printf("offset %+.3f ms +- %.3f ms (server - client), rtt min %.3f ms "
-				       "p50 %.3f ms, %u samples\n", k.offset_ns / 1e6, k.err_ns / 1e6,
-				       k.rtt_min_ns / 1e6, k.rtt_p50_ns / 1e6, k.samples);
-		}
+		rc = cmd_clock(h, samples, json, get, err, sizeof(err));
 	} else if (!strcmp(cmd, "start")) {
 		char *body = args_object(nargs, args);
 		if (!body) {
@@ -211,35 +234,24 @@ int main(int argc, char **argv)
 		free(body);
 	} else if (!strcmp(cmd, "prepare") && nargs >= 1) {
 		char *body = args_object(nargs, args);
-		long code;
 		if (!body) {
 			swctl_close(h);
 			return 2;
 		}
-		rc = swctl_request(h, "POST", SW_CTL_ROUTE_FILES, body, &code, &reply, err, sizeof(err));
+		rc = request(h, "POST", SW_CTL_ROUTE_FILES, body, 1, "prepare", &reply, err,
+			     sizeof(err));
 		free(body);
-		if (!rc && code != 200) {
-			snprintf(err, sizeof(err), "prepare: HTTP %ld: %s", code, reply);
-			rc = (int)code;
-		}
 	} else if (!strcmp(cmd, "status") && nargs == 0) {
 		rc = swctl_status(h, &reply, err, sizeof(err));
 	} else if (!strcmp(cmd, "stop") && nargs == 0) {
 		rc = swctl_stop(h, &reply, err, sizeof(err));
 	} else if (!strcmp(cmd, "info") && nargs == 0) {
-		long code;
-		rc = swctl_request(h, "GET", SW_CTL_ROUTE_INFO, NULL, &code, &reply, err, sizeof(err));
-		if (!rc && code != 200) {
-			snprintf(err, sizeof(err), "info: HTTP %ld: %s", code, reply);
-			rc = (int)code;
-		}
+		rc = request(h, "GET", SW_CTL_ROUTE_INFO, NULL, 1, "info", &reply, err,
+			     sizeof(err));
 	} else if (!strcmp(cmd, "get") && nargs == 1) {
-		long code;
-		rc = swctl_request(h, "GET", args[0], NULL, &code, &reply, err, sizeof(err));
-		if (!rc && code >= 400) {
-			snprintf(err, sizeof(err), "GET %s: HTTP %ld: %s", args[0], code, reply);
-			rc = (int)code;
-		}
+		char what[300];
+		snprintf(what, sizeof(what), "GET %s", args[0]);
+		rc = request(h, "GET", args[0], NULL, 0, what, &reply, err, sizeof(err));
 	} else if (!strcmp(cmd, "fetch") && nargs == 2) {
 		rc = swctl_fetch(h, args[0], want_stderr ? "stderr" : "log", args[1], err,
 				 sizeof(err));
