@@ -114,7 +114,8 @@ static void cdf(FILE *f, const struct sw_summary *S)
 	fputc('\n', f);
 }
 
-int sw_fmt_text(FILE *f, const struct sw_summary *S)
+/* The header: what ran, where, with which clock and resolution. */
+static void header(FILE *f, const struct sw_summary *S)
 {
 	char b[1024], d1[16], d2[16], d3[16], d4[16];
 
@@ -154,6 +155,46 @@ int sw_fmt_text(FILE *f, const struct sw_summary *S)
 			 O->name, d1, d2, d3, d4);
 		kv(f, "resolution", b);
 	}
+}
+
+/* Per probe target: how its observations compare with the truth. */
+static void consistency(FILE *f, const struct sw_summary *S)
+{
+	char b[1024], d1[16];
+
+	if (S->nobs)
+		fputs("Consistency: W_obs - W_truth in [-clock err, resolution + err]\n", f);
+	for (int i = 0; i < S->nobs; i++) {
+		const struct sw_observer *O = &S->obs[i];
+		fprintf(f, "      %s: %llu checked, %llu ok, %llu early, %llu late\n",
+			O->name, (unsigned long long)O->checked,
+			(unsigned long long)O->consistent, (unsigned long long)O->low,
+			(unsigned long long)O->high);
+		for (int e = 1; e < SW_EXC_N; e++)
+			if (O->exc[e])
+				fprintf(f, "        %-18s %llu\n", sw_exc_name(e),
+					(unsigned long long)O->exc[e]);
+		fprintf(f, "        not judged: %llu before the first reply, %llu unseen\n",
+			(unsigned long long)O->no_ref, (unsigned long long)O->ended);
+		fprintf(f, "        replies %llu, failed %llu, gaps %llu (", 
+			(unsigned long long)O->replies, (unsigned long long)O->failures,
+			(unsigned long long)O->gaps);
+		sw_fmt_dur(d1, sizeof(d1), O->gap_ns);
+		fprintf(f, "%s)\n        revealed by:", d1);
+		for (int m = 1; m < 16; m++)
+			if (O->revealed[m]) {
+				sw_mask_name(b, sizeof(b), (uint32_t)m);
+				fprintf(f, " %s %llu", b, (unsigned long long)O->revealed[m]);
+			}
+		fputc('\n', f);
+	}
+}
+
+int sw_fmt_text(FILE *f, const struct sw_summary *S)
+{
+	char b[1024], d1[16], d2[16];
+
+	header(f, S);
 	fputc('\n', f);
 	fprintf(f, "Windows, policy %s: %llu stores; percentiles over all stores,\n",
 		S->policy, (unsigned long long)S->stores);
@@ -195,32 +236,7 @@ int sw_fmt_text(FILE *f, const struct sw_summary *S)
 			O->name, (unsigned long long)O->race_attr_hits,
 			(unsigned long long)O->race_read_hits, d1);
 	}
-	if (S->nobs)
-		fputs("Consistency: W_obs - W_truth in [-clock err, resolution + err]\n", f);
-	for (int i = 0; i < S->nobs; i++) {
-		const struct sw_observer *O = &S->obs[i];
-		fprintf(f, "      %s: %llu checked, %llu ok, %llu early, %llu late\n",
-			O->name, (unsigned long long)O->checked,
-			(unsigned long long)O->consistent, (unsigned long long)O->low,
-			(unsigned long long)O->high);
-		for (int e = 1; e < SW_EXC_N; e++)
-			if (O->exc[e])
-				fprintf(f, "        %-18s %llu\n", sw_exc_name(e),
-					(unsigned long long)O->exc[e]);
-		fprintf(f, "        not judged: %llu before the first reply, %llu unseen\n",
-			(unsigned long long)O->no_ref, (unsigned long long)O->ended);
-		fprintf(f, "        replies %llu, failed %llu, gaps %llu (", 
-			(unsigned long long)O->replies, (unsigned long long)O->failures,
-			(unsigned long long)O->gaps);
-		sw_fmt_dur(d1, sizeof(d1), O->gap_ns);
-		fprintf(f, "%s)\n        revealed by:", d1);
-		for (int m = 1; m < 16; m++)
-			if (O->revealed[m]) {
-				sw_mask_name(b, sizeof(b), (uint32_t)m);
-				fprintf(f, " %s %llu", b, (unsigned long long)O->revealed[m]);
-			}
-		fputc('\n', f);
-	}
+	consistency(f, S);
 	for (int j = 0; j < S->nkread; j++)
 		fprintf(f, "Kernel mount kread-%d: %llu reads of page %llu (stores to it\n"
 			   "      only); replay of its options: %s\n", j,
