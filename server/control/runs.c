@@ -374,10 +374,82 @@ static int spawn_child(struct ctl_run *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* The run's id: the client's "run-id" (so its probes' logs carry the same
+ * id) or a random one.  0, or an HTTP status with *resp. */
+static int choose_run_id(struct ctl_run *r, json_t *args, json_t **resp)
+{
+	uint64_t id = 0;
+
+	json_t *want = json_is_object(args) ? json_object_get(args, "run-id") : NULL;
+	if (want) {
+		/* the client's choice, so its probes' logs carry the same id */
+		const char *w = json_string_value(want);
+		if (!w || !valid_run_id(w) || !strcmp(w, "0000000000000000")) {
+			*resp = jerr("expected \"run-id\" as 16 lower-case hex digits (not all 0)");
+			return SW_CTL_HTTP_BAD_REQUEST;
+		}
+		snprintf(r->id, sizeof(r->id), "%s", w);
+	} else {
+		while (id == 0)
+			if (getrandom(&id, sizeof(id), 0) != sizeof(id))
+				id = (uint64_t)sw_real_ns() ^ ((uint64_t)getpid() << 32);
+		snprintf(r->id, sizeof(r->id), "%016" PRIx64, id);
+	}
+	return 0;
+}
+
+/* With R->lock held: wait until the child reports "running" (or a later
+ * state), exits, or misses SW_CTL_START_TIMEOUT_MS.  The HTTP status,
+ * *resp filled. */
+static int wait_running(struct ctl_runs *R, struct ctl_run *r, json_t **resp)
+{
+	int64_t deadline = sw_mono_ns() + (int64_t)SW_CTL_START_TIMEOUT_MS * SW_NS_PER_MS;
+	for (;;) {
+		json_t *st = read_status_file(r);
+		const char *s = st ? json_string_value(json_object_get(st, "state")) : NULL;
+		int up = s && strcmp(s, "starting") && strcmp(s, "error");
+		json_decref(st);
+		if (up && !r->reaped)
+			break;
+		if (r->reaped) {
+			if (up && r->exit_code == 0)
+				break; /* a run shorter than our polling */
+			json_t *o = run_json(r);
+			const char *line = json_string_value(json_object_get(o, SW_CTL_F_STDERR));
+			*resp = jerr("the writer exited (%s %d) before running: %s",
+				     r->exit_code >= 0 ? "code" : "signal",
+				     r->exit_code >= 0 ? r->exit_code : -r->exit_code,
+				     line && line[0] ? line : "(no message)");
+			json_object_set_new(*resp, SW_CTL_F_EXIT_CODE, json_integer(r->exit_code));
+			json_object_set_new(*resp, SW_CTL_F_RUN_ID, json_string(r->id));
+			json_decref(o);
+			return r->exit_code == 2 ? SW_CTL_HTTP_BAD_REQUEST : SW_CTL_HTTP_INTERNAL;
+		}
+		if (sw_mono_ns() > deadline) {
+			kill(r->pid, SIGKILL);
+			while (!r->reaped)
+				pthread_cond_wait(&R->cond, &R->lock);
+			*resp = jerr("the writer did not report \"running\" within %d ms; killed it",
+				     SW_CTL_START_TIMEOUT_MS);
+			return SW_CTL_HTTP_INTERNAL;
+		}
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 10 * SW_NS_PER_MS;
+		if (ts.tv_nsec >= SW_NS_PER_S) {
+			ts.tv_nsec -= SW_NS_PER_S;
+			ts.tv_sec++;
+		}
+		pthread_cond_timedwait(&R->cond, &R->lock, &ts);
+	}
+	*resp = run_json(r);
+	json_object_set_new(*resp, SW_CTL_F_STATE, json_string("running"));
+	return SW_CTL_HTTP_CREATED;
+}
+
 int ctl_runs_start(struct ctl_runs *R, json_t *args, json_t **resp)
 {
 	struct ctl_run *r = calloc(1, sizeof(*r));
-	uint64_t id = 0;
 	char err[1024];
 	int code;
 
@@ -396,23 +468,9 @@ int ctl_runs_start(struct ctl_runs *R, json_t *args, json_t **resp)
 	R->starting = 1;
 	pthread_mutex_unlock(&R->lock);
 
-	json_t *want = json_is_object(args) ? json_object_get(args, "run-id") : NULL;
 	r->argv = json_array();
-	if (want) {
-		/* the client's choice, so its probes' logs carry the same id */
-		const char *w = json_string_value(want);
-		if (!w || !valid_run_id(w) || !strcmp(w, "0000000000000000")) {
-			*resp = jerr("expected \"run-id\" as 16 lower-case hex digits (not all 0)");
-			code = SW_CTL_HTTP_BAD_REQUEST;
-			goto fail;
-		}
-		snprintf(r->id, sizeof(r->id), "%s", w);
-	} else {
-		while (id == 0)
-			if (getrandom(&id, sizeof(id), 0) != sizeof(id))
-				id = (uint64_t)sw_real_ns() ^ ((uint64_t)getpid() << 32);
-		snprintf(r->id, sizeof(r->id), "%016" PRIx64, id);
-	}
+	if ((code = choose_run_id(r, args, resp)))
+		goto fail;
 	snprintf(r->dir, sizeof(r->dir), "%s/%s", R->runs, r->id);
 	code = build_argv(R, args, r->dir, r->id, r->argv, resp);
 	if (code)
@@ -449,52 +507,9 @@ int ctl_runs_start(struct ctl_runs *R, json_t *args, json_t **resp)
 	R->cur = r;
 	R->starting = 0;
 
-	/* wait for "running" (or any later state), or the child's exit */
-	int64_t deadline = sw_mono_ns() + (int64_t)SW_CTL_START_TIMEOUT_MS * SW_NS_PER_MS;
-	for (;;) {
-		json_t *st = read_status_file(r);
-		const char *s = st ? json_string_value(json_object_get(st, "state")) : NULL;
-		int up = s && strcmp(s, "starting") && strcmp(s, "error");
-		json_decref(st);
-		if (up && !r->reaped)
-			break;
-		if (r->reaped) {
-			if (up && r->exit_code == 0)
-				break; /* a run shorter than our polling */
-			json_t *o = run_json(r);
-			const char *line = json_string_value(json_object_get(o, SW_CTL_F_STDERR));
-			*resp = jerr("the writer exited (%s %d) before running: %s",
-				     r->exit_code >= 0 ? "code" : "signal",
-				     r->exit_code >= 0 ? r->exit_code : -r->exit_code,
-				     line && line[0] ? line : "(no message)");
-			json_object_set_new(*resp, SW_CTL_F_EXIT_CODE, json_integer(r->exit_code));
-			json_object_set_new(*resp, SW_CTL_F_RUN_ID, json_string(r->id));
-			json_decref(o);
-			pthread_mutex_unlock(&R->lock);
-			return r->exit_code == 2 ? SW_CTL_HTTP_BAD_REQUEST : SW_CTL_HTTP_INTERNAL;
-		}
-		if (sw_mono_ns() > deadline) {
-			kill(r->pid, SIGKILL);
-			while (!r->reaped)
-				pthread_cond_wait(&R->cond, &R->lock);
-			*resp = jerr("the writer did not report \"running\" within %d ms; killed it",
-				     SW_CTL_START_TIMEOUT_MS);
-			pthread_mutex_unlock(&R->lock);
-			return SW_CTL_HTTP_INTERNAL;
-		}
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 10 * SW_NS_PER_MS;
-		if (ts.tv_nsec >= SW_NS_PER_S) {
-			ts.tv_nsec -= SW_NS_PER_S;
-			ts.tv_sec++;
-		}
-		pthread_cond_timedwait(&R->cond, &R->lock, &ts);
-	}
-	*resp = run_json(r);
-	json_object_set_new(*resp, SW_CTL_F_STATE, json_string("running"));
+	code = wait_running(R, r, resp);
 	pthread_mutex_unlock(&R->lock);
-	return SW_CTL_HTTP_CREATED;
+	return code;
 
 fail:
 	pthread_mutex_lock(&R->lock);
