@@ -253,6 +253,46 @@ static int map_file(struct sw_run *R, char *err, size_t errlen)
 	return 0;
 }
 
+/* The mapping's size in pages, and whether memory and the filesystem can
+ * hold it.  0, or 2 with err filled. */
+static int check_size(struct sw_run *R, const struct stat *st, long ps, char *err,
+		      size_t errlen)
+{
+	const struct sw_opts *o = R->o;
+
+	R->r.page_size = (uint32_t)ps;
+	R->r.size = (o->size + (uint64_t)ps - 1) / (uint64_t)ps * (uint64_t)ps;
+	R->r.npages = R->r.size / (uint64_t)ps;
+	if (R->r.npages > SW_MODEL_MAX_PAGES) {
+		say(err, errlen, 2, "expected --size at most %llu bytes, saw %llu",
+		    (unsigned long long)SW_MODEL_MAX_PAGES * (unsigned long long)ps,
+		    (unsigned long long)o->size);
+		return 2;
+	}
+	uint64_t grow = R->r.size > (uint64_t)st->st_size ? R->r.size - (uint64_t)st->st_size : 0;
+	uint64_t meta = R->r.npages * (sw_model_bytes_per_page() + sizeof(uint32_t));
+	long long avail_kib = sw_meminfo_kib("MemAvailable");
+	uint64_t avail = avail_kib > 0 ? (uint64_t)avail_kib * 1024 : UINT64_MAX;
+	uint64_t need_mem = meta + (o->policy->emulated || o->populate ? grow : 0);
+	if (need_mem > avail) {
+		say(err, errlen, 2,
+		    "expected --size to fit in memory (MemAvailable %llu bytes; this run needs %llu: %llu new file pages%s + %llu writer bytes), saw --size %llu",
+		    (unsigned long long)avail, (unsigned long long)need_mem,
+		    (unsigned long long)grow, o->policy->emulated ? " on tmpfs" : "",
+		    (unsigned long long)meta, (unsigned long long)o->size);
+		return 2;
+	}
+	if (grow > R->r.fs.bavail_bytes) {
+		say(err, errlen, 2,
+		    "expected --size to fit the free space of %s (%llu bytes free, file grows by %llu), saw --size %llu",
+		    R->r.fs.mount_point[0] ? R->r.fs.mount_point : R->r.path,
+		    (unsigned long long)R->r.fs.bavail_bytes, (unsigned long long)grow,
+		    (unsigned long long)o->size);
+		return 2;
+	}
+	return 0;
+}
+
 static int setup(struct sw_run *R, char *err, size_t errlen)
 {
 	const struct sw_opts *o = R->o;
@@ -274,36 +314,8 @@ static int setup(struct sw_run *R, char *err, size_t errlen)
 		    R->r.fs.mount_source[0] ? R->r.fs.mount_source : "?", R->r.path);
 		goto bad;
 	}
-	R->r.page_size = (uint32_t)ps;
-	R->r.size = (o->size + (uint64_t)ps - 1) / (uint64_t)ps * (uint64_t)ps;
-	R->r.npages = R->r.size / (uint64_t)ps;
-	if (R->r.npages > SW_MODEL_MAX_PAGES) {
-		say(err, errlen, 2, "expected --size at most %llu bytes, saw %llu",
-		    (unsigned long long)SW_MODEL_MAX_PAGES * (unsigned long long)ps,
-		    (unsigned long long)o->size);
+	if (check_size(R, &st, ps, err, errlen))
 		goto bad;
-	}
-	uint64_t grow = R->r.size > (uint64_t)st.st_size ? R->r.size - (uint64_t)st.st_size : 0;
-	uint64_t meta = R->r.npages * (sw_model_bytes_per_page() + sizeof(uint32_t));
-	long long avail_kib = sw_meminfo_kib("MemAvailable");
-	uint64_t avail = avail_kib > 0 ? (uint64_t)avail_kib * 1024 : UINT64_MAX;
-	uint64_t need_mem = meta + (o->policy->emulated || o->populate ? grow : 0);
-	if (need_mem > avail) {
-		say(err, errlen, 2,
-		    "expected --size to fit in memory (MemAvailable %llu bytes; this run needs %llu: %llu new file pages%s + %llu writer bytes), saw --size %llu",
-		    (unsigned long long)avail, (unsigned long long)need_mem,
-		    (unsigned long long)grow, o->policy->emulated ? " on tmpfs" : "",
-		    (unsigned long long)meta, (unsigned long long)o->size);
-		goto bad;
-	}
-	if (grow > R->r.fs.bavail_bytes) {
-		say(err, errlen, 2,
-		    "expected --size to fit the free space of %s (%llu bytes free, file grows by %llu), saw --size %llu",
-		    R->r.fs.mount_point[0] ? R->r.fs.mount_point : R->r.path,
-		    (unsigned long long)R->r.fs.bavail_bytes, (unsigned long long)grow,
-		    (unsigned long long)o->size);
-		goto bad;
-	}
 	R->native = !o->policy->emulated;
 	struct sw_wl_params wp = o->wl;
 	wp.npages = R->r.npages;
