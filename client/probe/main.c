@@ -283,6 +283,34 @@ static void target_step(struct probe *p, unsigned i, int64_t now, int64_t t0,
 		*wake = t->t_next_mono_ns;
 }
 
+/* The end of a run: tear every target down, close open gaps, log END,
+ * close the log.  The exit code. */
+static int probe_finish(struct probe *p, uint32_t reason, int64_t t0)
+{
+	int rc;
+
+	for (unsigned i = 0; i < p->nt; i++) {
+		struct probe_target *t = &p->t[i];
+		target_teardown(t, -ECANCELED);
+		if (t->in_gap) { /* still open: t_end 0 (documented in the meta) */
+			plog_gap(p, &t->gap);
+			t->gaps++;
+		}
+	}
+	if (p->o->status)
+		status_line(p, (double)(sw_mono_ns() - t0) / 1e9, 1);
+	plog_end(p, reason, 0);
+	rc = swlog_close(p->log);
+	for (unsigned i = 0; i < p->nt; i++)
+		target_free(&p->t[i]);
+	if (rc || p->log_err) {
+		fprintf(stderr, "stalewin-probe: closing the log %s failed: %s\n", p->o->log_path,
+			strerror(-(rc ? rc : p->log_err)));
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct probe_opts o;
@@ -384,24 +412,5 @@ int main(int argc, char **argv)
 		}
 	}
 
-	for (unsigned i = 0; i < p.nt; i++) {
-		struct probe_target *t = &p.t[i];
-		target_teardown(t, -ECANCELED);
-		if (t->in_gap) { /* still open: t_end 0 (documented in the meta) */
-			plog_gap(&p, &t->gap);
-			t->gaps++;
-		}
-	}
-	if (o.status)
-		status_line(&p, (double)(sw_mono_ns() - t0) / 1e9, 1);
-	plog_end(&p, reason, 0);
-	rc = swlog_close(p.log);
-	for (unsigned i = 0; i < p.nt; i++)
-		target_free(&p.t[i]);
-	if (rc || p.log_err) {
-		fprintf(stderr, "stalewin-probe: closing the log %s failed: %s\n", o.log_path,
-			strerror(-(rc ? rc : p.log_err)));
-		return 1;
-	}
-	return 0;
+	return probe_finish(&p, reason, t0);
 }
