@@ -151,7 +151,7 @@ out:
 		sw_wev_close(&uc.w);
 }
 
-void read_races(struct sw_summary *S, const struct sw_input *in)
+void sw_races_read(struct sw_summary *S, const struct sw_input *in)
 {
 	for (int k = 0; k < in->nprobe; k++)
 		if (in->probe_ok[k]) {

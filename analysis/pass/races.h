@@ -4,5 +4,5 @@
 #define STALEWIN_RACES_H
 #include "report.h"
 #include "runload.h"
-void read_races(struct sw_summary *S, const struct sw_input *in);
+void sw_races_read(struct sw_summary *S, const struct sw_input *in);
 #endif

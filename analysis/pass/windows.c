@@ -667,7 +667,7 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 	P->tc.opened = 1;
 	writer_pass(P, &wr);
 	check_observers(S);
-	read_races(S, in);
+	sw_races_read(S, in);
 	rc = S->partial ? 3 : 0;
 out:
 	if (wr_open)

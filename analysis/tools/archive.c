@@ -60,12 +60,12 @@ static void bind_q(sqlite3_stmt *st, int i, int64_t v)
 
 static int add_run(sqlite3 *db, const struct sw_summary *S)
 {
-	struct cmp_run *r = malloc(sizeof(*r));
+	struct sw_cmp_run *r = malloc(sizeof(*r));
 	sqlite3_stmt *st = NULL;
 	int rc = 1;
 	if (!r)
 		return 1;
-	cmp_from_summary(S, r);
+	sw_cmp_from_summary(S, r);
 	json_t *j = sw_summary_json(S, S->partial ? 3 : 0);
 	char *js = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(j);
@@ -103,7 +103,7 @@ static int add_run(sqlite3 *db, const struct sw_summary *S)
 			       -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	for (int i = 0; i < r->nfig; i++) {
-		const struct cmp_fig *c = &r->fig[i];
+		const struct sw_cmp_fig *c = &r->fig[i];
 		sqlite3_reset(st);
 		sqlite3_bind_text(st, 1, r->run_id, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_int(st, 2, i);
@@ -129,7 +129,7 @@ out:
 	return rc;
 }
 
-int archive_load(const char *path, const char *id, struct cmp_run *r, char *err, int errlen)
+int sw_archive_load(const char *path, const char *id, struct sw_cmp_run *r, char *err, int errlen)
 {
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
@@ -193,8 +193,8 @@ int archive_load(const char *path, const char *id, struct cmp_run *r, char *err,
 			       " WHERE run_id = ? ORDER BY idx", -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_text(st, 1, r->run_id, -1, SQLITE_TRANSIENT);
-	while (sqlite3_step(st) == SQLITE_ROW && r->nfig < CMP_MAX_FIG) {
-		struct cmp_fig *c = &r->fig[r->nfig++];
+	while (sqlite3_step(st) == SQLITE_ROW && r->nfig < SW_CMP_MAX_FIG) {
+		struct sw_cmp_fig *c = &r->fig[r->nfig++];
 		snprintf(c->name, sizeof(c->name), "%s", (const char *)sqlite3_column_text(st, 0));
 		c->kind = sqlite3_column_int(st, 1);
 		c->s.n = (uint64_t)sqlite3_column_int64(st, 2);

@@ -11,7 +11,7 @@
 #include "cmp.h"
 #include "fmt.h"
 
-void cmp_from_summary(const struct sw_summary *S, struct cmp_run *r)
+void sw_cmp_from_summary(const struct sw_summary *S, struct sw_cmp_run *r)
 {
 	const struct sw_fig *g;
 	enum sw_fig_kind kind;
@@ -30,20 +30,20 @@ void cmp_from_summary(const struct sw_summary *S, struct cmp_run *r)
 	r->trap_p50_ns = sw_hist_quantile(&S->trap_ns, 0.5);
 	r->trap_p99_ns = sw_hist_quantile(&S->trap_ns, 0.99);
 	r->resolution_ns = S->nobs ? S->obs[0].resolution_ns : -1;
-	for (int i = 0; (g = sw_fig_at(S, i, &kind)) && r->nfig < CMP_MAX_FIG; i++) {
-		struct cmp_fig *c = &r->fig[r->nfig++];
+	for (int i = 0; (g = sw_fig_at(S, i, &kind)) && r->nfig < SW_CMP_MAX_FIG; i++) {
+		struct sw_cmp_fig *c = &r->fig[r->nfig++];
 		snprintf(c->name, sizeof(c->name), "%s", g->name);
 		c->kind = kind;
 		sw_figstats(g, &c->s);
 	}
 }
 
-void cmp_print_text(FILE *f, struct cmp_run *runs, int n)
+void sw_cmp_print_text(FILE *f, struct sw_cmp_run *runs, int n)
 {
 	char d1[16], d2[16];
 	fprintf(f, "stalewin compare: %d runs\n", n);
 	for (int i = 0; i < n; i++) {
-		struct cmp_run *r = &runs[i];
+		struct sw_cmp_run *r = &runs[i];
 		fprintf(f, "  %s %s %-9s %s%s\n     kernel %.30s fs %.16s\n", r->label,
 			r->run_id, r->policy, r->partial ? "PARTIAL " : "", r->dir,
 			r->kernel, r->fs);
@@ -52,21 +52,21 @@ void cmp_print_text(FILE *f, struct cmp_run *runs, int n)
 	fprintf(f, "%-16s%6s%7s%7s%7s%7s%5s%5s%5s%6s\n", "figure / run", "n", "p50",
 		"p90", "p99", "max", ">1s", ">5s", ">30s", "uncov");
 	/* figure names in first-seen order across runs */
-	char seen[CMP_MAX_FIG * 4][48];
+	char seen[SW_CMP_MAX_FIG * 4][48];
 	int nseen = 0;
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < runs[i].nfig; j++) {
 			int k;
 			for (k = 0; k < nseen && strcmp(seen[k], runs[i].fig[j].name); k++)
 				;
-			if (k == nseen && nseen < CMP_MAX_FIG * 4)
+			if (k == nseen && nseen < SW_CMP_MAX_FIG * 4)
 				snprintf(seen[nseen++], 48, "%s", runs[i].fig[j].name);
 		}
 	for (int k = 0; k < nseen; k++) {
 		fprintf(f, "%s\n", seen[k]);
 		for (int i = 0; i < n; i++)
 			for (int j = 0; j < runs[i].nfig; j++) {
-				const struct cmp_fig *c = &runs[i].fig[j];
+				const struct sw_cmp_fig *c = &runs[i].fig[j];
 				if (strcmp(c->name, seen[k]))
 					continue;
 				char lab[32];
@@ -77,7 +77,7 @@ void cmp_print_text(FILE *f, struct cmp_run *runs, int n)
 	fprintf(f, "\n%-16s%8s%9s%9s%8s%10s%10s\n", "cost / run", "stores", "updates",
 		"spurious", "traps", "trap p50", "trap p99");
 	for (int i = 0; i < n; i++) {
-		struct cmp_run *r = &runs[i];
+		struct sw_cmp_run *r = &runs[i];
 		char lab[32];
 		sw_fmt_dur(d1, sizeof(d1), r->trap_p50_ns);
 		sw_fmt_dur(d2, sizeof(d2), r->trap_p99_ns);
@@ -88,13 +88,13 @@ void cmp_print_text(FILE *f, struct cmp_run *runs, int n)
 	}
 }
 
-int cmp_print_json(FILE *f, struct cmp_run *runs, int n)
+int sw_cmp_print_json(FILE *f, struct sw_cmp_run *runs, int n)
 {
 	json_t *root = json_object(), *arr = json_array();
 	json_object_set_new(root, "schema", json_string("stalewin-compare"));
 	json_object_set_new(root, "schema_version", json_integer(SW_REPORT_SCHEMA));
 	for (int i = 0; i < n; i++) {
-		struct cmp_run *r = &runs[i];
+		struct sw_cmp_run *r = &runs[i];
 		json_t *o = json_object(), *figs = json_array();
 		json_object_set_new(o, "label", json_string(r->label));
 		json_object_set_new(o, "run_id", json_string(r->run_id));
@@ -110,7 +110,7 @@ int cmp_print_json(FILE *f, struct cmp_run *runs, int n)
 		json_object_set_new(o, "trap_p50_ns", json_integer(r->trap_p50_ns));
 		json_object_set_new(o, "trap_p99_ns", json_integer(r->trap_p99_ns));
 		for (int j = 0; j < r->nfig; j++) {
-			const struct cmp_fig *c = &r->fig[j];
+			const struct sw_cmp_fig *c = &r->fig[j];
 			json_t *g = json_object();
 			json_object_set_new(g, "name", json_string(c->name));
 			sw_figstats_json(g, &c->s);
@@ -151,7 +151,7 @@ int sw_compare_main(int argc, char **argv)
 		fprintf(stderr, "stalewin-report compare: expected 1..26 runs (folders or @RUN_ID with --db) and --format text|json\n");
 		return 2;
 	}
-	struct cmp_run *runs = calloc((size_t)n, sizeof(*runs));
+	struct sw_cmp_run *runs = calloc((size_t)n, sizeof(*runs));
 	struct sw_summary *S = malloc(sizeof(*S));
 	if (!runs || !S) {
 		free(runs);
@@ -166,7 +166,7 @@ int sw_compare_main(int argc, char **argv)
 				worst = 2;
 				break;
 			}
-			if (archive_load(db, a + 1, &runs[i], err, sizeof(err))) {
+			if (sw_archive_load(db, a + 1, &runs[i], err, sizeof(err))) {
 				fprintf(stderr, "stalewin-report compare: %s\n", err);
 				worst = 2;
 				break;
@@ -183,15 +183,15 @@ int sw_compare_main(int argc, char **argv)
 				sw_report_problems_stderr(S, 3);
 				worst = 3;
 			}
-			cmp_from_summary(S, &runs[i]);
+			sw_cmp_from_summary(S, &runs[i]);
 		}
 		snprintf(runs[i].label, sizeof(runs[i].label), "%c", 'A' + i);
 	}
 	if (worst != 1 && worst != 2) {
 		if (!strcmp(fmt, "json"))
-			cmp_print_json(stdout, runs, n);
+			sw_cmp_print_json(stdout, runs, n);
 		else
-			cmp_print_text(stdout, runs, n);
+			sw_cmp_print_text(stdout, runs, n);
 	}
 	free(runs);
 	free(S);

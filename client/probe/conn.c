@@ -48,10 +48,10 @@ static void lookup_refused(struct probe_target *t, int status, const char *fmt, 
 	va_end(ap);
 	if (!t->ever_ready) {
 		t->last_err_fatal = 1;
-		target_fail(t, status > 0 ? -EINVAL : status, "%s", t->last_err);
+		probe_target_fail(t, status > 0 ? -EINVAL : status, "%s", t->last_err);
 		return;
 	}
-	plog_event(t->p, t->idx, SW_EV_RELOOKUP, status ? status : -EINVAL,
+	probe_log_event(t->p, t->idx, SW_EV_RELOOKUP, status ? status : -EINVAL,
 		   "look-up failed, retrying in %lld ms: %s",
 		   (long long)(t->backoff_ns / SW_NS_PER_MS), t->last_err);
 	t->state = TS_LOOKUP_WAIT;
@@ -65,7 +65,7 @@ static void ready(struct probe_target *t, uint64_t fileid)
 {
 	char hex[2 * PROBE_FH_MAX + 1];
 	uint64_t old = t->fileid;
-	hexfh(t, hex, sizeof(hex));
+	probe_hexfh(t, hex, sizeof(hex));
 	t->fh_gen++;
 	t->fileid = fileid;
 	t->state = TS_READY;
@@ -78,11 +78,11 @@ static void ready(struct probe_target *t, uint64_t fileid)
 				   t->u->url, t->u->version, hex, (unsigned long long)fileid);
 		t->ever_ready = 1;
 	} else if (t->relookup) {
-		plog_event(t->p, t->idx, SW_EV_RELOOKUP, 0,
+		probe_log_event(t->p, t->idx, SW_EV_RELOOKUP, 0,
 			   "new handle %s fileid %llu (was %llu)", hex,
 			   (unsigned long long)fileid, (unsigned long long)old);
 	} else {
-		plog_event(t->p, t->idx, SW_EV_RECONNECT, 0,
+		probe_log_event(t->p, t->idx, SW_EV_RECONNECT, 0,
 			   "reconnected after %u attempt(s); handle %s fileid %llu%s",
 			   t->attempts, hex, (unsigned long long)fileid,
 			   fileid == old ? "" : " (fileid changed)");
@@ -96,16 +96,16 @@ static void verify3_cb(struct rpc_context *rpc, int status, void *data, void *pr
 	struct probe_req *r = priv;
 	struct probe_target *t = r->t;
 	(void)rpc;
-	req_put(r);
+	probe_req_put(r);
 	if (t->tearing || status == RPC_STATUS_CANCEL)
 		return;
 	if (status != RPC_STATUS_SUCCESS) {
-		target_fail(t, rpc_status_err(status), "GETATTR of the looked-up handle failed: %s",
+		probe_target_fail(t, probe_rpc_status_err(status), "GETATTR of the looked-up handle failed: %s",
 			    data ? (const char *)data : "rpc error");
 		return;
 	}
 	GETATTR3res *res = data;
-	server_answered(t, sw_real_ns(), sw_mono_ns());
+	probe_server_answered(t, sw_real_ns(), sw_mono_ns());
 	if (res->status != NFS3_OK) {
 		lookup_refused(t, (int)res->status,
 			       "GETATTR of the new handle of %s: NFS3 status %d", t->u->path,
@@ -115,7 +115,7 @@ static void verify3_cb(struct rpc_context *rpc, int status, void *data, void *pr
 	const fattr3 *f = &res->GETATTR3res_u.resok.obj_attributes;
 	if (f->type != NF3REG || f->fileid != t->lookup_ino) {
 		t->last_err_fatal = 1;
-		target_fail(t, -EPROTO,
+		probe_target_fail(t, -EPROTO,
 			    "handle copied from libnfs' struct nfs_fh does not name %s (expected a regular file with fileid %llu, saw type %d fileid %llu): this libnfs' private layout is not libnfs 4.0's",
 			    t->u->path, (unsigned long long)t->lookup_ino, (int)f->type,
 			    (unsigned long long)f->fileid);
@@ -139,7 +139,7 @@ static void fstat_cb(int err, struct nfs_context *nfs, void *data, void *priv)
 		if (server_said_no_err(err))
 			lookup_refused(t, err, "stat of %s failed: %s", t->u->path, (char *)data);
 		else
-			target_fail(t, err, "stat of %s failed: %s", t->u->path, (char *)data);
+			probe_target_fail(t, err, "stat of %s failed: %s", t->u->path, (char *)data);
 		return;
 	}
 	const struct nfs_stat_64 *st = data;
@@ -155,7 +155,7 @@ static void fstat_cb(int err, struct nfs_context *nfs, void *data, void *priv)
 	m = (struct libnfs40_fh_mirror *)nfs_get_fh(t->nfsfh);
 	if (!m || m->len <= 0 || m->len > 64 || !m->val) {
 		t->last_err_fatal = 1;
-		target_fail(t, -EPROTO, "libnfs' struct nfs_fh is not libnfs 4.0's {int len; char *val} (len %d)",
+		probe_target_fail(t, -EPROTO, "libnfs' struct nfs_fh is not libnfs 4.0's {int len; char *val} (len %d)",
 			    m ? m->len : -1);
 		return;
 	}
@@ -163,12 +163,12 @@ static void fstat_cb(int err, struct nfs_context *nfs, void *data, void *priv)
 	t->fh_len = (unsigned)m->len;
 	nfs_close_async(nfs, t->nfsfh, close_cb, NULL); /* NFSv3: no RPC */
 	t->nfsfh = NULL;
-	struct probe_req *r = req_get(t, RQ_VERIFY3);
+	struct probe_req *r = probe_req_get(t, RQ_VERIFY3);
 	GETATTR3args a = { .object.data = { t->fh_len, (char *)t->fh } };
 	if (!r || rpc_nfs3_getattr_async(t->rpc, verify3_cb, &a, r)) {
 		if (r)
-			req_put(r);
-		target_fail(t, -ENOTCONN, "could not queue the verifying GETATTR");
+			probe_req_put(r);
+		probe_target_fail(t, -ENOTCONN, "could not queue the verifying GETATTR");
 	}
 }
 
@@ -182,12 +182,12 @@ static void open_cb(int err, struct nfs_context *nfs, void *data, void *priv)
 			lookup_refused(t, err, "look-up of %s on %s failed: %s", t->u->path,
 				       t->u->host, (char *)data);
 		else
-			target_fail(t, err, "look-up of %s failed: %s", t->u->path, (char *)data);
+			probe_target_fail(t, err, "look-up of %s failed: %s", t->u->path, (char *)data);
 		return;
 	}
 	t->nfsfh = data;
 	if (nfs_fstat64_async(nfs, t->nfsfh, fstat_cb, t))
-		target_fail(t, -ENOTCONN, "could not queue a stat: %s", nfs_get_error(nfs));
+		probe_target_fail(t, -ENOTCONN, "could not queue a stat: %s", nfs_get_error(nfs));
 }
 
 static void lookup4_cb(struct rpc_context *rpc, int status, void *data, void *priv)
@@ -196,17 +196,17 @@ static void lookup4_cb(struct rpc_context *rpc, int status, void *data, void *pr
 	struct probe_target *t = r->t;
 	char err[256];
 	(void)rpc;
-	req_put(r);
+	probe_req_put(r);
 	if (t->tearing || status == RPC_STATUS_CANCEL)
 		return;
 	if (status != RPC_STATUS_SUCCESS) {
-		target_fail(t, rpc_status_err(status), "look-up COMPOUND failed: %s",
+		probe_target_fail(t, probe_rpc_status_err(status), "look-up COMPOUND failed: %s",
 			    data ? (const char *)data : "rpc error");
 		return;
 	}
 	COMPOUND4res *res = data;
 	unsigned n = res->resarray.resarray_len;
-	server_answered(t, sw_real_ns(), sw_mono_ns());
+	probe_server_answered(t, sw_real_ns(), sw_mono_ns());
 	if (res->status != NFS4_OK || n < 3) {
 		const char *what = res->status == NFS4ERR_NOENT ? " (no such file or directory)" : "";
 		lookup_refused(t, res->status ? (int)res->status : -EPROTO,
@@ -218,12 +218,12 @@ static void lookup4_cb(struct rpc_context *rpc, int status, void *data, void *pr
 	const nfs_resop4 *fhop = &fhop_copy;
 	struct sw_attrs a;
 	uint32_t type = 0;
-	resop_at(res, n - 2, &fhop_copy);
-	resop_at(res, n - 1, &gop);
-	int rc = decode_getattr4(&gop, &a, &type, err, sizeof(err));
+	probe_resop_at(res, n - 2, &fhop_copy);
+	probe_resop_at(res, n - 1, &gop);
+	int rc = probe_decode_getattr4(&gop, &a, &type, err, sizeof(err));
 	if (fhop->resop != OP_GETFH || rc) {
 		t->last_err_fatal = !t->ever_ready;
-		target_fail(t, -EPROTO, "undecodable look-up reply for %s: %s", t->u->path,
+		probe_target_fail(t, -EPROTO, "undecodable look-up reply for %s: %s", t->u->path,
 			    rc ? err : "no GETFH result");
 		return;
 	}
@@ -234,7 +234,7 @@ static void lookup4_cb(struct rpc_context *rpc, int status, void *data, void *pr
 	}
 	const nfs_fh4 *fh = &fhop->nfs_resop4_u.opgetfh.GETFH4res_u.resok4.object;
 	if (fh->nfs_fh4_len == 0 || fh->nfs_fh4_len > PROBE_FH_MAX) {
-		target_fail(t, -EPROTO, "NFSv4 handle of %u bytes (expected 1..%d)",
+		probe_target_fail(t, -EPROTO, "NFSv4 handle of %u bytes (expected 1..%d)",
 			    fh->nfs_fh4_len, PROBE_FH_MAX);
 		return;
 	}
@@ -243,7 +243,7 @@ static void lookup4_cb(struct rpc_context *rpc, int status, void *data, void *pr
 	ready(t, a.fileid);
 }
 
-void start_lookup(struct probe_target *t)
+void probe_start_lookup(struct probe_target *t)
 {
 	t->state = TS_LOOKUP;
 	t->t_attempt_deadline_mono_ns = sw_mono_ns() +
@@ -252,7 +252,7 @@ void start_lookup(struct probe_target *t)
 		char path[300];
 		snprintf(path, sizeof(path), "/%s", t->u->file);
 		if (nfs_open_async(t->nfs, path, O_RDONLY, open_cb, t))
-			target_fail(t, -ENOTCONN, "could not start the look-up: %s",
+			probe_target_fail(t, -ENOTCONN, "could not start the look-up: %s",
 				    nfs_get_error(t->nfs));
 		return;
 	}
@@ -279,11 +279,11 @@ void start_lookup(struct probe_target *t)
 	n++;
 	args.argarray.argarray_len = n;
 	args.argarray.argarray_val = op;
-	struct probe_req *r = req_get(t, RQ_LOOKUP4);
+	struct probe_req *r = probe_req_get(t, RQ_LOOKUP4);
 	if (!r || rpc_nfs4_compound_async(t->rpc, lookup4_cb, &args, r)) {
 		if (r)
-			req_put(r);
-		target_fail(t, -ENOTCONN, "could not queue the look-up COMPOUND: %s",
+			probe_req_put(r);
+		probe_target_fail(t, -ENOTCONN, "could not queue the look-up COMPOUND: %s",
 			    rpc_get_error(t->rpc));
 	}
 }
@@ -299,23 +299,23 @@ static void mount_cb(int err, struct nfs_context *nfs, void *data, void *priv)
 		if (server_said_no_text(s) || err == -EACCES || err == -ENOENT) {
 			if (!t->ever_ready)
 				t->last_err_fatal = 1;
-			target_fail(t, err, "mount of export %s on %s failed: %s%s", t->u->export,
+			probe_target_fail(t, err, "mount of export %s on %s failed: %s%s", t->u->export,
 				    t->u->host, s,
 				    err == -EACCES ? " (is the export path right?)" : "");
 		} else if (strstr(s, "Program not available") || strstr(s, "PROG_MISMATCH") ||
 			   strstr(s, "PROG_UNAVAIL")) {
 			if (!t->ever_ready)
 				t->last_err_fatal = 1;
-			target_fail(t, err, "mount of %s on %s: the reply is not NFSv%d (wrong port or version?): %s",
+			probe_target_fail(t, err, "mount of %s on %s: the reply is not NFSv%d (wrong port or version?): %s",
 				    t->u->export, t->u->host, t->u->version, s);
 		} else {
-			target_fail(t, err, "mount of %s on %s failed: %s", t->u->export,
+			probe_target_fail(t, err, "mount of %s on %s failed: %s", t->u->export,
 				    t->u->host, *s ? s : strerror(-err));
 		}
 		return;
 	}
 	t->rpc = nfs_get_rpc_context(t->nfs);
-	start_lookup(t);
+	probe_start_lookup(t);
 }
 
 /* NFSv4: our own connection (rpc_connect_port_async) instead of libnfs'
@@ -332,20 +332,20 @@ static void connect4_cb(struct rpc_context *rpc, int status, void *data, void *p
 	    (strstr(data, "Program not available") || strstr(data, "PROG_"))) {
 		if (!t->ever_ready)
 			t->last_err_fatal = 1;
-		target_fail(t, -EPROTONOSUPPORT, "the server at %s port %d does not serve NFSv4 (wrong port or version?): %s",
+		probe_target_fail(t, -EPROTONOSUPPORT, "the server at %s port %d does not serve NFSv4 (wrong port or version?): %s",
 			    t->u->host, t->u->nfsport ? t->u->nfsport : 2049, (const char *)data);
 		return;
 	}
 	if (status != RPC_STATUS_SUCCESS) {
-		target_fail(t, -ECONNREFUSED, "connect to %s port %d failed: %s", t->u->host,
+		probe_target_fail(t, -ECONNREFUSED, "connect to %s port %d failed: %s", t->u->host,
 			    t->u->nfsport ? t->u->nfsport : 2049,
 			    data ? (const char *)data : "cancelled");
 		return;
 	}
-	start_lookup(t);
+	probe_start_lookup(t);
 }
 
-int target_connect(struct probe_target *t)
+int probe_target_connect(struct probe_target *t)
 {
 	struct nfs_url *url;
 	t->attempts++;
@@ -358,7 +358,7 @@ int target_connect(struct probe_target *t)
 			return -ENOMEM;
 		if (rpc_connect_port_async(t->rpc, t->u->host, t->u->nfsport ? t->u->nfsport : 2049,
 					   NFS4_PROGRAM, NFS_V4, connect4_cb, t)) {
-			target_fail(t, -EHOSTUNREACH, "connect to %s could not start: %s",
+			probe_target_fail(t, -EHOSTUNREACH, "connect to %s could not start: %s",
 				    t->u->host, rpc_get_error(t->rpc));
 			return -EHOSTUNREACH;
 		}
@@ -372,7 +372,7 @@ int target_connect(struct probe_target *t)
 		t->last_err_fatal = 1;
 		snprintf(t->last_err, sizeof(t->last_err), "libnfs rejected the URL %s: %s",
 			 t->u->url, nfs_get_error(t->nfs));
-		target_fail(t, -EINVAL, "%s", t->last_err);
+		probe_target_fail(t, -EINVAL, "%s", t->last_err);
 		return -EINVAL;
 	}
 	nfs_destroy_url(url);
@@ -380,14 +380,14 @@ int target_connect(struct probe_target *t)
 	nfs_set_dircache(t->nfs, 0);
 	t->rpc = nfs_get_rpc_context(t->nfs);
 	if (nfs_mount_async(t->nfs, t->u->host, t->u->export, mount_cb, t)) {
-		target_fail(t, -EHOSTUNREACH, "mount of %s on %s could not start: %s",
+		probe_target_fail(t, -EHOSTUNREACH, "mount of %s on %s could not start: %s",
 			    t->u->export, t->u->host, nfs_get_error(t->nfs));
 		return -EHOSTUNREACH;
 	}
 	return 0;
 }
 
-void target_teardown(struct probe_target *t, int err)
+void probe_target_teardown(struct probe_target *t, int err)
 {
 	struct probe_req *r;
 	int64_t rr, rm;
@@ -407,10 +407,10 @@ void target_teardown(struct probe_target *t, int err)
 	rm = sw_mono_ns();
 	while ((r = t->head)) { /* anything libnfs did not call back */
 		if (r->kind == RQ_ATTR)
-			log_attr(t, r, cancel_status(t, r), NULL, rr, rm);
+			probe_target_log_attr(t, r, probe_cancel_status(t, r), NULL, rr, rm);
 		else if (r->kind == RQ_READ)
-			log_read(t, r, cancel_status(t, r), NULL, NULL, 0, rr, rm);
-		req_put(r);
+			probe_target_log_read(t, r, probe_cancel_status(t, r), NULL, NULL, 0, rr, rm);
+		probe_req_put(r);
 	}
 	t->tearing = 0;
 	t->want_teardown = 0;
@@ -421,7 +421,7 @@ void target_teardown(struct probe_target *t, int err)
 		t->backoff_ns = (int64_t)t->p->o->backoff_max_ms * SW_NS_PER_MS;
 }
 
-void target_tick(struct probe_target *t, int64_t now)
+void probe_target_tick(struct probe_target *t, int64_t now)
 {
 	const struct probe_opts *o = t->p->o;
 	if (t->want_teardown)
@@ -429,18 +429,18 @@ void target_tick(struct probe_target *t, int64_t now)
 	switch (t->state) {
 	case TS_BACKOFF:
 		if (!t->p->stopping && now >= t->t_next_mono_ns)
-			target_connect(t);
+			probe_target_connect(t);
 		break;
 	case TS_LOOKUP_WAIT:
 		if (!t->p->stopping && now >= t->t_next_mono_ns) {
 			t->relookup = 1;
-			start_lookup(t);
+			probe_start_lookup(t);
 		}
 		break;
 	case TS_MOUNTING:
 	case TS_LOOKUP:
 		if (now > t->t_attempt_deadline_mono_ns)
-			target_fail(t, -ETIMEDOUT, "no answer to the %s of %s on %s within %u ms",
+			probe_target_fail(t, -ETIMEDOUT, "no answer to the %s of %s on %s within %u ms",
 				    t->state == TS_MOUNTING ? "mount" : "look-up",
 				    t->u->path, t->u->host, o->connect_timeout_ms);
 		break;
@@ -449,11 +449,11 @@ void target_tick(struct probe_target *t, int64_t now)
 	}
 	if (t->head && now - t->head->t_send_mono_ns > (int64_t)o->timeout_ms * SW_NS_PER_MS &&
 	    !t->want_teardown) {
-		plog_event(t->p, t->idx, SW_EV_TIMEOUT, -ETIMEDOUT,
+		probe_log_event(t->p, t->idx, SW_EV_TIMEOUT, -ETIMEDOUT,
 			   "request %llu sent %lld ms ago has no answer (timeout %u ms)",
 			   (unsigned long long)t->head->seq,
 			   (long long)((now - t->head->t_send_mono_ns) / SW_NS_PER_MS),
 			   o->timeout_ms);
-		target_fail(t, -ETIMEDOUT, "no reply within %u ms", o->timeout_ms);
+		probe_target_fail(t, -ETIMEDOUT, "no reply within %u ms", o->timeout_ms);
 	}
 }

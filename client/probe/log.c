@@ -75,22 +75,22 @@ static void app(struct probe *p, uint16_t type, const void *x, uint32_t len)
 		p->log_err = rc;
 }
 
-void plog_attr(struct probe *p, const struct sw_rec_attr *r)
+void probe_log_attr(struct probe *p, const struct sw_rec_attr *r)
 {
 	app(p, SW_REC_ATTR, r, sizeof(*r));
 }
 
-void plog_read(struct probe *p, const struct sw_rec_read *r)
+void probe_log_read(struct probe *p, const struct sw_rec_read *r)
 {
 	app(p, SW_REC_READ, r, sizeof(*r));
 }
 
-void plog_gap(struct probe *p, const struct sw_rec_gap *g)
+void probe_log_gap(struct probe *p, const struct sw_rec_gap *g)
 {
 	app(p, SW_REC_GAP, g, sizeof(*g));
 }
 
-void plog_event(struct probe *p, unsigned target, uint32_t kind, int32_t err,
+void probe_log_event(struct probe *p, unsigned target, uint32_t kind, int32_t err,
 		const char *fmt, ...)
 {
 	struct sw_rec_event e = {
@@ -116,7 +116,7 @@ void plog_event(struct probe *p, unsigned target, uint32_t kind, int32_t err,
 		p->log_err = rc;
 }
 
-void plog_end(struct probe *p, uint32_t reason, int32_t err)
+void probe_log_end(struct probe *p, uint32_t reason, int32_t err)
 {
 	struct sw_rec_end e = {
 		.t_real_ns = sw_real_ns(), .t_mono_ns = sw_mono_ns(),

@@ -228,10 +228,10 @@ static void die_run(struct probe *p, int code, int err, const char *msg)
 	if (p->log) {
 		p->stopping = 1;
 		for (unsigned i = 0; i < p->nt; i++)
-			target_teardown(&p->t[i], -ECANCELED);
+			probe_target_teardown(&p->t[i], -ECANCELED);
 		if (!p->log_err)
 			swlog_note(p->log, SW_NOTE_ERROR, "%s", msg);
-		plog_end(p, SW_END_ERROR, err < 0 ? -err : err);
+		probe_log_end(p, SW_END_ERROR, err < 0 ? -err : err);
 		swlog_close(p->log);
 	}
 	exit(code);
@@ -252,7 +252,7 @@ static void target_step(struct probe *p, unsigned i, int64_t now, int64_t t0,
 			snprintf(msg, sizeof(msg), "target %u %s: %s", i, t->u->url, t->why);
 			die_run(p, 2, t->want_teardown, msg);
 		}
-		target_teardown(t, t->want_teardown);
+		probe_target_teardown(t, t->want_teardown);
 	}
 	if (!t->ever_ready && now - t0 > (int64_t)o->connect_timeout_ms * SW_NS_PER_MS) {
 		snprintf(msg, sizeof(msg), "target %u %s: no usable answer from %s within %.1f s (%s%s)",
@@ -262,14 +262,14 @@ static void target_step(struct probe *p, unsigned i, int64_t now, int64_t t0,
 			 t->state == TS_MOUNTING ? (t->u->version == 3 ? "mount" : "connect") : "look-up");
 		die_run(p, 1, ETIMEDOUT, msg);
 	}
-	target_tick(t, now);
+	probe_target_tick(t, now);
 	if (t->state == TS_READY && !p->stopping && !t->want_teardown) {
 		while (t->inflight_attr < o->depth && !t->want_teardown &&
 		       t->state == TS_READY && (!period || now >= t->t_next_send_mono_ns)) {
-			if (target_send_attr(t))
+			if (probe_target_send_attr(t))
 				break;
 			if (o->read_every && t->attrs_sent % o->read_every == 0)
-				target_send_read(t);
+				probe_target_send_read(t);
 			if (period) {
 				t->t_next_send_mono_ns += period;
 				if (t->t_next_send_mono_ns < now - period)
@@ -291,18 +291,18 @@ static int probe_finish(struct probe *p, uint32_t reason, int64_t t0)
 
 	for (unsigned i = 0; i < p->nt; i++) {
 		struct probe_target *t = &p->t[i];
-		target_teardown(t, -ECANCELED);
+		probe_target_teardown(t, -ECANCELED);
 		if (t->in_gap) { /* still open: t_end 0 (documented in the meta) */
-			plog_gap(p, &t->gap);
+			probe_log_gap(p, &t->gap);
 			t->gaps++;
 		}
 	}
 	if (p->o->status)
 		status_line(p, (double)(sw_mono_ns() - t0) / 1e9, 1);
-	plog_end(p, reason, 0);
+	probe_log_end(p, reason, 0);
 	rc = swlog_close(p->log);
 	for (unsigned i = 0; i < p->nt; i++)
-		target_free(&p->t[i]);
+		probe_target_free(&p->t[i]);
 	if (rc || p->log_err) {
 		fprintf(stderr, "stalewin-probe: closing the log %s failed: %s\n", p->o->log_path,
 			strerror(-(rc ? rc : p->log_err)));
@@ -338,9 +338,9 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	for (unsigned i = 0; i < p.nt; i++) {
-		if (target_init(&p, &p.t[i], i))
+		if (probe_target_init(&p, &p.t[i], i))
 			die_run(&p, 1, ENOMEM, "out of memory");
-		target_connect(&p.t[i]);
+		probe_target_connect(&p.t[i]);
 	}
 
 	const int64_t t0 = sw_mono_ns();
@@ -406,7 +406,7 @@ int main(int argc, char **argv)
 			if (!pfd[k].revents || !t->rpc || t->want_teardown)
 				continue;
 			if (rpc_service(t->rpc, pfd[k].revents) < 0)
-				target_fail(t, -ECONNRESET, "connection to %s lost: %s", t->u->host,
+				probe_target_fail(t, -ECONNRESET, "connection to %s lost: %s", t->u->host,
 					    rpc_get_error(t->rpc) ? rpc_get_error(t->rpc) :
 					    "closed by the server");
 		}

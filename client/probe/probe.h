@@ -122,25 +122,25 @@ struct probe {
 };
 
 /* target.c */
-int target_init(struct probe *p, struct probe_target *t, unsigned idx);
-void target_free(struct probe_target *t);
-int target_connect(struct probe_target *t); /* start an attempt */
-void target_teardown(struct probe_target *t, int err);
-int target_send_attr(struct probe_target *t);
-int target_send_read(struct probe_target *t);
-void target_fail(struct probe_target *t, int err, const char *fmt, ...)
+int probe_target_init(struct probe *p, struct probe_target *t, unsigned idx);
+void probe_target_free(struct probe_target *t);
+int probe_target_connect(struct probe_target *t); /* start an attempt */
+void probe_target_teardown(struct probe_target *t, int err);
+int probe_target_send_attr(struct probe_target *t);
+int probe_target_send_read(struct probe_target *t);
+void probe_target_fail(struct probe_target *t, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void target_tick(struct probe_target *t, int64_t now_mono); /* connect, retry, timeouts */
-int64_t target_oldest_send_mono(const struct probe_target *t);
+void probe_target_tick(struct probe_target *t, int64_t now_mono); /* connect, retry, timeouts */
+int64_t probe_target_oldest_send_mono(const struct probe_target *t);
 
 /* log.c */
 char *probe_meta_json(const struct probe_opts *o, int argc, char **argv);
-void plog_attr(struct probe *p, const struct sw_rec_attr *r);
-void plog_read(struct probe *p, const struct sw_rec_read *r);
-void plog_event(struct probe *p, unsigned target, uint32_t kind, int32_t err,
+void probe_log_attr(struct probe *p, const struct sw_rec_attr *r);
+void probe_log_read(struct probe *p, const struct sw_rec_read *r);
+void probe_log_event(struct probe *p, unsigned target, uint32_t kind, int32_t err,
 		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-void plog_gap(struct probe *p, const struct sw_rec_gap *g);
-void plog_end(struct probe *p, uint32_t reason, int32_t err);
+void probe_log_gap(struct probe *p, const struct sw_rec_gap *g);
+void probe_log_end(struct probe *p, uint32_t reason, int32_t err);
 /* Decode a stamp read at page; fills gen, stamp_real_ns, flags. */
 void probe_decode_stamp(const void *data, unsigned len, uint64_t page,
 			uint64_t writer_run_id, struct sw_rec_read *r);

@@ -29,21 +29,21 @@ struct libnfs40_fh_mirror {
 	char *val;
 };
 
-struct probe_req *req_get(struct probe_target *t, enum req_kind k);
-void req_put(struct probe_req *r);
-void hexfh(const struct probe_target *t, char *out, size_t n);
-void server_answered(struct probe_target *t, int64_t real, int64_t mono);
-int cancel_status(const struct probe_target *t, const struct probe_req *r);
-void log_attr(struct probe_target *t, struct probe_req *r, int status,
+struct probe_req *probe_req_get(struct probe_target *t, enum req_kind k);
+void probe_req_put(struct probe_req *r);
+void probe_hexfh(const struct probe_target *t, char *out, size_t n);
+void probe_server_answered(struct probe_target *t, int64_t real, int64_t mono);
+int probe_cancel_status(const struct probe_target *t, const struct probe_req *r);
+void probe_target_log_attr(struct probe_target *t, struct probe_req *r, int status,
 	      const struct sw_attrs *a, int64_t rr, int64_t rm);
-void log_read(struct probe_target *t, struct probe_req *r, int status,
+void probe_target_log_read(struct probe_target *t, struct probe_req *r, int status,
 	      const struct sw_attrs *a, const void *buf, unsigned len,
 	      int64_t rr, int64_t rm);
-int rpc_status_err(int status);
-int is_stale4(int s);
-int decode_getattr4(const nfs_resop4 *op, struct sw_attrs *a, uint32_t *type,
+int probe_rpc_status_err(int status);
+int probe_is_stale4(int s);
+int probe_decode_getattr4(const nfs_resop4 *op, struct sw_attrs *a, uint32_t *type,
 		    char *err, size_t n);
-void start_lookup(struct probe_target *t);
-void resop_at(const COMPOUND4res *res, unsigned i, nfs_resop4 *out);
+void probe_start_lookup(struct probe_target *t);
+void probe_resop_at(const COMPOUND4res *res, unsigned i, nfs_resop4 *out);
 
 #endif

@@ -4,8 +4,8 @@
  * GETATTR/READ requests and replies, failures and reconnects (see probe.h).
  *
  * Rule: nothing here destroys a libnfs context from inside one of its
- * callbacks.  A callback that sees the connection fail calls target_fail(),
- * which only records the wish; the event loop calls target_teardown() after
+ * callbacks.  A callback that sees the connection fail calls probe_target_fail(),
+ * which only records the wish; the event loop calls probe_target_teardown() after
  * rpc_service() has returned.
  */
 #include "probe.h"
@@ -29,7 +29,7 @@
 
 #define STAMP_BYTES ((unsigned)sizeof(struct sw_stamp))
 
-struct probe_req *req_get(struct probe_target *t, enum req_kind k)
+struct probe_req *probe_req_get(struct probe_target *t, enum req_kind k)
 {
 	struct probe_req *r = t->free;
 	if (r)
@@ -54,7 +54,7 @@ struct probe_req *req_get(struct probe_target *t, enum req_kind k)
 	return r;
 }
 
-void req_put(struct probe_req *r)
+void probe_req_put(struct probe_req *r)
 {
 	struct probe_target *t = r->t;
 	if (r->prev)
@@ -72,7 +72,7 @@ void req_put(struct probe_req *r)
 	t->free = r;
 }
 
-int target_init(struct probe *p, struct probe_target *t, unsigned idx)
+int probe_target_init(struct probe *p, struct probe_target *t, unsigned idx)
 {
 	memset(t, 0, sizeof(*t));
 	t->idx = idx;
@@ -88,10 +88,10 @@ int target_init(struct probe *p, struct probe_target *t, unsigned idx)
 	return 0;
 }
 
-void target_free(struct probe_target *t)
+void probe_target_free(struct probe_target *t)
 {
 	struct probe_req *r;
-	target_teardown(t, -ECANCELED);
+	probe_target_teardown(t, -ECANCELED);
 	while ((r = t->free)) {
 		t->free = r->next;
 		free(r);
@@ -100,12 +100,12 @@ void target_free(struct probe_target *t)
 	free(t->rtt_all);
 }
 
-int64_t target_oldest_send_mono(const struct probe_target *t)
+int64_t probe_target_oldest_send_mono(const struct probe_target *t)
 {
 	return t->head ? t->head->t_send_mono_ns : 0;
 }
 
-void hexfh(const struct probe_target *t, char *out, size_t n)
+void probe_hexfh(const struct probe_target *t, char *out, size_t n)
 {
 	size_t o = 0;
 	for (unsigned i = 0; i < t->fh_len && o + 3 < n; i++)
@@ -114,12 +114,12 @@ void hexfh(const struct probe_target *t, char *out, size_t n)
 }
 
 /* The server answered (any RPC-level success): close an open gap. */
-void server_answered(struct probe_target *t, int64_t real, int64_t mono)
+void probe_server_answered(struct probe_target *t, int64_t real, int64_t mono)
 {
 	if (t->in_gap) {
 		t->gap.t_end_real_ns = real;
 		t->gap.t_end_mono_ns = mono;
-		plog_gap(t->p, &t->gap);
+		probe_log_gap(t->p, &t->gap);
 		t->in_gap = 0;
 		t->gaps++;
 	}
@@ -127,7 +127,7 @@ void server_answered(struct probe_target *t, int64_t real, int64_t mono)
 	t->t_last_good_mono_ns = mono;
 }
 
-void target_fail(struct probe_target *t, int err, const char *fmt, ...)
+void probe_target_fail(struct probe_target *t, int err, const char *fmt, ...)
 {
 	va_list ap;
 	if (t->tearing || t->want_teardown)
@@ -145,12 +145,12 @@ void target_fail(struct probe_target *t, int err, const char *fmt, ...)
 		t->gap.err = t->want_teardown;
 		t->gap.t_start_real_ns = t->t_last_good_real_ns ? t->t_last_good_real_ns : now_r;
 		t->gap.t_start_mono_ns = t->t_last_good_mono_ns ? t->t_last_good_mono_ns : now_m;
-		plog_event(t->p, t->idx, SW_EV_GAP_START, t->want_teardown, "%s", t->why);
+		probe_log_event(t->p, t->idx, SW_EV_GAP_START, t->want_teardown, "%s", t->why);
 	}
 }
 
 /* Status of a request that ends because we cancel it. */
-int cancel_status(const struct probe_target *t, const struct probe_req *r)
+int probe_cancel_status(const struct probe_target *t, const struct probe_req *r)
 {
 	int64_t age = sw_mono_ns() - r->t_send_mono_ns;
 	if (age > (int64_t)t->p->o->timeout_ms * SW_NS_PER_MS)
@@ -160,7 +160,7 @@ int cancel_status(const struct probe_target *t, const struct probe_req *r)
 	return t->teardown_err ? t->teardown_err : -ECANCELED;
 }
 
-void log_attr(struct probe_target *t, struct probe_req *r, int status,
+void probe_target_log_attr(struct probe_target *t, struct probe_req *r, int status,
 		     const struct sw_attrs *a, int64_t rr, int64_t rm)
 {
 	struct sw_rec_attr rec = {
@@ -175,7 +175,7 @@ void log_attr(struct probe_target *t, struct probe_req *r, int status,
 	};
 	if (a && status == 0)
 		rec.attrs = *a;
-	plog_attr(t->p, &rec);
+	probe_log_attr(t->p, &rec);
 	if (status == 0) {
 		t->replies++;
 		t->win_replies++;
@@ -203,7 +203,7 @@ static void attrs_from_fattr3(const fattr3 *f, struct sw_attrs *a)
 	a->valid = SW_ATTR_SIZE | SW_ATTR_MTIME | SW_ATTR_CTIME | SW_ATTR_FILEID;
 }
 
-int rpc_status_err(int status)
+int probe_rpc_status_err(int status)
 {
 	return status == RPC_STATUS_TIMEOUT ? -ETIMEDOUT : -ECONNRESET;
 }
@@ -215,18 +215,18 @@ static void saw_stale(struct probe_target *t, struct probe_req *r, int status)
 	if (t->state != TS_READY || r->fh_gen != t->fh_gen)
 		return;
 	char hex[2 * PROBE_FH_MAX + 1];
-	hexfh(t, hex, sizeof(hex));
-	plog_event(t->p, t->idx, SW_EV_ESTALE, status,
+	probe_hexfh(t, hex, sizeof(hex));
+	probe_log_event(t->p, t->idx, SW_EV_ESTALE, status,
 		   "file handle %s (fileid %llu) of %s is stale: looking it up again",
 		   hex, (unsigned long long)t->fileid, t->u->path);
 	t->relookup = 1;
-	start_lookup(t);
+	probe_start_lookup(t);
 }
 
 /* ------------------------------------------------------------------ */
 /* replies                                                             */
 
-int is_stale4(int s) { return s == NFS4ERR_STALE || s == NFS4ERR_FHEXPIRED; }
+int probe_is_stale4(int s) { return s == NFS4ERR_STALE || s == NFS4ERR_FHEXPIRED; }
 
 /* A request that got no reply (cancelled at teardown, or the RPC failed):
  * log its record with that status; a failure also fails the target.
@@ -238,13 +238,13 @@ static int unanswered(struct probe_target *t, struct probe_req *r, int status,
 	int s;
 	if (status == RPC_STATUS_SUCCESS)
 		return 0;
-	s = cancelled ? cancel_status(t, r) : rpc_status_err(status);
+	s = cancelled ? probe_cancel_status(t, r) : probe_rpc_status_err(status);
 	if (r->kind == RQ_ATTR)
-		log_attr(t, r, s, NULL, rr, rm);
+		probe_target_log_attr(t, r, s, NULL, rr, rm);
 	else
-		log_read(t, r, s, NULL, NULL, 0, rr, rm);
+		probe_target_log_read(t, r, s, NULL, NULL, 0, rr, rm);
 	if (!cancelled)
-		target_fail(t, s, "%s failed: %s", what,
+		probe_target_fail(t, s, "%s failed: %s", what,
 			    data ? (const char *)data : "rpc error");
 	return 1;
 }
@@ -258,28 +258,28 @@ static void attr3_cb(struct rpc_context *rpc, int status, void *data, void *priv
 	if (!unanswered(t, r, status, data, "GETATTR", rr, rm)) {
 		GETATTR3res *res = data;
 		struct sw_attrs a;
-		server_answered(t, rr, rm);
+		probe_server_answered(t, rr, rm);
 		if (res->status == NFS3_OK) {
 			attrs_from_fattr3(&res->GETATTR3res_u.resok.obj_attributes, &a);
-			log_attr(t, r, 0, &a, rr, rm);
+			probe_target_log_attr(t, r, 0, &a, rr, rm);
 		} else {
-			log_attr(t, r, (int)res->status, NULL, rr, rm);
+			probe_target_log_attr(t, r, (int)res->status, NULL, rr, rm);
 			if (res->status == NFS3ERR_STALE)
 				saw_stale(t, r, (int)res->status);
 		}
 	}
-	req_put(r);
+	probe_req_put(r);
 }
 
 /* libnfs' zdr decoder packs results at 4-byte alignment: copy a result out
  * before touching its 8-byte-aligned members (UBSan: misaligned access). */
-void resop_at(const COMPOUND4res *res, unsigned i, nfs_resop4 *out)
+void probe_resop_at(const COMPOUND4res *res, unsigned i, nfs_resop4 *out)
 {
 	const char *base = (const char *)res->resarray.resarray_val;
 	memcpy(out, base + (size_t)i * sizeof(nfs_resop4), sizeof(*out));
 }
 
-int decode_getattr4(const nfs_resop4 *op, struct sw_attrs *a,
+int probe_decode_getattr4(const nfs_resop4 *op, struct sw_attrs *a,
 			   uint32_t *type, char *err, size_t n)
 {
 	const fattr4 *f;
@@ -315,27 +315,27 @@ static void attr4_cb(struct rpc_context *rpc, int status, void *data, void *priv
 	if (!unanswered(t, r, status, data, "COMPOUND(PUTFH,GETATTR)", rr, rm)) {
 		COMPOUND4res *res = data;
 		struct sw_attrs a;
-		server_answered(t, rr, rm);
+		probe_server_answered(t, rr, rm);
 		if (res->status != NFS4_OK || res->resarray.resarray_len < 2) {
 			int s = res->status != NFS4_OK ? (int)res->status : -EPROTO;
-			log_attr(t, r, s, NULL, rr, rm);
-			if (is_stale4(s))
+			probe_target_log_attr(t, r, s, NULL, rr, rm);
+			if (probe_is_stale4(s))
 				saw_stale(t, r, s);
 		} else {
 			nfs_resop4 op;
-			resop_at(res, 1, &op);
-			int rc = decode_getattr4(&op, &a, NULL, err, sizeof(err));
-			log_attr(t, r, rc, &a, rr, rm);
+			probe_resop_at(res, 1, &op);
+			int rc = probe_decode_getattr4(&op, &a, NULL, err, sizeof(err));
+			probe_target_log_attr(t, r, rc, &a, rr, rm);
 			if (rc < 0 && !t->p->log_err)
 				swlog_note(t->p->log, SW_NOTE_WARN,
 					   "target %u: undecodable GETATTR reply: %s",
 					   t->idx, err);
 		}
 	}
-	req_put(r);
+	probe_req_put(r);
 }
 
-void log_read(struct probe_target *t, struct probe_req *r, int status,
+void probe_target_log_read(struct probe_target *t, struct probe_req *r, int status,
 		     const struct sw_attrs *a, const void *buf, unsigned len,
 		     int64_t rr, int64_t rm)
 {
@@ -356,7 +356,7 @@ void log_read(struct probe_target *t, struct probe_req *r, int status,
 		probe_decode_stamp(buf, len, r->page, t->p->o->writer_run_id, &rec);
 	else
 		t->errors++;
-	plog_read(t->p, &rec);
+	probe_log_read(t->p, &rec);
 }
 
 static void read3_cb(struct rpc_context *rpc, int status, void *data, void *priv)
@@ -371,19 +371,19 @@ static void read3_cb(struct rpc_context *rpc, int status, void *data, void *priv
 		const post_op_attr *pa = res->status == NFS3_OK ?
 			&res->READ3res_u.resok.file_attributes :
 			&res->READ3res_u.resfail.file_attributes;
-		server_answered(t, rr, rm);
+		probe_server_answered(t, rr, rm);
 		if (pa->attributes_follow)
 			attrs_from_fattr3(&pa->post_op_attr_u.attributes, &a);
 		if (res->status == NFS3_OK)
-			log_read(t, r, 0, &a, res->READ3res_u.resok.data.data_val,
+			probe_target_log_read(t, r, 0, &a, res->READ3res_u.resok.data.data_val,
 				 res->READ3res_u.resok.data.data_len, rr, rm);
 		else {
-			log_read(t, r, (int)res->status, &a, NULL, 0, rr, rm);
+			probe_target_log_read(t, r, (int)res->status, &a, NULL, 0, rr, rm);
 			if (res->status == NFS3ERR_STALE)
 				saw_stale(t, r, (int)res->status);
 		}
 	}
-	req_put(r);
+	probe_req_put(r);
 }
 
 static void read4_cb(struct rpc_context *rpc, int status, void *data, void *priv)
@@ -396,32 +396,32 @@ static void read4_cb(struct rpc_context *rpc, int status, void *data, void *priv
 	if (!unanswered(t, r, status, data, "COMPOUND(PUTFH,READ,GETATTR)", rr, rm)) {
 		COMPOUND4res *res = data;
 		struct sw_attrs a = { 0 };
-		server_answered(t, rr, rm);
+		probe_server_answered(t, rr, rm);
 		if (res->status != NFS4_OK || res->resarray.resarray_len < 3) {
 			int s = res->status != NFS4_OK ? (int)res->status : -EPROTO;
-			log_read(t, r, s, NULL, NULL, 0, rr, rm);
-			if (is_stale4(s))
+			probe_target_log_read(t, r, s, NULL, NULL, 0, rr, rm);
+			if (probe_is_stale4(s))
 				saw_stale(t, r, s);
 		} else {
 			nfs_resop4 rop, gop;
-			resop_at(res, 1, &rop);
-			resop_at(res, 2, &gop);
+			probe_resop_at(res, 1, &rop);
+			probe_resop_at(res, 2, &gop);
 			const READ4resok *ok = &rop.nfs_resop4_u.opread.READ4res_u.resok4;
-			int rc = decode_getattr4(&gop, &a, NULL, err, sizeof(err));
+			int rc = probe_decode_getattr4(&gop, &a, NULL, err, sizeof(err));
 			if (rc)
 				memset(&a, 0, sizeof(a));
-			log_read(t, r, 0, &a, ok->data.data_val, ok->data.data_len, rr, rm);
+			probe_target_log_read(t, r, 0, &a, ok->data.data_val, ok->data.data_len, rr, rm);
 		}
 	}
-	req_put(r);
+	probe_req_put(r);
 }
 
 /* ------------------------------------------------------------------ */
 /* sending                                                             */
 
-int target_send_attr(struct probe_target *t)
+int probe_target_send_attr(struct probe_target *t)
 {
-	struct probe_req *r = req_get(t, RQ_ATTR);
+	struct probe_req *r = probe_req_get(t, RQ_ATTR);
 	int rc;
 	if (!r)
 		return -ENOMEM;
@@ -447,23 +447,23 @@ int target_send_attr(struct probe_target *t)
 		rc = rpc_nfs4_compound_async(t->rpc, attr4_cb, &c, r);
 	}
 	if (rc) {
-		log_attr(t, r, -ENOTCONN, NULL, sw_real_ns(), sw_mono_ns());
-		req_put(r);
-		target_fail(t, -ENOTCONN, "could not queue a GETATTR: %s",
+		probe_target_log_attr(t, r, -ENOTCONN, NULL, sw_real_ns(), sw_mono_ns());
+		probe_req_put(r);
+		probe_target_fail(t, -ENOTCONN, "could not queue a GETATTR: %s",
 			    rpc_get_error(t->rpc));
 		return -ENOTCONN;
 	}
 	return 0;
 }
 
-int target_send_read(struct probe_target *t)
+int probe_target_send_read(struct probe_target *t)
 {
 	const struct probe_opts *o = t->p->o;
 	struct probe_req *r;
 	int rc;
 	if (!o->nread_page)
 		return 0;
-	if (!(r = req_get(t, RQ_READ)))
+	if (!(r = probe_req_get(t, RQ_READ)))
 		return -ENOMEM;
 	r->seq = t->seq++;
 	r->page = o->read_page[t->next_read++ % o->nread_page];
@@ -491,9 +491,9 @@ int target_send_read(struct probe_target *t)
 		rc = rpc_nfs4_compound_async(t->rpc, read4_cb, &c, r);
 	}
 	if (rc) {
-		log_read(t, r, -ENOTCONN, NULL, NULL, 0, sw_real_ns(), sw_mono_ns());
-		req_put(r);
-		target_fail(t, -ENOTCONN, "could not queue a READ: %s", rpc_get_error(t->rpc));
+		probe_target_log_read(t, r, -ENOTCONN, NULL, NULL, 0, sw_real_ns(), sw_mono_ns());
+		probe_req_put(r);
+		probe_target_fail(t, -ENOTCONN, "could not queue a READ: %s", rpc_get_error(t->rpc));
 		return -ENOTCONN;
 	}
 	return 0;
