@@ -97,6 +97,7 @@ static void scan_probe(struct sw_summary *S, const struct sw_input *in, int k)
 	w.opened = 1;
 	if (sw_wev_open(&uc.w, in->writer, err))
 		goto out;
+	uc.w.updates_only = 1;
 	uc.opened = 1;
 	wnext(&w);
 	while (swlog_next(pr, &rec) == SWLOG_OK) {

@@ -665,6 +665,7 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 		goto out;
 	}
 	P->tc.opened = 1;
+	P->tc.w.updates_only = 1;
 	writer_pass(P, &wr);
 	check_observers(S);
 	sw_races_read(S, in);

@@ -71,6 +71,8 @@ int sw_wev_next(struct sw_wev_reader *w, struct sw_wev *ev)
 	ev->skip = SW_WEV_OK;
 	ev->own = 0;
 	ev->upd_trap = 0;
+	if (w->updates_only && ev->rec.type == SW_REC_STORE && w->t_ref)
+		return st; /* not looked at: no check, no pairing */
 	need = swlog_min_len(ev->rec.type);
 	if (need && ev->rec.len < need) {
 		ev->skip = SW_WEV_SHORT;

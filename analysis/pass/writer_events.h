@@ -46,6 +46,9 @@ struct sw_wev {
 
 struct sw_wev_reader {
 	struct swlog_reader *r;
+	int updates_only;          /* 1: the caller reads UPDATEs (and END)
+				      only: STOREs are neither checked nor
+				      paired (set after sw_wev_open) */
 	int64_t t_ref;             /* first usable record's realtime, ns (0:
 				      none yet) */
 	uint64_t nupd;             /* UPDATE records read */
