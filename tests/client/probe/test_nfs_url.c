@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: the probe's URL parser (client/probe/nfs_url.c) accepts the URLs of
- * IFACES.md and rejects malformed ones with a message naming what was
+ * client/README.md and rejects malformed ones with a message naming what was
  * expected.  A broken parser shows a wrong export/file split, a default
  * version other than 3, or accepts version=7 / unknown arguments (which
  * libnfs would silently ignore and mount NFSv3 through the portmapper).
