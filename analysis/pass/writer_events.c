@@ -61,22 +61,13 @@ static void on_store(struct sw_wev_reader *w, struct sw_wev *ev)
 	w->have_trap = 0;
 }
 
-int sw_wev_next(struct sw_wev_reader *w, struct sw_wev *ev)
+void sw_wev_check(struct sw_wev_reader *w, struct sw_wev *ev)
 {
-	int st = swlog_next(w->r, &ev->rec);
-	uint32_t need;
+	uint32_t need = swlog_min_len(ev->rec.type);
 
-	if (st != SWLOG_OK)
-		return st;
-	ev->skip = SW_WEV_OK;
-	ev->own = 0;
-	ev->upd_trap = 0;
-	if (w->updates_only && ev->rec.type == SW_REC_STORE && w->t_ref)
-		return st; /* not looked at: no check, no pairing */
-	need = swlog_min_len(ev->rec.type);
 	if (need && ev->rec.len < need) {
 		ev->skip = SW_WEV_SHORT;
-		return st;
+		return;
 	}
 	ev->t_real_ns = sw_wev_rec_time(&ev->rec);
 	if (!w->t_ref) /* the first usable record with a time */
@@ -86,11 +77,10 @@ int sw_wev_next(struct sw_wev_reader *w, struct sw_wev *ev)
 	     (ev->rec.type == SW_REC_STORE &&
 	      !sane(w, ((const struct sw_rec_store *)ev->rec.payload)->t_after_real_ns)))) {
 		ev->skip = SW_WEV_INSANE;
-		return st;
+		return;
 	}
 	if (ev->rec.type == SW_REC_UPDATE)
 		on_update(w, ev);
 	else if (ev->rec.type == SW_REC_STORE)
 		on_store(w, ev);
-	return st;
 }

@@ -46,9 +46,9 @@ struct sw_wev {
 
 struct sw_wev_reader {
 	struct swlog_reader *r;
-	int updates_only;          /* 1: the caller reads UPDATEs (and END)
-				      only: STOREs are neither checked nor
-				      paired (set after sw_wev_open) */
+	int updates_only;          /* 1: the caller reads UPDATEs and END
+				      only: other records are neither checked
+				      nor paired (set after sw_wev_open) */
 	int64_t t_ref;             /* first usable record's realtime, ns (0:
 				      none yet) */
 	uint64_t nupd;             /* UPDATE records read */
@@ -59,8 +59,25 @@ struct sw_wev_reader {
 
 /* Returns 0 or -errno with err filled (swlog_open). */
 int sw_wev_open(struct sw_wev_reader *w, const char *path, char err[SWLOG_ERRLEN]);
-/* enum swlog_status of swlog_next (SWLOG_OK: *ev filled). */
-int sw_wev_next(struct sw_wev_reader *w, struct sw_wev *ev);
+/* The checks and the pairing of one record (sw_wev_next's slow path). */
+void sw_wev_check(struct sw_wev_reader *w, struct sw_wev *ev);
+
+/* enum swlog_status of swlog_next (SWLOG_OK: *ev filled).  Inline: it runs
+ * for every record of every cursor. */
+static inline int sw_wev_next(struct sw_wev_reader *w, struct sw_wev *ev)
+{
+	int st = swlog_next(w->r, &ev->rec);
+
+	if (st != SWLOG_OK)
+		return st;
+	ev->skip = SW_WEV_OK;
+	ev->own = 0;
+	ev->upd_trap = 0;
+	if (!w->updates_only || !w->t_ref || ev->rec.type == SW_REC_UPDATE ||
+	    ev->rec.type == SW_REC_END)
+		sw_wev_check(w, ev);
+	return st;
+}
 void sw_wev_close(struct sw_wev_reader *w);
 /* realtime of a writer record: every payload starts with an int64
  * realtime, except STORE (t_before) */
