@@ -4,7 +4,7 @@
  * behind it.  The input is split at its first 0xff 0xfe pair into a writer
  * log and a probe log, written to a fresh run folder and analysed.  A bug
  * shows as a crash or a sanitizer report.  Build: `cmake --build B
- * --target fuzz_swlog` (needs clang); run: B/tests/analysis/fuzz_swlog
+ * --target fuzz_swlog` (needs clang); run: B/tests/analysis/pass/fuzz_swlog
  * -max_total_time=60 CORPUS_DIR (seed it with synthetic logs).
  */
 #include <stdint.h>
