@@ -192,7 +192,6 @@ int sw_plot_finish(struct sw_plot *p, const struct sw_summary *S, char *err,
 		   int errlen);
 
 /* Helpers shared by the formats. */
-void sw_fmt_dur(char *buf, int len, int64_t ns); /* "1.23s", "850us" */
 const char *sw_cause_name(uint32_t cause);
 
 #endif
