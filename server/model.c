@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "model.h"
 #include "records.h"
@@ -39,10 +40,77 @@ int sw_model_init(struct sw_model *m, const struct sw_model_cfg *cfg,
 		sw_model_free(m);
 		return -ENOMEM;
 	}
-	m->t_next_tick_mono_ns = cfg->writeback_ns > 0
-					 ? t_start_mono_ns + cfg->writeback_ns
-					 : INT64_MAX;
+	if (cfg->jiffy_ns < 0) {
+		snprintf(err, errlen, "expected jiffy_ns >= 0, saw %lld",
+			 (long long)cfg->jiffy_ns);
+		sw_model_free(m);
+		return -EINVAL;
+	}
+	sw_model_start(m, t_start_mono_ns);
 	return 0;
+}
+
+void sw_model_start(struct sw_model *m, int64_t t_mono_ns)
+{
+	/* wb_init(): last_old_flush = jiffies; no delayed work is armed
+	 * until something is dirtied (wb_wakeup_delayed). */
+	m->t_next_tick_mono_ns = INT64_MAX;
+	m->t_last_old_flush_mono_ns = t_mono_ns;
+}
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+/*
+ * wb_wakeup_delayed() (mm/backing-dev.c) queues wb->dwork with
+ * msecs_to_jiffies(dirty_writeback_interval * 10) (rounded up to whole
+ * jiffies); the timer wheel (kernel/time/timer.c calc_wheel_index,
+ * calc_index) files a timer of delta jiffies in level L, the smallest with
+ * delta < LVL_START(L + 1) = 63 << (3 * L), and fires it at
+ * ((expires >> 3L) + 1) << 3L: never early, up to one level granularity
+ * late.  Measured on this host (HZ=250, bench/validate_trace.sh): a 1 s
+ * interval runs every 256 jiffies = 1.024 s.  Jiffies are taken as
+ * CLOCK_MONOTONIC / jiffy_ns (the phase of the real jiffies counter is not
+ * known here; the error is below one granularity per arming).
+ */
+int64_t sw_model_wake_after(const struct sw_model *m, int64_t t_mono_ns)
+{
+	int64_t J = m->cfg.jiffy_ns, wb = m->cfg.writeback_ns;
+
+	if (wb <= 0)
+		return INT64_MAX;
+	if (J <= 0)
+		return t_mono_ns + wb;
+	int64_t delta = (wb + J - 1) / J; /* msecs_to_jiffies rounds up */
+	int lvl = 0;
+	while (lvl < 8 && delta >= ((int64_t)63 << (3 * lvl)))
+		lvl++;
+	int64_t expires = floor_div(t_mono_ns, J) + delta;
+	int64_t bucket = ((expires >> (3 * lvl)) + 1) << (3 * lvl);
+	return bucket * J;
+}
+
+int64_t sw_model_host_jiffy_ns(void)
+{
+	struct utsname u;
+	char path[320], line[256];
+	long hz = 0;
+	FILE *f;
+
+	if (uname(&u) != 0)
+		return 4000000;
+	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+	f = fopen(path, "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "CONFIG_HZ=%ld", &hz) == 1)
+				break;
+		fclose(f);
+	}
+	return hz >= 24 && hz <= 10000 ? 1000000000 / hz : 4000000;
 }
 
 void sw_model_free(struct sw_model *m)
@@ -79,8 +147,15 @@ int sw_model_trap(struct sw_model *m, uint64_t page, int64_t t_mono_ns,
 	m->flags[page] |= SW_PG_WRITABLE;
 	m->nwritable++;
 	if (!m->inode_dirty) {
+		/* __mark_inode_dirty(): dirtied_when is set when the inode
+		 * goes from clean to dirty, and when it is the wb's first
+		 * dirty inode, wb_wakeup_delayed() arms the flusher
+		 * writeback_ns from now; queue_delayed_work() leaves an
+		 * already armed work (e.g. after an fsync) where it is. */
 		m->inode_dirty = 1;
 		m->t_dirtied_when_mono_ns = t_mono_ns;
+		if (m->t_next_tick_mono_ns == INT64_MAX)
+			m->t_next_tick_mono_ns = sw_model_wake_after(m, t_mono_ns);
 	}
 	m->traps++;
 	count_update(m, d, m->pol->on_trap(&m->ps));
@@ -144,12 +219,23 @@ int sw_model_tick(struct sw_model *m, int64_t t_mono_ns,
 		/* a caller far behind (stopped process) catches up in one go */
 		if (t_mono_ns - tick > m->cfg.writeback_ns)
 			tick = t_mono_ns;
-		m->t_next_tick_mono_ns = tick + m->cfg.writeback_ns;
-		if (m->inode_dirty &&
-		    tick - m->t_dirtied_when_mono_ns >= m->cfg.expire_ns)
-			flush(m, SW_CAUSE_KUPDATE, rp, d);
-		else
-			decision_init(d, SW_CAUSE_KUPDATE);
+		m->t_next_tick_mono_ns = INT64_MAX;
+		decision_init(d, SW_CAUSE_KUPDATE);
+		/* wb_check_old_data_flush(): a periodic flush only when
+		 * writeback_ns passed since the last one (last_old_flush) */
+		if (tick - m->t_last_old_flush_mono_ns >= m->cfg.writeback_ns) {
+			m->t_last_old_flush_mono_ns = tick;
+			/* wb_writeback(for_kupdate): dirtied_before = now -
+			 * expire; move_expired_inodes() takes the inode unless
+			 * inode_dirtied_after(inode, dirtied_before) */
+			if (m->inode_dirty &&
+			    tick - m->t_dirtied_when_mono_ns >= m->cfg.expire_ns)
+				flush(m, SW_CAUSE_KUPDATE, rp, d);
+		}
+		/* wb_workfn(): re-armed writeback_ns from this run only
+		 * while the wb still has dirty io (wb_has_dirty_io) */
+		if (m->inode_dirty)
+			m->t_next_tick_mono_ns = sw_model_wake_after(m, tick);
 	}
 	return ran;
 }
@@ -159,6 +245,10 @@ void sw_model_background(struct sw_model *m, int64_t t_mono_ns,
 {
 	(void)t_mono_ns;
 	flush(m, SW_CAUSE_BACKGROUND, rp, d);
+	/* wb_start_background_writeback() -> wb_wakeup(): mod_delayed_work(
+	 * dwork, 0) runs the armed work now; with the inode clean after
+	 * it, wb_workfn() does not re-arm it */
+	m->t_next_tick_mono_ns = INT64_MAX;
 }
 
 void sw_model_msync_async(struct sw_model *m, int64_t t_mono_ns,
