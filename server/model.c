@@ -56,6 +56,8 @@ void sw_model_start(struct sw_model *m, int64_t t_mono_ns)
 	 * until something is dirtied (wb_wakeup_delayed). */
 	m->t_next_tick_mono_ns = INT64_MAX;
 	m->t_last_old_flush_mono_ns = t_mono_ns;
+	m->t_commit_mono_ns = INT64_MAX;
+	m->bdev_dirty = 0;
 }
 
 static int64_t floor_div(int64_t a, int64_t b)
@@ -127,11 +129,52 @@ static void decision_init(struct sw_decision *d, uint32_t cause)
 	d->cause = cause;
 }
 
-static void count_update(struct sw_model *m, struct sw_decision *d, int upd)
+/* round_jiffies_up() (kernel/time/timer.c): up to a whole second of
+ * jiffies (the per-CPU skew of a few jiffies is left out). */
+static int64_t round_second_up(const struct sw_model *m, int64_t t)
+{
+	int64_t J = m->cfg.jiffy_ns;
+	if (J <= 0)
+		return t;
+	int64_t hz = 1000000000 / J, j = floor_div(t + J - 1, J);
+	return (floor_div(j + hz - 1, hz) * hz) * J;
+}
+
+/* A timestamp update at t: ext4_dirty_inode() -> ext4_journal_start():
+ * the running transaction, or a new one whose commit timer is armed at
+ * t + journal_commit_ns (jbd2_get_transaction: t_expires = jiffies +
+ * j_commit_interval; the timer at round_jiffies_up(t_expires)). */
+static void journal_update(struct sw_model *m, int64_t t)
+{
+	if (m->cfg.journal_commit_ns <= 0 || m->t_commit_mono_ns != INT64_MAX)
+		return;
+	m->t_commit_mono_ns = round_second_up(m, t + m->cfg.journal_commit_ns);
+}
+
+/* The commit at t: its metadata buffers go to the VM dirty
+ * (__jbd2_journal_refile_buffer -> mark_buffer_dirty ->
+ * __mark_inode_dirty(bdev inode)): dirtied_when is set when the block
+ * device inode was clean, and wb_wakeup_delayed() arms the flusher when
+ * nothing else was dirty. */
+static void journal_commit(struct sw_model *m, int64_t t)
+{
+	m->t_commit_mono_ns = INT64_MAX;
+	if (m->bdev_dirty)
+		return;
+	m->bdev_dirty = 1;
+	m->t_bdev_dirtied_when_mono_ns = t;
+	if (m->t_next_tick_mono_ns == INT64_MAX)
+		m->t_next_tick_mono_ns = sw_model_wake_after(m, t);
+}
+
+static void count_update(struct sw_model *m, struct sw_decision *d, int upd,
+			 int64_t t)
 {
 	d->update = upd ? 1 : 0;
-	if (upd)
+	if (upd) {
 		m->updates++;
+		journal_update(m, t);
+	}
 }
 
 int sw_model_trap(struct sw_model *m, uint64_t page, int64_t t_mono_ns,
@@ -158,7 +201,7 @@ int sw_model_trap(struct sw_model *m, uint64_t page, int64_t t_mono_ns,
 			m->t_next_tick_mono_ns = sw_model_wake_after(m, t_mono_ns);
 	}
 	m->traps++;
-	count_update(m, d, m->pol->on_trap(&m->ps));
+	count_update(m, d, m->pol->on_trap(&m->ps), t_mono_ns);
 	if (m->cfg.background_bytes &&
 	    m->ndirty * (uint64_t)m->cfg.page_size > m->cfg.background_bytes)
 		d->background_due = 1;
@@ -189,8 +232,8 @@ static uint64_t wrprotect(struct sw_model *m, const struct sw_reprotect *rp,
 	return n;
 }
 
-/* A flush of the inode: writeback, msync(MS_SYNC), fsync. */
-static void flush(struct sw_model *m, uint32_t cause,
+/* A flush of the inode at t: writeback, msync(MS_SYNC), fsync. */
+static void flush(struct sw_model *m, uint32_t cause, int64_t t,
 		  const struct sw_reprotect *rp, struct sw_decision *d)
 {
 	decision_init(d, cause);
@@ -199,12 +242,19 @@ static void flush(struct sw_model *m, uint32_t cause,
 		d->flushed = 1;
 	}
 	d->cleaned = wrprotect(m, rp, 1);
-	count_update(m, d, m->pol->on_flush(&m->ps));
+	count_update(m, d, m->pol->on_flush(&m->ps), t);
+	/* ext4_sync_file() -> jbd2_complete_transaction(): fsync and
+	 * msync(MS_SYNC) commit the running transaction now */
+	if ((cause == SW_CAUSE_FSYNC || cause == SW_CAUSE_MSYNC_SYNC) &&
+	    m->t_commit_mono_ns != INT64_MAX)
+		journal_commit(m, t);
 }
 
 int64_t sw_model_next_tick(const struct sw_model *m)
 {
-	return m->t_next_tick_mono_ns;
+	return m->t_commit_mono_ns < m->t_next_tick_mono_ns
+		       ? m->t_commit_mono_ns
+		       : m->t_next_tick_mono_ns;
 }
 
 int sw_model_tick(struct sw_model *m, int64_t t_mono_ns,
@@ -213,7 +263,14 @@ int sw_model_tick(struct sw_model *m, int64_t t_mono_ns,
 	int ran = 0;
 
 	decision_init(d, SW_CAUSE_KUPDATE);
-	while (m->t_next_tick_mono_ns <= t_mono_ns) {
+	for (;;) {
+		if (m->t_commit_mono_ns <= t_mono_ns &&
+		    m->t_commit_mono_ns <= m->t_next_tick_mono_ns) {
+			journal_commit(m, m->t_commit_mono_ns);
+			continue;
+		}
+		if (m->t_next_tick_mono_ns > t_mono_ns)
+			break;
 		int64_t tick = m->t_next_tick_mono_ns;
 		ran++;
 		/* a caller far behind (stopped process) catches up in one go */
@@ -230,11 +287,14 @@ int sw_model_tick(struct sw_model *m, int64_t t_mono_ns,
 			 * inode_dirtied_after(inode, dirtied_before) */
 			if (m->inode_dirty &&
 			    tick - m->t_dirtied_when_mono_ns >= m->cfg.expire_ns)
-				flush(m, SW_CAUSE_KUPDATE, rp, d);
+				flush(m, SW_CAUSE_KUPDATE, tick, rp, d);
+			if (m->bdev_dirty &&
+			    tick - m->t_bdev_dirtied_when_mono_ns >= m->cfg.expire_ns)
+				m->bdev_dirty = 0;
 		}
 		/* wb_workfn(): re-armed writeback_ns from this run only
 		 * while the wb still has dirty io (wb_has_dirty_io) */
-		if (m->inode_dirty)
+		if (m->inode_dirty || m->bdev_dirty)
 			m->t_next_tick_mono_ns = sw_model_wake_after(m, tick);
 	}
 	return ran;
@@ -244,7 +304,7 @@ void sw_model_background(struct sw_model *m, int64_t t_mono_ns,
 			 const struct sw_reprotect *rp, struct sw_decision *d)
 {
 	(void)t_mono_ns;
-	flush(m, SW_CAUSE_BACKGROUND, rp, d);
+	flush(m, SW_CAUSE_BACKGROUND, t_mono_ns, rp, d);
 	/* wb_start_background_writeback() -> wb_wakeup(): mod_delayed_work(
 	 * dwork, 0) runs the armed work now; with the inode clean after
 	 * it, wb_workfn() does not re-arm it */
@@ -260,21 +320,21 @@ void sw_model_msync_async(struct sw_model *m, int64_t t_mono_ns,
 	int upd = m->pol->on_msync_async(&m->ps, &wrp);
 	if (wrp)
 		d->cleaned = wrprotect(m, rp, 0);
-	count_update(m, d, upd);
+	count_update(m, d, upd, t_mono_ns);
 }
 
 void sw_model_msync_sync(struct sw_model *m, int64_t t_mono_ns,
 			 const struct sw_reprotect *rp, struct sw_decision *d)
 {
 	(void)t_mono_ns;
-	flush(m, SW_CAUSE_MSYNC_SYNC, rp, d);
+	flush(m, SW_CAUSE_MSYNC_SYNC, t_mono_ns, rp, d);
 }
 
 void sw_model_fsync(struct sw_model *m, int64_t t_mono_ns,
 		    const struct sw_reprotect *rp, struct sw_decision *d)
 {
 	(void)t_mono_ns;
-	flush(m, SW_CAUSE_FSYNC, rp, d);
+	flush(m, SW_CAUSE_FSYNC, t_mono_ns, rp, d);
 }
 
 void sw_model_munmap(struct sw_model *m, int64_t t_mono_ns,
@@ -282,5 +342,5 @@ void sw_model_munmap(struct sw_model *m, int64_t t_mono_ns,
 {
 	(void)t_mono_ns;
 	decision_init(d, SW_CAUSE_MUNMAP);
-	count_update(m, d, m->pol->on_munmap(&m->ps));
+	count_update(m, d, m->pol->on_munmap(&m->ps), t_mono_ns);
 }

@@ -36,6 +36,17 @@
  *     (wb_writeback -> queue_io -> move_expired_inodes, inode_dirtied_after)
  *     and only if writeback_ns passed since the last periodic flush
  *     (wb_check_old_data_flush, last_old_flush).
+ * Journal (journal_commit_ns > 0, ext4 without lazytime): a timestamp
+ * update joins the running jbd2 transaction (ext4_dirty_inode), which
+ * commits journal_commit_ns after it started, rounded up to a whole second
+ * (jbd2_get_transaction: t_expires; round_jiffies_up of the commit timer),
+ * or at once at fsync / msync(MS_SYNC) (ext4_sync_file ->
+ * jbd2_complete_transaction).  The commit hands the inode table buffer to
+ * the VM dirty (__jbd2_journal_refile_buffer -> mark_buffer_dirty), so the
+ * block device inode, on the same wb, is dirty until it expires too: while
+ * it is, the flusher keeps its own phase and a redirtied file inode does not
+ * re-arm it (traced: ino of the loop bdev dirtied ~1 s after each commit
+ * timer, the file then flushed 3.5-4.2 s after its dirtying, not 3.07 s).
  * Background: when cache-dirty bytes exceed background_bytes after a trap,
  * the trap's decision says so and the caller flushes (cause BACKGROUND).
  */
@@ -59,6 +70,10 @@ struct sw_model_cfg {
 	int64_t jiffy_ns;          /* kernel tick (1/HZ) for the timer-wheel
 				      rounding of the flusher's delay, ns;
 				      0: no rounding (exact delays) */
+	int64_t journal_commit_ns; /* jbd2 commit interval of the modelled
+				      filesystem (ext4 commit=, default 5 s);
+				      0: timestamp updates are not journalled
+				      (ext4 lazytime, or not modelled) */
 };
 
 /* What the caller must do after an event. */
@@ -97,6 +112,12 @@ struct sw_model {
 					    work); INT64_MAX: not armed */
 	int64_t t_last_old_flush_mono_ns; /* wb->last_old_flush: last periodic
 					     flush run (CLOCK_MONOTONIC ns) */
+	int64_t t_commit_mono_ns;        /* running jbd2 transaction commits
+					    then; INT64_MAX: none running */
+	int bdev_dirty;                  /* 1: the journal's checkpoint
+					    buffers dirty the block device
+					    inode on the same wb */
+	int64_t t_bdev_dirtied_when_mono_ns; /* valid when bdev_dirty */
 	uint64_t traps;                  /* sw_model_trap calls accepted */
 	uint64_t updates;                /* decisions with update = 1 */
 	uint64_t flushes;                /* flushes of a dirty inode */
