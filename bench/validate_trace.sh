@@ -29,7 +29,7 @@ trap 'exit 130' INT TERM
 [ -d $T/events ] || { mount -t tracefs nodev $T; mounted_trace=1; }
 mkdir -p "$work/mnt"
 truncate -s 64M "$work/img"
-mkfs.ext4 -q -F "$work/img" >/dev/null 2>&1
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$work/img" >/dev/null 2>&1
 mount -o loop${SW_MNT_OPTS:+,$SW_MNT_OPTS} "$work/img" "$work/mnt"
 dev=$(findmnt -no MAJ:MIN "$work/mnt")
 echo $((wb / 10)) >/proc/sys/vm/dirty_writeback_centisecs
@@ -43,7 +43,8 @@ done
 echo mono >$I/trace_clock
 : >"$I/trace"
 echo 1 >$I/tracing_on
-touch "$work/mnt/f"
+head -c 1M /dev/zero >"$work/mnt/f"
+sync -f "$work/mnt/f"
 ino=$(stat -c %i "$work/mnt/f")
 "$B/server/stalewin-writer" run --file "$work/mnt/f" --policy native \
 	--log "$out/writer.swlog" --force "$@" >"$out/writer.out" 2>&1 || true

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Description: `stalewin validate --quick` (4 host pairs of 20 s, ~2 min):
+# emulated eager on tmpfs (the writer's writeback model) against native on
+# loop ext4, same workload and seed, host writeback sysctls pinned to the
+# model's.  Fails when any pair leaves issue 10's bands (p50/p90 10 % or one
+# resolution, max one writeback interval, uncovered 10 % or 2, updates 1
+# per 10 s), i.e. when the model and the kernel disagree, and when the JSON
+# lacks its fields or the sysctls are not restored.
+#  --broken: the same with the model's expire ignored on the emulated side
+#  (SW_VALIDATE_EMULATED_EXTRA="--expire-ms 0"): validate must say OUTSIDE
+#  and exit 1 (this proves the quick test can fail).
+set -u
+. "$(dirname "$0")/lib.sh"
+need_host
+before=$(sysctls)
+out=$(mktemp -d /tmp/sw-validate-test.XXXXXX)
+trap 'rm -rf "$out"' EXIT
+if [ "${1:-}" = --broken ]; then
+	SW_VALIDATE_EMULATED_EXTRA="--expire-ms 0" "$V" validate --pairs rewrite-100ms,rewrite-700ms \
+		--json --out "$out/v" >"$out/j" 2>"$out/e"; rc=$?
+	[ $rc -eq 1 ] || fail "broken model (expire ignored): expected exit 1, saw $rc: $(tail -3 "$out/e")"
+	n=$(jq '.pairs_within_bands' "$out/j" 2>/dev/null)
+	[ "$n" = 0 ] || fail "broken model: expected 0 pairs within bands, saw $n"
+	jq -r '.pairs[] | "\(.name): model updates \(.model.updates) real \(.real.updates), outside: \(.fails | join(","))"' "$out/j"
+else
+	"$V" validate --quick --json --out "$out/v" >"$out/j" 2>"$out/e"; rc=$?
+	jq -r '.pairs[] | "\(.name): p50 \(.model.p50)/\(.real.p50) p90 \(.model.p90)/\(.real.p90) uncovered \(.model.uncovered)/\(.real.uncovered) updates \(.model.updates)/\(.real.updates) within=\(.within) \(.fails | join(","))"' "$out/j"
+	for k in pairs worst_p50_rel_err worst_p90_rel_err pairs_within_bands pairs_total; do
+		jq -e "has(\"$k\")" "$out/j" >/dev/null || fail "JSON lacks $k"
+	done
+	t=$(jq .pairs_total "$out/j") w=$(jq .pairs_within_bands "$out/j")
+	[ "$t" = 4 ] || fail "expected 4 quick pairs, saw $t"
+	[ $rc -eq 0 ] && [ "$w" = "$t" ] || fail "validate --quick: exit $rc, $w of $t pairs within bands: $(tail -3 "$out/e")"
+fi
+[ "$(sysctls)" = "$before" ] || fail "sysctls not restored: before $before, after $(sysctls)"
+! grep -q sw-validate /proc/mounts || fail "a sw-validate mount was left behind"
+[ $fails -eq 0 ] && echo PASS || exit 1
