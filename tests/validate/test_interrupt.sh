@@ -10,8 +10,12 @@ need_host
 before=$(sysctls)
 for sig in INT TERM; do
 	out=$(mktemp -d /tmp/sw-validate-int.XXXXXX)
+	# job control on: a non-interactive shell starts background jobs
+	# with SIGINT ignored, and an ignored signal cannot be trapped
+	set -m
 	"$V" validate --pairs rewrite-100ms --out "$out/v" >"$out/o" 2>"$out/e" &
 	pid=$!
+	set +m
 	for _ in $(seq 1 200); do  # until the pair's sysctls are in place
 		[ "$(sysctls)" != "$before" ] && break
 		sleep 0.1
