@@ -147,6 +147,7 @@ struct pass {
 		int open;
 		struct sw_rec_kread q; /* its current record */
 		int valid, eof;
+		int64_t t_last_read_ns; /* writer clock: last KREAD's t_after */
 		struct sw_replay sim;  /* replay of its mount options */
 	} kc[SW_MAX_KREAD];
 	struct upd last, prev;    /* last two updates the main reader saw */
@@ -320,11 +321,11 @@ static int kread_next(struct sw_summary *S, struct sw_kread *K, struct kcur *C)
 		if (rec.type == SW_REC_KREAD && rec.len >= sizeof(C->q)) {
 			memcpy(&C->q, rec.payload, sizeof(C->q));
 			C->valid = 1;
+			C->t_last_read_ns = sa(C->q.t_after_real_ns, S->offset_ns);
 			K->reads++;
 			return 1;
 		}
 	}
-	(void)S;
 	return 0;
 }
 
@@ -353,6 +354,11 @@ static void kread_store(struct pass *P, int j, const struct sw_rec_store *s)
 	P->row.kr[j].w_ns = w;
 	fig_add(&K->fig, w);
 	P->row.kr[j].replay_ns = replay_store(P, &C->sim, s->t_after_real_ns, SW_MAX_PROFILES + j);
+	/* the reader stopped: a replayed read after its last one is no more
+	 * seen than the real reader's (issue 10: same terms both sides) */
+	if (C->eof && P->row.kr[j].replay_ns >= 0 &&
+	    sa(s->t_after_real_ns, P->row.kr[j].replay_ns) > C->t_last_read_ns)
+		P->row.kr[j].replay_ns = -1;
 	fig_add(&K->replay, P->row.kr[j].replay_ns);
 }
 
