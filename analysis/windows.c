@@ -181,13 +181,25 @@ static void fig_add(struct sw_fig *f, int64_t w)
 		sw_hist_add(&f->h, w);
 }
 
+static int kread_next(struct sw_summary *S, struct sw_kread *K, struct kcur *C);
+
 static void sims_start(struct pass *P, int64_t t0)
 {
 	struct sw_summary *S = P->S;
 	for (int i = 0; i < S->nprof; i++)
 		sw_replay_init(&P->sim[i], &S->prof[i], t0, 0);
-	for (int j = 0; j < S->nkread; j++)
-		sw_replay_init(&P->kc[j].sim, &S->kr[j].prof, t0, 0);
+	for (int j = 0; j < S->nkread; j++) {
+		/* a kernel reader's replay starts where the reader did: its
+		 * open filled the attribute cache then, and its reads follow
+		 * its own period from there (issue 10) */
+		struct kcur *C = &P->kc[j];
+		int64_t tj = t0;
+		if (C->open && !C->valid && !C->eof)
+			kread_next(S, &S->kr[j], C);
+		if (C->valid)
+			tj = sa(C->q.t_before_real_ns, S->offset_ns);
+		sw_replay_init(&C->sim, &S->kr[j].prof, tj, 0);
+	}
 	P->sims_up = 1;
 }
 

@@ -5,6 +5,8 @@
 #            name fs args load, wb ex dur (ms, ms, s), res (ms)
 #   line:    one row.json -> one text line
 #   summary: -s over row.json files, id load vm -> the validate object
+#   kread:   a VM run's report.json, run every load -> rows, one per kernel
+#            reader: its replay ("model") against the real client
 #   footer:  the validate object -> text lines
 # Bands (issue 10): p50/p90 within 10 % or one resolution, whichever is
 # larger; max within one writeback interval; uncovered within 10 % or 2;
@@ -54,6 +56,36 @@ $ARGS.named as $a
                  uncovered: relerr($M.uncovered; $R.uncovered; 1),
                  updates: relerr($M.updates; $R.updates; 1) },
       within: ($fails | length == 0), fails: $fails }
+elif $mode == "kread" then
+  # one report.json of a VM run -> a row per kernel reader: the real
+  # client (kread-j) against the replay of its mount options
+  . as $rep
+  | [ $rep.results.kread | to_entries[] | .key as $j | .value as $k
+      | ($rep.results.figures[] | select(.name | startswith("kread-\($j) "))
+         | select(.name | endswith("replay") | not)) as $real
+      | ($rep.results.figures[] | select(.name == "kread-\($j) replay")) as $rp
+      | ($k.mount_options | split(",")) as $o
+      | ([$o[] | select(startswith("acregmin=")) | ltrimstr("acregmin=") | tonumber] | first // (if any($o[]; . == "noac") then 0 else 3 end)) as $acmin
+      | ($a.every * 1e6) as $res_ns
+      | def side: { stores: .stores, uncovered: .unresolved, p50: .p50_ns,
+                    p90: .p90_ns, p99: .p99_ns, max: .max_ns, updates: null };
+        ($rp | side) as $M | ($real | side) as $R
+      | [ (if within($M.p50; $R.p50; ([0.1 * ($R.p50 // 0), $res_ns] | max)) then empty else "p50" end),
+          (if within($M.p90; $R.p90; ([0.1 * ($R.p90 // 0), $res_ns] | max)) then empty else "p90" end),
+          (if within($M.max; $R.max; ([$acmin * 1e9, $res_ns] | max)) then empty else "max" end),
+          (if within($M.uncovered; $R.uncovered; ([2, 0.1 * $R.uncovered] | max)) then empty else "uncovered" end),
+          (if $R.stores < 300 then "fewer than 300 stores" else empty end)
+        ] as $fails
+      | { name: "\($a.run)/kread-\($j)", fs: "NFS client guest",
+          workload: "mount \([$o[] | select(test("^(vers|ac|noac|nocto|actimeo)"))] | join(",")), reader \($k.mode) every \($a.every) ms",
+          writeback_ms: 1000, expire_ms: 3000, duration_s: null,
+          resolution_ms: $a.every, load_avg: $a.load, model: $M, real: $R,
+          rel_err: { p50: relerr($M.p50; $R.p50; $res_ns),
+                     p90: relerr($M.p90; $R.p90; $res_ns),
+                     p99: relerr($M.p99; $R.p99; $res_ns),
+                     uncovered: relerr($M.uncovered; $R.uncovered; 1),
+                     updates: null },
+          within: ($fails | length == 0), fails: $fails } ]
 elif $mode == "line" then
   "\(.name) [\(.fs), wb \(.writeback_ms) ms, expire \(.expire_ms) ms, \(.duration_s) s, load \(.load_avg)]\n"
   + "  model: p50 \(.model.p50 | fmt_s) p90 \(.model.p90 | fmt_s) p99 \(.model.p99 | fmt_s) max \(.model.max | fmt_s) uncovered \(.model.uncovered) updates \(.model.updates) (\(.model.stores) stores)\n"
