@@ -78,7 +78,7 @@ elif $mode == "kread" then
         ] as $fails
       | { name: "\($a.run)/kread-\($j)", fs: "NFS client guest",
           workload: "mount \([$o[] | select(test("^(vers|ac|noac|nocto|actimeo)"))] | join(",")), reader \($k.mode) every \($a.every) ms",
-          writeback_ms: 1000, expire_ms: 3000, duration_s: null,
+          writeback_ms: 1000, expire_ms: 5000, duration_s: 40,
           resolution_ms: $a.every, load_avg: $a.load, model: $M, real: $R,
           rel_err: { p50: relerr($M.p50; $R.p50; $res_ns),
                      p90: relerr($M.p90; $R.p90; $res_ns),
