@@ -170,7 +170,7 @@ static int report_main(int argc, char **argv)
 		free(S);
 		return rc;
 	}
-	if (strcmp(S->policy, "native"))
+	if (strncmp(S->policy, "native", 6))
 		snprintf(S->valid_wb, sizeof(S->valid_wb), "not validated (stalewin validate; --validation FILE)");
 	else
 		snprintf(S->valid_wb, sizeof(S->valid_wb), "no model: the kernel's own writeback");
@@ -180,7 +180,7 @@ static int report_main(int argc, char **argv)
 		free(S);
 		return 2;
 	}
-	if (vfile && !strcmp(S->policy, "native"))
+	if (vfile && !strncmp(S->policy, "native", 6))
 		snprintf(S->valid_wb, sizeof(S->valid_wb), "no model: the kernel's own writeback");
 	if (fcsv)
 		sw_csv_finish(&csv, S);
