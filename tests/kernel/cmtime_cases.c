@@ -20,6 +20,9 @@
  *                per store), and one MS_SYNC flush adds only a few.
  *   exit         a child stores and exits without munmap: deferred/lang
  *                must have moved mtime/ctime by the time wait() returns.
+ *   pageout      deferred: store, MADV_PAGEOUT (reclaim unmaps the pte:
+ *                try_to_unmap_one must transfer the dirty bit), fsync:
+ *                mtime/ctime must move (a lost transfer leaves them).
  *   stockfs      a filesystem that does not opt in (xfs, tmpfs): the first
  *                store through a fresh mapping moves mtime/ctime at once
  *                (stock) whatever the sysctl says.
@@ -496,6 +499,34 @@ static int case_exit(const char *dir)
 	return 0;
 }
 
+/* store, MADV_PAGEOUT, fsync: reclaim's unmap must record the store. */
+static int case_pageout(const char *dir)
+{
+	char path[4096];
+	struct stamp s0, s1;
+	volatile char *map;
+	int fd;
+
+	fd = make_file(dir, "pageout.dat", path, sizeof(path));
+	if (fd < 0 || !(map = map_file(fd)) || clean(fd, map))
+		return -1;
+	map[0]++;
+	if (get_stamp(fd, &s0))
+		return -1;
+	if (madvise((void *)map, NPAGES * g_page, MADV_PAGEOUT)) {
+		fprintf(stderr, "cmtime_cases: MADV_PAGEOUT: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	sleep_ms(20);
+	if (fsync(fd) || get_stamp(fd, &s1))
+		return -1;
+	result_moved("fsync_after_pageout", 1, &s0, &s1);
+	munmap((void *)map, NPAGES * g_page);
+	close(fd);
+	return 0;
+}
+
 /* Not opted in: a fresh mapping's first store moves the times at once. */
 static int case_stockfs(const char *dir)
 {
@@ -544,7 +575,7 @@ int main(int argc, char **argv)
 	if (!g_case || !g_policy || !dir) {
 		fprintf(stderr, "usage: cmtime_cases same-tick|freeze|"
 			"durability-prepare|durability-verify|journal|exit|"
-			"stockfs --policy P --dir DIR [--state FILE]\n");
+			"pageout|stockfs --policy P --dir DIR [--state FILE]\n");
 		return 2;
 	}
 	g_page = sysconf(_SC_PAGESIZE);
@@ -560,12 +591,14 @@ int main(int argc, char **argv)
 		rc = case_journal(dir);
 	else if (!strcmp(g_case, "exit"))
 		rc = case_exit(dir);
+	else if (!strcmp(g_case, "pageout"))
+		rc = case_pageout(dir);
 	else if (!strcmp(g_case, "stockfs"))
 		rc = case_stockfs(dir);
 	else {
 		fprintf(stderr, "cmtime_cases: unknown case '%s' (expected "
 			"same-tick, freeze, durability-prepare, "
-			"durability-verify, journal, exit, stockfs)\n", g_case);
+			"durability-verify, journal, exit, pageout, stockfs)\n", g_case);
 		return 2;
 	}
 	if (rc)

@@ -12,6 +12,8 @@
 #   journal     (every policy): jbd2_handle_start events per N first stores
 #               (eager >= N/2, deferred/lang <= 2) and per flush (<= 4);
 #   exit        (deferred): a child's store is applied when it exits;
+#   pageout     (deferred): MADV_PAGEOUT's unmap records the store, fsync
+#               applies it;
 #   stockfs     (every policy): xfs and tmpfs, not opted in, update at the
 #               first store as stock Linux does;
 # and cmtime_check's basic semantics under deferred on the data=journal,
@@ -53,6 +55,7 @@ for p in eager deferred lang; do
 		run $C same-tick --policy $p --dir /mnt/e
 		[ $p = deferred ] && run $C freeze --policy $p --dir /mnt/e
 		[ $p = deferred ] && run $C exit --policy $p --dir /mnt/e
+		[ $p = deferred ] && run $C pageout --policy $p --dir /mnt/e
 		run $C durability-prepare --policy $p --dir /mnt/e
 		umount /mnt/e; mount -t ext4 /dev/vda /mnt/e || { echo "FATAL remount ext4"; exit 3; }
 		run $C durability-verify --policy $p --dir /mnt/e
