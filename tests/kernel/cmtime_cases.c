@@ -20,6 +20,10 @@
  *                per store), and one MS_SYNC flush adds only a few.
  *   exit         a child stores and exits without munmap: deferred/lang
  *                must have moved mtime/ctime by the time wait() returns.
+ *   migrate      deferred: store, move_pages() of the page to the other
+ *                NUMA node (guest booted with numa=fake=2): migration
+ *                unmaps the dirty pte (try_to_migrate_one must transfer
+ *                the dirty bit), fsync: mtime/ctime must move.
  *   pageout      deferred: store, MADV_PAGEOUT (reclaim unmaps the pte:
  *                try_to_unmap_one must transfer the dirty bit), fsync:
  *                mtime/ctime must move (a lost transfer leaves them).
@@ -45,6 +49,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -527,6 +532,61 @@ static int case_pageout(const char *dir)
 	return 0;
 }
 
+#define MPOL_MF_MOVE_FLAG (1 << 1)
+
+/* The NUMA node of the page at addr (move_pages query), or -errno. */
+static int page_node(volatile char *addr)
+{
+	void *pages[1] = { (void *)addr };
+	int status[1] = { -1 };
+
+	if (syscall(SYS_move_pages, 0, 1UL, pages, NULL, status, 0))
+		return -errno;
+	return status[0];
+}
+
+/* store, move_pages to the other node, fsync: migration records it. */
+static int case_migrate(const char *dir)
+{
+	char path[4096];
+	struct stamp s0, s1;
+	void *pages[1];
+	int node, target, status[1] = { -1 };
+	volatile char *map;
+	int fd;
+
+	fd = make_file(dir, "migrate.dat", path, sizeof(path));
+	if (fd < 0 || !(map = map_file(fd)) || clean(fd, map))
+		return -1;
+	map[0]++;
+	if (get_stamp(fd, &s0))
+		return -1;
+	node = page_node(map);
+	if (node < 0) {
+		fprintf(stderr, "cmtime_cases: move_pages query: %s\n",
+			strerror(-node));
+		return -1;
+	}
+	target = node == 0 ? 1 : 0;
+	pages[0] = (void *)map;
+	if (syscall(SYS_move_pages, 0, 1UL, pages, &target, status,
+		    MPOL_MF_MOVE_FLAG)) {
+		fprintf(stderr, "cmtime_cases: move_pages to node %d: %s "
+			"(boot the guest with numa=fake=2)\n", target,
+			strerror(errno));
+		return -1;
+	}
+	result("page_migrated_to_node", target, status[0],
+	       status[0] == target);
+	sleep_ms(20);
+	if (fsync(fd) || get_stamp(fd, &s1))
+		return -1;
+	result_moved("fsync_after_migration", 1, &s0, &s1);
+	munmap((void *)map, NPAGES * g_page);
+	close(fd);
+	return 0;
+}
+
 /* Not opted in: a fresh mapping's first store moves the times at once. */
 static int case_stockfs(const char *dir)
 {
@@ -580,7 +640,7 @@ int main(int argc, char **argv)
 	if (!g_case || !g_policy || !dir) {
 		fprintf(stderr, "usage: cmtime_cases same-tick|freeze|"
 			"durability-prepare|durability-verify|journal|exit|"
-			"pageout|stockfs --policy P --dir DIR [--state FILE]\n");
+			"migrate|pageout|stockfs --policy P --dir DIR [--state FILE]\n");
 		return 2;
 	}
 	g_page = sysconf(_SC_PAGESIZE);
@@ -596,6 +656,8 @@ int main(int argc, char **argv)
 		rc = case_journal(dir);
 	else if (!strcmp(g_case, "exit"))
 		rc = case_exit(dir);
+	else if (!strcmp(g_case, "migrate"))
+		rc = case_migrate(dir);
 	else if (!strcmp(g_case, "pageout"))
 		rc = case_pageout(dir);
 	else if (!strcmp(g_case, "stockfs"))
@@ -603,7 +665,8 @@ int main(int argc, char **argv)
 	else {
 		fprintf(stderr, "cmtime_cases: unknown case '%s' (expected "
 			"same-tick, freeze, durability-prepare, "
-			"durability-verify, journal, exit, pageout, stockfs)\n", g_case);
+			"durability-verify, journal, exit, migrate, pageout, "
+			"stockfs)\n", g_case);
 		return 2;
 	}
 	if (rc)

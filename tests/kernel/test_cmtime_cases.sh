@@ -14,6 +14,8 @@
 #   exit        (deferred): a child's store is applied when it exits;
 #   pageout     (deferred): MADV_PAGEOUT's unmap records the store, fsync
 #               applies it;
+#   migrate     (deferred): move_pages() to the other node (the guest boots
+#               with numa=fake=2) records the store, fsync applies it;
 #   stockfs     (every policy): xfs and tmpfs, not opted in, update at the
 #               first store as stock Linux does;
 # and cmtime_check's basic semantics under deferred on the data=journal,
@@ -56,6 +58,7 @@ for p in eager deferred lang; do
 		[ $p = deferred ] && run $C freeze --policy $p --dir /mnt/e
 		[ $p = deferred ] && run $C exit --policy $p --dir /mnt/e
 		[ $p = deferred ] && run $C pageout --policy $p --dir /mnt/e
+		[ $p = deferred ] && run $C migrate --policy $p --dir /mnt/e
 		run $C durability-prepare --policy $p --dir /mnt/e
 		umount /mnt/e; mount -t ext4 /dev/vda /mnt/e || { echo "FATAL remount ext4"; exit 3; }
 		run $C durability-verify --policy $p --dir /mnt/e
@@ -78,7 +81,7 @@ exit 0
 G
 set +e
 "$repo/vm/boot-one.sh" --kernel "$vmlinux" --share "$share" --run "$share/guest.sh" \
-	--disk "$share/ext4.img" --timeout 900 >"$share/boot.out" 2>&1
+	--disk "$share/ext4.img" --append "numa=fake=2" --timeout 900 >"$share/boot.out" 2>&1
 rc=$?
 set -e
 out=$share/boot-one.out
