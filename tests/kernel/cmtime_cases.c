@@ -27,12 +27,20 @@
  *   pageout      deferred: store, MADV_PAGEOUT (reclaim unmaps the pte:
  *                try_to_unmap_one must transfer the dirty bit), fsync:
  *                mtime/ctime must move (a lost transfer leaves them).
+ *   nfs          a client of knfsd (NFSv4.2 mount of DIR at --nfs) cached
+ *                the file; a local store through the mapping: eager and
+ *                lang must let the client see it at its next open (the
+ *                change attribute moved at the fault), deferred must not
+ *                (stale until the flush); after msync(MS_ASYNC) every
+ *                policy must.  A kernel whose lang does not bump the
+ *                change at the fault, or whose deferred flush does not,
+ *                fails.
  *   stockfs      a filesystem that does not opt in (xfs, tmpfs): the first
  *                store through a fresh mapping moves mtime/ctime at once
  *                (stock) whatever the sysctl says.
  *
  *   cmtime_cases CASE --policy eager|deferred|lang --dir DIR
- *                [--state FILE] [--fs NAME]
+ *                [--state FILE] [--nfs NFSDIR]
  *
  * Output: RESULT policy=P check=NAME expect=.. seen=.. ok=0|1,
  * SUMMARY policy=P pass=N fail=M.  Exit 0 all passed, 1 a check failed or
@@ -587,6 +595,49 @@ static int case_migrate(const char *dir)
 	return 0;
 }
 
+/* Byte 0 of path as a client opening it now sees it (close-to-open). */
+static int nfs_byte(const char *path)
+{
+	unsigned char b;
+	int fd = open(path, O_RDONLY);
+	int ok = fd >= 0 && pread(fd, &b, 1, 0) == 1;
+
+	if (fd >= 0)
+		close(fd);
+	return ok ? b : -1;
+}
+
+/* When does an NFS client that cached the file see a local mmap store? */
+static int case_nfs(const char *dir, const char *nfs)
+{
+	char path[4096], npath[4096];
+	int at_fault = strcmp(g_policy, "deferred") != 0;
+	volatile char *map;
+	int fd, seen;
+
+	fd = make_file(dir, "nfs.dat", path, sizeof(path));
+	if (fd < 0 || !(map = map_file(fd)) || clean(fd, map))
+		return -1;
+	snprintf(npath, sizeof(npath), "%s/nfs.dat", nfs);
+	if (nfs_byte(npath) != 0) { /* the client caches the zero page */
+		fprintf(stderr, "cmtime_cases: %s: expected byte 0 over NFS\n",
+			npath);
+		return -1;
+	}
+	sleep_ms(20);
+	map[0] = 0x33;
+	seen = nfs_byte(npath);
+	result("client_sees_store_before_flush", at_fault ? 0x33 : 0, seen,
+	       seen == (at_fault ? 0x33 : 0));
+	if (msync((void *)map, NPAGES * g_page, MS_ASYNC))
+		return -1;
+	seen = nfs_byte(npath);
+	result("client_sees_store_after_ms_async", 0x33, seen, seen == 0x33);
+	munmap((void *)map, NPAGES * g_page);
+	close(fd);
+	return 0;
+}
+
 /* Not opted in: a fresh mapping's first store moves the times at once. */
 static int case_stockfs(const char *dir)
 {
@@ -621,9 +672,11 @@ int main(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "dir", required_argument, NULL, 'd' },
 		{ "state", required_argument, NULL, 's' },
+		{ "nfs", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = NULL, *state = "/tmp/cmtime_cases.state";
+	const char *nfs = NULL;
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -633,6 +686,8 @@ int main(int argc, char **argv)
 			dir = optarg;
 		else if (c == 's')
 			state = optarg;
+		else if (c == 'n')
+			nfs = optarg;
 		else
 			return 2;
 	}
@@ -640,7 +695,8 @@ int main(int argc, char **argv)
 	if (!g_case || !g_policy || !dir) {
 		fprintf(stderr, "usage: cmtime_cases same-tick|freeze|"
 			"durability-prepare|durability-verify|journal|exit|"
-			"migrate|pageout|stockfs --policy P --dir DIR [--state FILE]\n");
+			"migrate|pageout|stockfs|nfs --policy P --dir DIR "
+			"[--state FILE] [--nfs NFSDIR]\n");
 		return 2;
 	}
 	g_page = sysconf(_SC_PAGESIZE);
@@ -656,6 +712,8 @@ int main(int argc, char **argv)
 		rc = case_journal(dir);
 	else if (!strcmp(g_case, "exit"))
 		rc = case_exit(dir);
+	else if (!strcmp(g_case, "nfs") && nfs)
+		rc = case_nfs(dir, nfs);
 	else if (!strcmp(g_case, "migrate"))
 		rc = case_migrate(dir);
 	else if (!strcmp(g_case, "pageout"))
@@ -666,7 +724,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cmtime_cases: unknown case '%s' (expected "
 			"same-tick, freeze, durability-prepare, "
 			"durability-verify, journal, exit, migrate, pageout, "
-			"stockfs)\n", g_case);
+			"stockfs, nfs with --nfs)\n", g_case);
 		return 2;
 	}
 	if (rc)

@@ -18,6 +18,9 @@
 #               with numa=fake=2) records the store, fsync applies it;
 #   stockfs     (every policy): xfs and tmpfs, not opted in, update at the
 #               first store as stock Linux does;
+#   nfs         (every policy): a knfsd loopback NFSv4.2 client that cached
+#               the file sees a local store at its next open under eager
+#               and lang, only after msync(MS_ASYNC) under deferred;
 # and cmtime_check's basic semantics under deferred on the data=journal,
 # nodelalloc and lazytime mounts.  A kernel with any of the review's
 # defects prints RESULT ... ok=0 lines and fails here.
@@ -34,6 +37,7 @@ for t in qemu-system-x86_64 mkfs.ext4 mkfs.xfs; do
 done
 share=$(mktemp -d /tmp/sw-kernel-cases.XXXXXX)
 trap 'rm -rf "$share"' EXIT
+cp "$repo/vm/guest/knfsd.sh" "$share/knfsd.sh"
 for p in cmtime_cases cmtime_check; do
 	gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -o "$share/$p" "$repo/tests/kernel/$p.c"
 done
@@ -67,6 +71,21 @@ for p in eager deferred lang; do
 	mount -t tmpfs tmpfs /mnt/t && run $C stockfs --policy $p --dir /mnt/t; umount /mnt/t
 	mount -t xfs /dev/loop0 /mnt/x && run $C stockfs --policy $p --dir /mnt/x; umount /mnt/x
 done
+# knfsd exports the ext4 disk, a loopback NFSv4.2 client caches the file
+mkdir -p /export/e /mnt/n
+if mount -t ext4 /dev/vda /export/e && . /sw/knfsd.sh && sw_knfsd_up /export/e >/tmp/knfsd.log 2>&1 &&
+	mount -t nfs -o vers=4.2 127.0.0.1:/export/e /mnt/n; then
+	for p in eager deferred lang; do
+		pol $p
+		run $C nfs --policy $p --dir /export/e --nfs /mnt/n
+	done
+	umount /mnt/n
+	rpc.nfsd 0 2>/dev/null
+	exportfs -ua 2>/dev/null
+	umount /export/e
+else
+	echo "CASEFAIL knfsd loopback: $(cat /tmp/knfsd.log 2>/dev/null)"
+fi
 pol deferred
 for o in data=journal nodelalloc lazytime; do
 	mount -t ext4 -o $o /dev/vda /mnt/e || { echo "CASEFAIL mount -o $o"; continue; }
