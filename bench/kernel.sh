@@ -14,8 +14,8 @@
 # config_enabled_options: `=y` lines of the resulting .config.
 # The build runs under nice -n 19 with -j2 (the script's defaults).
 # Takes ~30 min on the shared 2-core machine.  Removes and rebuilds the
-# kernel cache's build folder and ccache (the cached vmlinux of the same key is replaced by an
-# identical one); never touches other cache entries.
+# kernel cache's build folder and ccache (the cached vmlinux of the same
+# key is replaced by an identical one); never touches other cache entries.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 kern=$here/../vm/kernel/stalewin-vm-kernel
