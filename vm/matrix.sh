@@ -12,13 +12,15 @@
 # 10 s each), with the guests' writeback pinned:
 #   vm.dirty_writeback_centisecs=100 vm.dirty_expire_centisecs=100
 # (pages are cleaned within ~1-2 s, so the eager re-fault after cleaning
-# shows inside a run); one libnfs probe with a v3 and a v4 target (100
+# shows inside a run); the writer maps its pages first (--populate:
+# MADV_POPULATE_READ), so every fs starts from read-only mapped pages and
+# tmpfs's silence for pre-mapped pages shows; one libnfs probe with a v3 and a v4 target (100
 # GETATTR/s each); kernel mounts vers=3,nolock and vers=4.2, each read by a
 # kept-open reader every 100 ms.  Run folders: OUT/<kernel>/<n>-native-
 # <fs>[-<workload>]/, each with report.json (stalewin-report), from which
 # vm/matrix_table.py builds one table per workload, the findings, and
 # OUT/matrix.json (the --json output).
-# --quick: kernels 6.1,7.2, fs ext4,xfs, workload rewrite, 4 s (for tests;
+# --quick: kernels 6.1,7.2, fs ext4,xfs,tmpfs, workload rewrite, 4 s (tests;
 # options given explicitly win).
 # Exit: 0 every cell present and every report complete; 1 a kernel's run
 # failed (its cells are missing, the others are reported); 2 bad usage.
@@ -29,6 +31,7 @@ SW_VM_PROG="stalewin vm matrix"
 kernels="" fss="" workloads=() duration="" quick=0 json=0 out=""
 build_dir=${SW_BUILD_DIR:-$SW_TOP/build}
 SW_MATRIX_SYSCTLS="vm.dirty_writeback_centisecs=100 vm.dirty_expire_centisecs=100"
+SW_MATRIX_WRITER_ARGS="--populate"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernels) kernels=${2:?}; shift 2 ;;
@@ -44,7 +47,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 if [ "$quick" = 1 ]; then
-	: "${kernels:=6.1,7.2}" "${fss:=ext4,xfs}" "${duration:=4}"
+	: "${kernels:=6.1,7.2}" "${fss:=ext4,xfs,tmpfs}" "${duration:=4}"
 	[ ${#workloads[@]} -gt 0 ] || workloads=(rewrite)
 fi
 : "${kernels:=6.1,6.12,7.2}" "${fss:=ext4,xfs,btrfs,tmpfs}" "${duration:=10}"
@@ -81,7 +84,7 @@ for k in "${klist[@]}"; do
 	vm_log "kernel $k: ${flist[*]} x ${workloads[*]}, ${duration} s each"
 	if ! "$SW_VM_DIR/run.sh" --kernel "$k" --client-kernel "$k" --policy native "${fsargs[@]}" "${wargs[@]}" \
 		--duration "$duration" --probe-vers 3+4 --mount-opts vers=3,nolock --mount-opts vers=4.2 \
-		--reader-mode kept-open "${sargs[@]}" --build-dir "$build_dir" --out "$out/$k" \
+		--reader-mode kept-open "${sargs[@]}" --writer-args "$SW_MATRIX_WRITER_ARGS" --build-dir "$build_dir" --out "$out/$k" \
 		>"$out/$k.report.txt" 2>"$out/$k.err"; then
 		rc=1 failed+=("$k")
 		echo "$SW_VM_PROG: kernel $k: vm run failed ($out/$k.err):" >&2
@@ -91,7 +94,7 @@ for k in "${klist[@]}"; do
 done
 wall=$(vm_elapsed "$t0")
 args=(--out "$out" --kernels "$kernels" --fs "$fss" --workloads "$(IFS=,; echo "${workloads[*]}")"
-	--sysctls "$SW_MATRIX_SYSCTLS" --duration "$duration" --wall "$wall")
+	--sysctls "$SW_MATRIX_SYSCTLS" --writer-args "$SW_MATRIX_WRITER_ARGS" --duration "$duration" --wall "$wall")
 [ "$json" = 1 ] && args+=(--json)
 python3 "$SW_VM_DIR/matrix_table.py" "${args[@]}" || rc=1
 [ ${#failed[@]} -eq 0 ] || echo "$SW_VM_PROG: no cells for kernel(s) ${failed[*]} (their vm run failed; see above)" >&2

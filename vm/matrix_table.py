@@ -26,6 +26,7 @@ ap.add_argument("--kernels", required=True)
 ap.add_argument("--fs", required=True)
 ap.add_argument("--workloads", required=True)
 ap.add_argument("--sysctls", default="")
+ap.add_argument("--writer-args", default="")
 ap.add_argument("--duration", default="")
 ap.add_argument("--wall", default="")
 ap.add_argument("--json", action="store_true")
@@ -175,7 +176,7 @@ for (k, fs, wl, v), c in sorted(by.items()):
                         % (c["kernel"], wl, fs, c["updates_per_1k"], e["updates_per_1k"]))
 
 out = {"tool": "stalewin vm matrix", "kernels": a.kernels.split(","), "fs": a.fs.split(","),
-       "workloads": a.workloads.split(","), "sysctls_guests": a.sysctls.split(),
+       "workloads": a.workloads.split(","), "sysctls_guests": a.sysctls.split(), "writer_args": a.writer_args,
        "duration_s": int(a.duration) if a.duration else None, "wall_s": float(a.wall) if a.wall else None,
        "cells": cells, "findings": findings, "missing": missing, "problems": problems}
 with open(os.path.join(a.out, "matrix.json"), "w") as f:
@@ -189,8 +190,8 @@ else:
 
     def fp(x, unc):
         return ">end" if x is None and unc else f3(x)
-    print("stalewin vm matrix: native policy, guests' writeback pinned (%s), %s s per run, wall %s s"
-          % (a.sysctls, a.duration, a.wall))
+    print("stalewin vm matrix: native policy (writer %s), guests' writeback pinned (%s), %s s per run, wall %s s"
+          % (a.writer_args or "-", a.sysctls, a.duration, a.wall))
     print("v3 truth = the writer's stat on the server (ctime); v4 truth = the probe's v4 target "
           "(change attribute); seconds; kcl = the kernel client's p50 (kept-open reader, vers=3 / 4.2)")
     for wl in a.workloads.split(","):

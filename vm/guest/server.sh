@@ -51,7 +51,7 @@ for dfs in $SW_DISKS; do
 		fi
 		mk=mkfs.$dfs; [ "$SW_FAULT" = mkfs-$dfs ] && mk=mkfs.$dfs-missing # tests
 		command -v $mk >/dev/null ||
-			fail "filesystem $dfs: $mk is not in the guest image (host package $([ $dfs = xfs ] && echo xfsprogs || echo btrfs-progs); ./stalewin setup)"
+			fail "filesystem $dfs: mkfs.$dfs is not in the guest image (host package $([ $dfs = xfs ] && echo xfsprogs || echo btrfs-progs); ./stalewin setup)"
 		$mk -q -f "$dev" >/tmp/mkfs.log 2>&1 || fail "filesystem $dfs: $mk -f $dev failed: $(tail -n 2 /tmp/mkfs.log | tr '\n' ' ')"
 		mount -t "$dfs" "$dev" /export/$dfs || fail "cannot mount the $dfs disk $dev on /export/$dfs"
 		echo "server: $dfs on $dev ($(grep " /export/$dfs " /proc/mounts | cut -d' ' -f4))" ;;
