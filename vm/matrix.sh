@@ -94,7 +94,7 @@ for k in "${klist[@]}"; do
 done
 wall=$(vm_elapsed "$t0")
 args=(--out "$out" --kernels "$kernels" --fs "$fss" --workloads "$(IFS=,; echo "${workloads[*]}")"
-	--sysctls "$SW_MATRIX_SYSCTLS" --writer-args "$SW_MATRIX_WRITER_ARGS" --duration "$duration" --wall "$wall")
+	--sysctls "$SW_MATRIX_SYSCTLS" --writer-args="$SW_MATRIX_WRITER_ARGS" --duration "$duration" --wall "$wall")
 [ "$json" = 1 ] && args+=(--json)
 python3 "$SW_VM_DIR/matrix_table.py" "${args[@]}" || rc=1
 [ ${#failed[@]} -eq 0 ] || echo "$SW_VM_PROG: no cells for kernel(s) ${failed[*]} (their vm run failed; see above)" >&2
