@@ -31,7 +31,7 @@ SW_VM_PROG="stalewin vm matrix"
 kernels="" fss="" workloads=() duration="" quick=0 json=0 out=""
 build_dir=${SW_BUILD_DIR:-$SW_TOP/build}
 SW_MATRIX_SYSCTLS="vm.dirty_writeback_centisecs=100 vm.dirty_expire_centisecs=100"
-SW_MATRIX_WRITER_ARGS="--populate"
+SW_MATRIX_WRITER_ARGS=${SW_MATRIX_WRITER_ARGS---populate} # env: tests only
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernels) kernels=${2:?}; shift 2 ;;

@@ -144,7 +144,8 @@ for (k, fs, wl, v), c in sorted(by.items()):
                             "(ctime/mtime only)" % (c["kernel"], fs, wl, nochange))
         c3 = by.get((k, fs, wl, 3))
         if c3 and c3["observed_unseen"] is not None and c["observed_unseen"] is not None \
-                and c["observed_unseen"] != c3["observed_unseen"]:
+                and abs(c["observed_unseen"] - c3["observed_unseen"]) > 1:
+            # (one store at the log's end may be seen by one target only)
             findings.append("%s %s %s: stores never seen changed: v3 (ctime) %d, v4 (change) %d of %d"
                             % (c["kernel"], fs, wl, c3["observed_unseen"], c["observed_unseen"], c["stores"]))
         if c3 and c["kclient_p50_s"] is not None and c3["kclient_p50_s"] is not None \
