@@ -149,7 +149,10 @@ for (k, fs, wl, v), c in sorted(by.items()):
             findings.append("%s %s %s: stores never seen changed: v3 (ctime) %d, v4 (change) %d of %d"
                             % (c["kernel"], fs, wl, c3["observed_unseen"], c["observed_unseen"], c["stores"]))
         if c3 and c["kclient_p50_s"] is not None and c3["kclient_p50_s"] is not None \
-                and abs(c["kclient_p50_s"] - c3["kclient_p50_s"]) > max(0.2, 2 * res):
+                and abs(c["kclient_p50_s"] - c3["kclient_p50_s"]) > 1.0:
+            # the client's 3 s attribute-cache timeout, in whatever phase
+            # it meets the stores, spreads a short run's p50 by up to ~1 s
+            # (seen between repeated identical runs): only more counts
             findings.append("%s %s %s: kernel client p50 vers=3 %.2f s, vers=4.2 %.2f s"
                             % (c["kernel"], fs, wl, c3["kclient_p50_s"], c["kclient_p50_s"]))
         if c["delegations_seen"]:
