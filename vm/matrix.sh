@@ -23,7 +23,9 @@
 # --quick: kernels 6.1,7.2, fs ext4,xfs,tmpfs, workload rewrite, 4 s (tests;
 # options given explicitly win).
 # Exit: 0 every cell present and every report complete; 1 a kernel's run
-# failed (its cells are missing, the others are reported); 2 bad usage.
+# failed (its cells are missing, the others are reported); 2 bad usage;
+# 3 interrupted (Ctrl-C: the current kernel's runs end cleanly, no other
+# starts, the table of what exists is printed).
 set -euo pipefail
 SW_VM_PROG="stalewin vm matrix"
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -78,9 +80,13 @@ fsargs=() wargs=() sargs=()
 for f in "${flist[@]}"; do fsargs+=(--fs "$f"); done
 for w in "${workloads[@]}"; do wargs+=(--workload "$w"); done
 for kv in $SW_MATRIX_SYSCTLS; do sargs+=(--sysctl "$kv"); done
-rc=0 failed=()
+rc=0 failed=() interrupted=0
+# Ctrl-C: vm run ends the current runs cleanly (END records, partial
+# report); no further kernel starts; the table of what exists is printed
+trap 'interrupted=1' INT TERM
 # one kernel at a time (2 guests under TCG already fill this machine)
 for k in "${klist[@]}"; do
+	[ "$interrupted" = 0 ] || break
 	vm_log "kernel $k: ${flist[*]} x ${workloads[*]}, ${duration} s each"
 	if ! "$SW_VM_DIR/run.sh" --kernel "$k" --client-kernel "$k" --policy native "${fsargs[@]}" "${wargs[@]}" \
 		--duration "$duration" --probe-vers 3+4 --mount-opts vers=3,nolock --mount-opts vers=4.2 \
@@ -98,4 +104,8 @@ args=(--out "$out" --kernels "$kernels" --fs "$fss" --workloads "$(IFS=,; echo "
 [ "$json" = 1 ] && args+=(--json)
 python3 "$SW_VM_DIR/matrix_table.py" "${args[@]}" || rc=1
 [ ${#failed[@]} -eq 0 ] || echo "$SW_VM_PROG: no cells for kernel(s) ${failed[*]} (their vm run failed; see above)" >&2
+if [ "$interrupted" = 1 ]; then
+	echo "$SW_VM_PROG: interrupted after $wall s: the matrix is partial (cells missing above)" >&2
+	exit 3
+fi
 exit "$rc"
