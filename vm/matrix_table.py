@@ -277,8 +277,9 @@ else:
                              fp(c3["truth_max_s"], c3["uncovered"]), c3["uncovered"],
                              fp(c4["truth_p50_s"], c4["uncovered"]), fp(c4["truth_p99_s"], c4["uncovered"]),
                              fp(c4["truth_max_s"], c4["uncovered"]), c4["uncovered"],
-                             f3(c3["updates_per_1k"]), c3["equal_stamps"], f3(c3["kclient_p50_s"]),
-                             f3(c4["kclient_p50_s"]), c3["run"]))
+                             f3(c3["updates_per_1k"]), c3["equal_stamps"],
+                             fp(c3["kclient_p50_s"], c3["kclient_unresolved"]),
+                             fp(c4["kclient_p50_s"], c4["kclient_unresolved"]), c3["run"]))
     print("\nfindings:" if findings else "\nfindings: none outside resolution")
     for x in findings:
         print("- " + x)
