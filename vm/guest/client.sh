@@ -85,11 +85,9 @@ start_observers() {
 			url="nfs://$SW_SERVER_IP/export/$fs/f-$k?version=$v&nfsport=2049&mountport=20048"
 			urls="$urls --url $url"
 		done
-		[ "${SW_PROBE_PAUSED:-0}" = 1 ] || {
 		stalewin-probe $urls --log "$d/probe-0.swlog" --duration "$lim" --rate "$SW_PROBE_RATE" \
 			--run-id "$rid" --writer-run-id "$rid" --quiet $SW_PROBE_ARGS >"$d/client/probe-0.out" 2>&1 &
 		pids="$pids $!"
-		}
 		echo "$url" >"$d/client/probe-0.url"
 	fi
 }
