@@ -281,7 +281,7 @@ key=$(echo "$mods_cpio $userland_cpio $proj_cpio $key" | vm_hash)
 initrd=$SW_VM_CACHE/initrd-$key.cpio
 if [ ! -f "$initrd" ]; then
 	cat $mods_cpio "$userland_cpio" "$proj_cpio" >"$initrd.tmp" && mv "$initrd.tmp" "$initrd"
-	ls -t "$SW_VM_CACHE"/initrd-*.cpio 2>/dev/null | tail -n +5 | xargs -r rm -f
+	ls -t "$SW_VM_CACHE"/initrd-*.cpio 2>/dev/null | tail -n +7 | xargs -r rm -f # a matrix uses 3 at once
 fi
 printf 'SW_VM_VMLINUX=%q\nSW_VM_INITRD=%q\nSW_VM_KVER=%q\nSW_VM_KERNEL_DESC=%q\nSW_VM_BINS=%q\nSW_VM_KPKG=%q\n' \
 	"$SW_VM_VMLINUX" "$initrd" "$SW_VM_KVER" "$SW_VM_KERNEL_DESC" "$SW_VM_BINS" "$SW_VM_KPKG"
