@@ -103,7 +103,7 @@ args=(--out "$out" --kernels "$kernels" --fs "$fss" --workloads "$(IFS=,; echo "
 	--sysctls "$SW_MATRIX_SYSCTLS" --writer-args="$SW_MATRIX_WRITER_ARGS" --duration "$duration" --wall "$wall")
 [ "$json" = 1 ] && args+=(--json)
 python3 "$SW_VM_DIR/matrix_table.py" "${args[@]}" || rc=1
-[ ${#failed[@]} -eq 0 ] || echo "$SW_VM_PROG: no cells for kernel(s) ${failed[*]} (their vm run failed; see above)" >&2
+[ ${#failed[@]} -eq 0 ] || echo "$SW_VM_PROG: kernel(s) ${failed[*]}: vm run did not complete (see above): their cells are missing or partial" >&2
 if [ "$interrupted" = 1 ]; then
 	echo "$SW_VM_PROG: interrupted after $wall s: the matrix is partial (cells missing above)" >&2
 	exit 3

@@ -45,7 +45,11 @@ vm_qemu_start() {
 		VM_PID=""
 		return 0
 	fi
-	"${cmd[@]}" </dev/null >"$console.qemu" 2>&1 &
+	# its own session: a Ctrl-C at the terminal reaches the scripts (which
+	# end the runs cleanly, then stop qemu by PID), not qemu, which would
+	# die at once on SIGINT.  (setsid execs qemu: same PID, no fork, as a
+	# background job is never a process group leader here)
+	setsid "${cmd[@]}" </dev/null >"$console.qemu" 2>&1 &
 	VM_PID=$!
 	SW_VM_PIDS+=("$VM_PID")
 	echo "$VM_PID" >"$console.pid"
