@@ -356,6 +356,7 @@ watch_for() { # FILE TIMEOUT WHAT
 		sleep 0.2
 	done
 }
+k=0 # (not the plan's counter: a server that never gets ready must fail the run)
 if watch_for "$share/server.ready" 150 "the server guest did not get knfsd ready"; then
 	vm_log "server ready (knfsd up) $(vm_elapsed "$t_cmd") s after the command"
 	for ((k = 1; k <= nexp; k++)); do
