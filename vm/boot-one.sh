@@ -8,7 +8,8 @@
 # The guest is the stock-kernel-free image of vm/build.sh (busybox, knfsd
 # tools, mount.nfs, the project's binaries in /opt/stalewin/bin, on PATH)
 # booted from VMLINUX (an ELF vmlinux with a PVH note; "stock" = Debian's
-# kernel with its modules).  DIR is shared read-write over 9p at /sw.
+# kernel with its modules; 6.1, 6.12, 7.2 = Debian's packages by name,
+# vm/build.sh).  DIR is shared read-write over 9p at /sw.
 # SCRIPT is copied to DIR/boot-one.sh.run and run by /init as its last step
 # with sh; its output goes to the console and to DIR/boot-one.out; the
 # guest's dmesg to DIR/boot-one.dmesg, the console to DIR/boot-one.console.
