@@ -54,7 +54,7 @@ policies=() fss=() mounts=() modes=() sysctls=() workloads=()
 duration=10 kernel=stock client_kernel=stock probe_vers=3
 probe_rate=100 reader_every=100 reader_page=0 size=1M writer_args=""
 out="" build_dir=${SW_BUILD_DIR:-$SW_TOP/build} report=1 timeout="" shell=0 control=auto
-orig_cmd="$0 $*"
+orig_cmd="$0 $*" orig_argv=("$0" "$@")
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--policy) policies+=("${2:?}"); shift 2 ;;
@@ -415,105 +415,74 @@ qemu_ver=$(qemu-system-x86_64 --version | sed -n 1p)
 		echo "$p=$(vm_pkg_installed "$p")"
 	done
 } >"$share/vm/packages.txt"
-python3 - "$share" "$nexp" "$orig_cmd" "$s_kdesc" "$c_kdesc" "$qemu_ver" "$t_cmd" "$t_end" "$bad" "$interrupted" <<'PY'
-import json, os, sys, shlex
-share, nexp, cmd, skd, ckd, qv, t0, t1, bad, intr = sys.argv[1:]
-plan = {}
-for line in open(os.path.join(share, "vm", "plan.sh")):
-    for tok in shlex.split(line):
-        if "=" in tok:
-            k, v = tok.split("=", 1)
-            plan[k] = v
-names = [plan["SW_EXP_%d_NAME" % k] for k in range(1, int(nexp) + 1)]
-pkgs = {}
-for line in open(os.path.join(share, "vm", "packages.txt")):
-    if "=" in line:
-        a, b = line.strip().split("=", 1)
-        pkgs[a] = b
-def load(p):
-    try:
-        with open(p) as f:
-            return json.loads(f.read())
-    except Exception:
-        return None
-for k, n in enumerate(names, 1):
-    d = os.path.join(share, n)
-    if not os.path.isdir(d):
-        continue  # interrupted before it started
-    cb = load(os.path.join(d, "client", "clock-before.json"))
-    ca = load(os.path.join(d, "client", "clock-after.json"))
-    clock = {}
-    if cb: clock["before"] = cb
-    if ca: clock["after"] = ca
-    if cb and ca:
-        clock["drift_ns"] = ca["offset_ns"] - cb["offset_ns"]
-        clock["drift_interval_ns"] = ca["t_real_ns"] - cb["t_real_ns"]
-    clock["note"] = ("two qemu TCG guests: their clocks drift apart; offset "
-                     "(server - client CLOCK_REALTIME) measured before and after the run")
-    with open(os.path.join(d, "clock.json"), "w") as f:
-        json.dump(clock, f, indent=1)
-    readers = []
-    rt = os.path.join(d, "client", "readers.txt")
-    if os.path.exists(rt):
-        for line in open(rt):
-            j, mode, opts, mp = line.split()
-            readers.append({"index": int(j), "log": "kread-%s.swlog" % j, "mode": mode,
-                            "mount_opts_requested": opts + ",nosharecache", "mount_point": mp})
-    url = None
-    pu = os.path.join(d, "client", "probe-0.url")
-    if os.path.exists(pu):
-        url = open(pu).read().strip()
-    rid = plan["SW_EXP_%d_RUNID" % k]
-    try: rid = open(os.path.join(d, "client", "run_id")).read().strip() or rid
-    except Exception: pass
-    wrc = None
-    try: wrc = int(open(os.path.join(d, "server", "writer.rc")).read())
-    except Exception: pass
-    meta = {
-        "tool": "stalewin vm run",
-        "command": cmd,
-        "setup": "vm",
-        "experiment": k, "experiments": int(nexp),
-        "policy": (plan.get("SW_EXP_%d_KPOLICY" % k) or "=" + plan["SW_EXP_%d_POLICY" % k]).split("=", 1)[1],
-        "writer_policy": plan["SW_EXP_%d_POLICY" % k],
-        "kernel_policy_sysctl": plan.get("SW_EXP_%d_KPOLICY" % k) or None,
-        "fs": plan["SW_EXP_%d_FS" % k],
-        "workload": plan["SW_EXP_%d_WORKLOAD" % k], "run_id": rid,
-        "writer_control": "started through the control API (stalewin-ctl start)" if os.path.exists(os.path.join(d, "client", "run_id")) else "started by the server guest (writer CLI, run id chosen in advance)",
-        "duration_s": int(plan["SW_DURATION"]), "size": plan["SW_SIZE"],
-        "writer_args": plan.get("SW_WRITER_ARGS", ""), "writer_rc": wrc,
-        "sysctls_server": plan.get("SW_SYSCTLS", "").split(),
-        "sysctls": dict(kv.split("=", 1) for kv in plan.get("SW_SYSCTLS", "").split()),
-        "argv": shlex.split(cmd),
-        "filesystem": {"type": plan["SW_EXP_%d_FS" % k], "where": "server guest",
-                       "source": {"tmpfs": "tmpfs", "ext4": "raw image, mkfs.ext4 -F on the host"}.get(plan["SW_EXP_%d_FS" % k], "raw image, mkfs in the server guest (Debian 12 progs)")},
-        "packages": pkgs,
-        "server": {"kernel": skd, "ip": plan["SW_SERVER_IP"], "nfs": "knfsd (Debian 12 nfs-kernel-server), NFSv3 + v4.x, v4 grace ended",
-                   "export": "/export/" + plan["SW_EXP_%d_FS" % k],
-                   "export_options": "rw,sync,no_subtree_check,no_root_squash,insecure,fsid=N"},
-        "client": {"kernel": ckd, "ip": "10.77.0.2"},
-        "probe": {"log": "probe-0.swlog", "url": url, "rate": int(plan["SW_PROBE_RATE"])} if url else None,
-        "readers": readers,
-        "reader_every_ms": int(plan["SW_READER_EVERY_MS"]), "reader_page": int(plan["SW_READER_PAGE"]),
-        "qemu": qv, "accel": "tcg",
-        "clock_note": "TCG guest clocks drift: see clock.json before/after/drift_ns",
-        "clock_method": (cb or {}).get("method", "stalewin-ctl clock" if cb else None),
-        "t_command_real_s": int(t0) / 1e6, "t_end_real_s": int(t1) / 1e6,
-        "dmesg_trouble": bool(int(bad)),
-        "interrupted": bool(int(intr)), "partial": bool(int(intr)),
-        "console_logs": ["vm/server.console", "vm/client.console"],
-        "dmesg": ["vm/server.dmesg", "vm/client.dmesg"],
-    }
-    if n != ".":
-        meta["console_logs"] = ["../vm/server.console", "../vm/client.console"]
-        meta["dmesg"] = ["../vm/server.dmesg", "../vm/client.dmesg"]
-    with open(os.path.join(d, "meta.json"), "w") as f:
-        json.dump(meta, f, indent=1)
-if int(nexp) > 1:
-    with open(os.path.join(share, "meta.json"), "w") as f:
-        json.dump({"tool": "stalewin vm run", "command": cmd, "runs": names,
-                   "server_kernel": skd, "client_kernel": ckd, "qemu": qv}, f, indent=1)
-PY
+# meta.json and clock.json of each experiment: one shape for every run
+# folder, written by common/stalewin-runfolder (docs/architecture.md).
+rf=$build_dir/common/stalewin-runfolder
+[ -x "$rf" ] || vm_die "expected $rf (./stalewin build), saw none: cannot write meta.json; the logs are in $out"
+# shellcheck disable=SC1091
+. "$share/vm/plan.sh"   # SW_EXP_<k>_*, SW_DURATION, ... (written above)
+printf '%s\n' $SW_SYSCTLS >"$share/vm/sysctls.txt"
+names=()
+for ((k = 1; k <= nexp; k++)); do
+	v=SW_EXP_${k}_NAME; n=${!v}; names+=("$n"); d=$share/$n
+	[ -d "$d" ] || continue # interrupted before it started
+	[ -s "$d/client/clock-before.json" ] &&
+		"$rf" clock "$d" --before "$d/client/clock-before.json" \
+			--after "$d/client/clock-after.json" \
+			--note "two qemu TCG guests: their clocks drift apart; offset (server - client CLOCK_REALTIME) measured before and after the run"
+	pol=SW_EXP_${k}_POLICY kpol=SW_EXP_${k}_KPOLICY fsv=SW_EXP_${k}_FS
+	wl=SW_EXP_${k}_WORKLOAD rid=SW_EXP_${k}_RUNID
+	policy=${!pol}; [ -n "${!kpol:-}" ] && policy=${!kpol#*=}
+	run_id=$(cat "$d/client/run_id" 2>/dev/null || true); run_id=${run_id:-${!rid}}
+	ctl="started by the server guest (writer CLI, run id chosen in advance)"
+	[ -e "$d/client/run_id" ] && ctl="started through the control API (stalewin-ctl start)"
+	case ${!fsv} in
+	tmpfs) src=tmpfs ;;
+	ext4) src="raw image, mkfs.ext4 -F on the host" ;;
+	*) src="raw image, mkfs in the server guest (Debian 12 progs)" ;;
+	esac
+	up=""; [ "$n" != . ] && up=../
+	b=false; [ "$bad" = 0 ] || b=true
+	i=false; [ "$interrupted" = 0 ] || i=true
+	args=(--str "tool=stalewin vm run" --str setup=vm --str "command=$orig_cmd"
+		--argv ${#orig_argv[@]} "${orig_argv[@]}"
+		--int "experiment=$k" --int "experiments=$nexp"
+		--str "policy=$policy" --str "writer_policy=${!pol}"
+		--str "kernel_policy_sysctl=${!kpol:-}"
+		--str "fs=${!fsv}" --str "workload=${!wl}" --str "run_id=$run_id"
+		--str "writer_control=$ctl"
+		--int "duration_s=$SW_DURATION" --str "size=$SW_SIZE"
+		--str "writer_args=${SW_WRITER_ARGS:-}"
+		--kv-file "sysctls=$share/vm/sysctls.txt"
+		--str "filesystem.type=${!fsv}" --str "filesystem.where=server guest"
+		--str "filesystem.source=$src"
+		--kv-file "packages=$share/vm/packages.txt"
+		--str "server.kernel=$s_kdesc" --str "server.ip=$SW_SERVER_IP"
+		--str "server.nfs=knfsd (Debian 12 nfs-kernel-server), NFSv3 + v4.x, v4 grace ended"
+		--str "server.export=/export/${!fsv}"
+		--str "server.export_options=rw,sync,no_subtree_check,no_root_squash,insecure,fsid=N"
+		--str "client.kernel=$c_kdesc" --str "client.ip=10.77.0.2"
+		--int "reader_every_ms=$SW_READER_EVERY_MS" --int "reader_page=$SW_READER_PAGE"
+		--str "qemu=$qemu_ver" --str accel=tcg
+		--str "clock_note=TCG guest clocks drift: see clock.json before/after/drift_ns"
+		--int "t_command_real_us=$t_cmd" --int "t_end_real_us=$t_end"
+		--bool "dmesg_trouble=$b" --bool "interrupted=$i" --bool "partial=$i"
+		--json "console_logs=[\"${up}vm/server.console\",\"${up}vm/client.console\"]"
+		--json "dmesg=[\"${up}vm/server.dmesg\",\"${up}vm/client.dmesg\"]")
+	[ -s "$d/client/readers.txt" ] &&
+		args+=(--table "readers=$d/client/readers.txt:index,mode,mount_opts_requested,mount_point")
+	[ -s "$d/client/probe-0.url" ] && args+=(--str probe.log=probe-0.swlog
+		--str "probe.url=$(cat "$d/client/probe-0.url")" --int "probe.rate=$SW_PROBE_RATE")
+	[ -s "$d/server/writer.rc" ] && args+=(--int "writer_rc=$(cat "$d/server/writer.rc")")
+	"$rf" meta "$d" "${args[@]}" || vm_die "cannot write $d/meta.json"
+done
+if [ "$nexp" -gt 1 ]; then
+	printf '%s\n' "${names[@]}" >"$share/vm/runs.txt"
+	"$rf" meta "$share" --str "tool=stalewin vm run" --str "command=$orig_cmd" \
+		--table "runs=$share/vm/runs.txt:name" --str "server_kernel=$s_kdesc" \
+		--str "client_kernel=$c_kdesc" --str "qemu=$qemu_ver" ||
+		vm_die "cannot write $share/meta.json"
+fi
 vm_log "run folder: $out ($(vm_elapsed "$t_cmd") s)"
 
 # ------------------------------------------------------------ report

@@ -69,7 +69,7 @@ start_observers() {
 			if ! mount -t nfs -o "$opts,nosharecache" "$SW_SERVER_IP:/export/$fs" "$mp" 2>/tmp/mount.err; then
 				fail "mount -t nfs -o $opts $SW_SERVER_IP:/export/$fs failed: $(cat /tmp/mount.err)"
 			fi
-			echo "$j $mode $opts $mp" >>"$d/client/readers.txt"
+			echo "$j $mode $opts,nosharecache $mp" >>"$d/client/readers.txt"
 			stalewin-reader --path "$mp/f-$k" --page "$SW_READER_PAGE" --every-ms "$SW_READER_EVERY_MS" \
 				--mode "$mode" --log "$d/kread-$j.swlog" --duration "$lim" --run-id "$rid" \
 				>"$d/client/kread-$j.out" 2>&1 &
