@@ -168,7 +168,8 @@ fi
 [ "$shell" = 1 ] && exps=()
 for e in "${exps[@]}"; do
 	f=${e#*:}; f=${f%%:*}
-	[ "$f" != tmpfs ] && [ "${e%%:*}" != native ] &&
+	# P:ext4:kernel is the patched kernel's own policy P, not an emulation
+	[ "$f" != tmpfs ] && [ "${e%%:*}" != native ] && [ "${e##*:}" != kernel ] &&
 		vm_usage_die "--policy ${e%%:*} --fs $f: the emulated policies (eager, deferred, lang, none) run on tmpfs; on $f use --policy native (the kernel's own behaviour, e.g. a --kernel patched with --sysctl)"
 done
 # each (policy, fs) once per workload: entries P:FS[:kernel]@W
