@@ -304,6 +304,15 @@ int sw_model_tick(struct sw_model *m, int64_t t_mono_ns,
 			    tick - m->t_bdev_dirtied_when_mono_ns >= m->cfg.expire_ns)
 				m->bdev_dirty = 0;
 		}
+		/* wb_do_writeback(): wb_check_background_flush() after the
+		 * periodic pass; when wb_over_bg_thresh() it writes every
+		 * dirty inode of the wb (for_background, dirtied_before =
+		 * now: no expiry), the journal's bdev inode too */
+		if (m->cfg.bg_every_run) {
+			if (m->inode_dirty)
+				flush(m, SW_CAUSE_BACKGROUND, tick, rp, d);
+			m->bdev_dirty = 0;
+		}
 		/* wb_workfn(): re-armed writeback_ns from this run only
 		 * while the wb still has dirty io (wb_has_dirty_io) */
 		if (m->inode_dirty || m->bdev_dirty)

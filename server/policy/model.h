@@ -47,6 +47,20 @@
  * it is, the flusher keeps its own phase and a redirtied file inode does not
  * re-arm it (traced: ino of the loop bdev dirtied ~1 s after each commit
  * timer, the file then flushed 3.5-4.2 s after its dirtying, not 3.07 s).
+ * Background at each flusher run (bg_every_run): wb_do_writeback() runs
+ * wb_check_background_flush() after wb_check_old_data_flush() on every
+ * wakeup; when wb_over_bg_thresh() holds it writes every dirty inode
+ * (for_background: dirtied_before = now, no expiry).  wb_over_bg_thresh()
+ * also compares the wb's own reclaimable pages with its share of the
+ * background threshold, wb_calc_thresh(), proportional to the wb's
+ * writeout fraction (fprop_fraction_percpu, read without folding the
+ * per-CPU counts): a disk that wrote almost nothing reads a fraction 0,
+ * threshold 0, and one dirty page is over it.  Traced in the stock 6.1
+ * guest (ext4 on virtio, 1 s / 5 s, one-page rewrite every 100 ms):
+ * after each periodic run ("reason=periodic enqueue=0") a "reason=
+ * background age=0" run wrote the file, every flusher run (~1.05-1.1 s:
+ * re-armed by the next store, wb_wakeup_delayed), 29 updates in 30 s;
+ * the host's 6.18 with loop ext4 never did (traced, issue 10).
  * Background: when cache-dirty bytes exceed background_bytes after a trap,
  * the trap's decision says so and the caller flushes (cause BACKGROUND).
  */
@@ -74,6 +88,11 @@ struct sw_model_cfg {
 				      filesystem (ext4 commit=, default 5 s);
 				      0: timestamp updates are not journalled
 				      (ext4 lazytime, or not modelled) */
+	int bg_every_run;          /* 1: every flusher run finds the wb over
+				      its background threshold and writes
+				      every dirty inode after the kupdate
+				      pass (wb_check_background_flush);
+				      0: never (traced on the host) */
 };
 
 /* What the caller must do after an event. */
