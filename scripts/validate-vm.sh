@@ -8,10 +8,11 @@
 # flips a whole doubling chain: a knife edge in the kernel as in the replay,
 # which tests the jitter, not the rules (VM: 24 against 86 unresolved).
 VM_SYS=(--sysctl vm.dirty_expire_centisecs=500 --sysctl vm.dirty_writeback_centisecs=100)
-# The writeback model of the 6.1 TCG guest: every flusher run finds the
-# disk's wb over its background threshold (wb_check_background_flush;
-# traced, server/policy/model.h) - the host's runs never do.
-VM_MODEL=(--writer-args "--writeback-ms 1000 --expire-ms 5000 --background-every-run")
+# The writeback model of the 6.1 TCG guest: a flusher run finds the disk's
+# wb over its background threshold while its writeout share reads 0
+# (wb_check_background_flush; traced, server/policy/model.h SW_BG_FPROP);
+# the host's runs never do.
+VM_MODEL=(--writer-args "--writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop")
 
 # One VM run, each kernel mount read kept-open and cto; rows per reader.
 vm_replay_run() { # name reader_every_ms duration mount-opts...

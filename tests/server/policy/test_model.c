@@ -196,6 +196,34 @@ static const struct tcase cases[] = {
 	  { { 0, SW_CAUSE_TRAP }, { 1500, SW_CAUSE_TRAP }, { 7000, SW_CAUSE_TRAP },
 	    { -1, 0 } },
 	  3, 3, 0, 5000, 1 },
+	/* SW_BG_FPROP (6.1, one CPU): the share reads 0 until 8 pages of
+	 * writeout fold into the wb's counter (fprop_fraction_percpu ->
+	 * percpu_counter_read_positive, PROP_BATCH 8); the domain's 3 s
+	 * period then halves it only through the unfolded delta
+	 * (fprop_reflect_period_percpu), so it stays non-zero here */
+	{ "wb_calc_thresh / fprop_fraction_percpu: after 8 pages written back the wb's share is no longer 0, so the flusher waits for expiry again",
+	  &sw_policy_eager, 1000, 5000, 0, 16,
+	  { { STORE, 0, 0 }, { STORE, 1, 10 }, { STORE, 2, 20 }, { STORE, 3, 30 },
+	    { STORE, 4, 40 }, { STORE, 5, 50 }, { STORE, 6, 60 }, { STORE, 7, 70 },
+	    { STORE, 0, 1100 }, { STORE, 0, 1200 }, { STORE, 0, 2200 },
+	    { STORE, 0, 6200 },
+	    { MUNMAP, 0, 6300 } },
+	  { { 0, SW_CAUSE_TRAP }, { 10, SW_CAUSE_TRAP }, { 20, SW_CAUSE_TRAP },
+	    { 30, SW_CAUSE_TRAP }, { 40, SW_CAUSE_TRAP }, { 50, SW_CAUSE_TRAP },
+	    { 60, SW_CAUSE_TRAP }, { 70, SW_CAUSE_TRAP }, { 1100, SW_CAUSE_TRAP },
+	    { 6200, SW_CAUSE_TRAP }, { -1, 0 } },
+	  10, 9, 0, 0, SW_BG_FPROP },
+	{ "fprop_reflect_period_percpu: below the batch the wb's events only halve per 3 s period, one page a run never folds: background every run",
+	  &sw_policy_eager, 1000, 5000, 0, 16,
+	  { { STORE, 0, 0 }, { STORE, 0, 1100 }, { STORE, 0, 2200 },
+	    { STORE, 0, 3300 }, { STORE, 0, 4400 }, { STORE, 0, 5500 },
+	    { STORE, 0, 6600 }, { STORE, 0, 7700 }, { STORE, 0, 8800 },
+	    { STORE, 0, 9900 }, { MUNMAP, 0, 10000 } },
+	  { { 0, SW_CAUSE_TRAP }, { 1100, SW_CAUSE_TRAP }, { 2200, SW_CAUSE_TRAP },
+	    { 3300, SW_CAUSE_TRAP }, { 4400, SW_CAUSE_TRAP }, { 5500, SW_CAUSE_TRAP },
+	    { 6600, SW_CAUSE_TRAP }, { 7700, SW_CAUSE_TRAP }, { 8800, SW_CAUSE_TRAP },
+	    { 9900, SW_CAUSE_TRAP }, { -1, 0 } },
+	  10, 9, 0, 0, SW_BG_FPROP },
 };
 
 static int whole_calls, page_calls;
@@ -235,7 +263,7 @@ static int run_case(const struct tcase *c)
 		.background_bytes = c->bg_pages * PG,
 		.jiffy_ns = c->jiffy_us * 1000,
 		.journal_commit_ns = c->journal_ms * MS,
-		.bg_every_run = c->bg_run,
+		.bg_share = c->bg_run,
 	};
 	struct sw_reprotect rp = { cb_page, cb_all, NULL };
 	struct sw_decision d;
