@@ -12,12 +12,13 @@
 #include "parse.h"
 #include "swtime.h"
 #include "trap.h"
+#include "model.h"
 #include "writer.h"
 
 enum {
 	O_SIZE = 256, O_DURATION, O_RUNID, O_STATUS, O_TRAP, O_INTERVAL,
 	O_PAGE, O_RATE, O_PAGES, O_HOTPAGES, O_HOTSHARE, O_SEED, O_BSTORES,
-	O_SILENCE, O_MSA, O_MSS, O_FSYNC, O_NOMUNMAP, O_WB, O_EXP, O_BG, O_JC,
+	O_SILENCE, O_MSA, O_MSS, O_FSYNC, O_NOMUNMAP, O_WB, O_EXP, O_BG, O_JC, O_BGRUN,
 	O_FORCE, O_POPULATE, O_NPOLL, O_SPIN, O_NPONLY,
 };
 
@@ -49,6 +50,7 @@ static const struct option longopts[] = {
 	{ "expire-ms", required_argument, NULL, O_EXP },
 	{ "dirty-background-bytes", required_argument, NULL, O_BG },
 	{ "journal-commit-ms", required_argument, NULL, O_JC },
+	{ "wb-bg-share", required_argument, NULL, O_BGRUN },
 	{ "force", no_argument, NULL, O_FORCE },
 	{ "populate", no_argument, NULL, O_POPULATE },
 	{ "native-poll-ms", required_argument, NULL, O_NPOLL },
@@ -74,6 +76,11 @@ void sw_opts_usage(FILE *f)
 "  sync: --msync-async-ms N --msync-sync-ms N --fsync-ms N --no-munmap\n"
 "  writeback model: --writeback-ms N --expire-ms N --dirty-background-bytes N\n"
 "            --journal-commit-ms N (jbd2 commit of ext4, 5000; 0: lazytime)\n"
+"            --wb-bg-share none|zero|fprop (the wb's share of the background\n"
+"              threshold: none = never over (default, the host), zero = every\n"
+"              flusher run writes the dirty inode, fprop = 6.1 on one CPU)\n"
+"            --background-every-run (every flusher run writes the dirty inode:\n"
+"              the wb is over its background threshold; the 6.1 TCG guest)\n"
 "            (defaults from /proc/sys/vm)\n"
 "  native: --populate (map pages by MADV_POPULATE_READ first)\n"
 "          --native-poll-ms N (fstat between stores, default 10)\n"
@@ -258,6 +265,16 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 		case O_WB:
 			if ((rc = ms_opt("writeback-ms", optarg, &o->writeback_ms, err, errlen)))
 				return rc;
+			break;
+		case O_BGRUN:
+			if (!strcmp(optarg, "none"))
+				o->bg_share = SW_BG_NONE;
+			else if (!strcmp(optarg, "zero"))
+				o->bg_share = SW_BG_ZERO;
+			else if (!strcmp(optarg, "fprop"))
+				o->bg_share = SW_BG_FPROP;
+			else
+				BAD("expected --wb-bg-share none|zero|fprop, saw '%s'", optarg);
 			break;
 		case O_JC:
 			if ((rc = ms_opt("journal-commit-ms", optarg, &o->journal_commit_ms, err, errlen)))

@@ -244,6 +244,7 @@ static int map_file(struct sw_run *R, char *err, size_t errlen)
 		.background_bytes = (uint64_t)R->r.background_bytes,
 		.jiffy_ns = sw_model_host_jiffy_ns(),
 		.journal_commit_ns = o->journal_commit_ms * SW_NS_PER_MS,
+		.bg_share = o->bg_share,
 	};
 	if (sw_model_init(&R->model, &mc, o->policy, sw_mono_ns(), e2, sizeof(e2)))
 		return say(err, errlen, 1, "%s", e2);

@@ -34,6 +34,7 @@ struct sw_opts {
 	int64_t expire_ms;                    /* -1: default */
 	int64_t background_bytes;             /* -1: default */
 	int64_t journal_commit_ms;            /* model: jbd2 commit, 0: none */
+	int bg_share;                         /* model: --wb-bg-share, enum sw_bg_share */
 	int populate;                         /* native: --populate */
 	int64_t native_poll_ms;               /* native: fstat poll period */
 	int native_poll_only;                 /* native: no fstat after stores */

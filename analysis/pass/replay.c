@@ -37,6 +37,10 @@ void sw_replay_init(struct sw_replay *r, const struct sw_profile *p,
 	r->t_fill_ns = t0_ns;
 	r->revals = 1;
 	r->fills = 1;
+	/* the first read opens the file (kept-open readers open at their
+	 * first read) and its attributes come after that read began (VM:
+	 * the first revalidation 3.1 s after it, v3 and v4.2) */
+	r->strict = 1;
 }
 
 int64_t sw_replay_next_reval(const struct sw_replay *r)
@@ -45,25 +49,40 @@ int64_t sw_replay_next_reval(const struct sw_replay *r)
 		return grid_ceil(r, sat((__int128)r->t_attr_ns + 1));
 	/* nfs_attribute_timeout(): the cache is valid while
 	 * time_in_range_open(jiffies, read_cache_jiffies, read_cache_jiffies +
-	 * attrtimeo), and read_cache_jiffies is the GETATTR's send time
-	 * (fattr->time_start, nfs_update_inode), a little after the read
-	 * that sent it started: a read exactly attrtimeo after that read is
-	 * still inside, the first read strictly after revalidates (VM trace,
-	 * v3 default kept-open: revalidations 3.1 s apart with reads every
-	 * 100 ms, not 3.0 s). */
-	return grid_ceil(r, sat((__int128)r->t_attr_ns + r->timeo_ns + 1));
+	 * attrtimeo), and read_cache_jiffies is the send time of the last
+	 * RPC whose attributes refreshed the inode (fattr->time_start, set by
+	 * nfs_update_inode and nfs_check_inode_attributes).  A GETATTR sent by
+	 * the read at t_attr sets it within that read's jiffy: the read
+	 * exactly attrtimeo later revalidates (VM, v4.2 kept-open: 3.000 s
+	 * after a change, 6.000 s after a no-change GETATTR).  After a
+	 * refetch under NFSv3 the READ's post-op attributes (nfs3_read_done
+	 * -> nfs_refresh_inode -> nfs_check_inode_attributes) move it to the
+	 * READ's send time, a GETATTR round trip later: the first read
+	 * strictly after (VM, v3 kept-open: 3.1 s after a change, 6.0 s after
+	 * no change).  An NFSv4 READ compound carries no GETATTR
+	 * (nfs4_xdr_enc_read: SEQUENCE PUTFH READ; nfs4_read_done_cb
+	 * refreshes nothing), so v4 never moves it. */
+	return grid_ceil(r, sat((__int128)r->t_attr_ns + r->timeo_ns + (r->strict ? 1 : 0)));
 }
 
 static void reval_at(struct sw_replay *r, int64_t t)
 {
 	r->t_attr_ns = t;
 	r->revals++;
+	r->strict = 0;
 	if (r->srv_key != r->key) {
 		r->key = r->srv_key;
 		r->t_fill_ns = t;
 		r->fills++;
 		r->timeo_ns = r->p->noac ? 0 : r->p->acregmin_ns;
+		/* the refetch's READ: v3 post-op attributes (see above) */
+		r->strict = r->p->vers == 3;
 	} else if (!r->p->noac) {
+		/* nfs_update_inode(): with no change, attrtimeo doubles when
+		 * the reply comes at or after attrtimeo_timestamp + attrtimeo
+		 * (time_in_range_open); at zero latency a revalidation
+		 * exactly attrtimeo after the last one doubles (in the VM
+		 * its jitter sometimes keeps it: a coin flip, not modelled) */
 		int64_t n = r->timeo_ns * 2;
 		r->timeo_ns = n > r->p->acregmax_ns ? r->p->acregmax_ns : n;
 	}
@@ -75,7 +94,7 @@ void sw_replay_advance(struct sw_replay *r, int64_t t_ns)
 		int64_t nx = sw_replay_next_reval(r);
 		if (nx >= t_ns || nx <= r->t_attr_ns) /* saturated: stop */
 			return;
-		if (r->srv_key == r->key &&
+		if (r->srv_key == r->key && !r->strict &&
 		    (every_read(r) || r->timeo_ns >= r->p->acregmax_ns)) {
 			/* constant step from here on: jump in closed form */
 			__int128 step = (__int128)nx - r->t_attr_ns;

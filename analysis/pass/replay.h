@@ -53,6 +53,11 @@ struct sw_replay {
 	int64_t t0_ns;        /* first read (writer realtime) */
 	int64_t t_attr_ns;    /* time of the last revalidation (a read time) */
 	int64_t timeo_ns;     /* current attribute cache timeout */
+	int strict;           /* 1: read_cache_jiffies is later than the read
+				 at t_attr_ns (a v3 READ's post-op attributes
+				 after the refetch, or the first read's open),
+				 so the read exactly timeo later is still
+				 inside; 0: the GETATTR of that read set it */
 	uint64_t key;         /* invalidation key the client cached */
 	uint64_t srv_key;     /* server's current key */
 	int64_t t_fill_ns;    /* when the cached data was fetched */

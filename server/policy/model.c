@@ -167,6 +167,88 @@ static void journal_commit(struct sw_model *m, int64_t t)
 		m->t_next_tick_mono_ns = sw_model_wake_after(m, t);
 }
 
+/* percpu_counter_add_batch() on one CPU: the CPU's delta folds into the
+ * shared count once it reaches the batch */
+static void pcpu_add(struct sw_pcpu *c, int64_t amount, int64_t batch)
+{
+	int64_t count = c->local + amount;
+	if (count >= batch || count <= -batch) {
+		c->fold += count;
+		c->local = 0;
+	} else {
+		c->local = count;
+	}
+}
+
+#define FPROP_PERIOD_NS 3000000000ll /* VM_COMPLETIONS_PERIOD_LEN, 3*HZ */
+#define PROP_BATCH 8                 /* 8*(1+ilog2(nr_cpu_ids)), one CPU */
+#define PCPU_BATCH 32                /* percpu_counter_batch, one CPU */
+
+/* writeout_period() timers due by t: fprop_new_period() halves the
+ * domain's events (their exact sum) and starts a period; with one event
+ * or none left the timer stops (dom->period_time = 0) */
+static void fprop_periods(struct sw_model *m, int64_t t)
+{
+	while (m->t_period_mono_ns && m->t_period_mono_ns <= t) {
+		int64_t ev = m->dom_events.fold + m->dom_events.local;
+		if (ev <= 1) {
+			m->t_period_mono_ns = 0;
+			break;
+		}
+		pcpu_add(&m->dom_events, -ev + (ev >> 1), PCPU_BATCH);
+		m->dom_period++;
+		m->t_period_mono_ns += FPROP_PERIOD_NS;
+	}
+}
+
+/* fprop_reflect_period_percpu(): the wb's events age by the periods it
+ * missed, from the folded count, or the exact sum below the batch */
+static void fprop_reflect(struct sw_model *m)
+{
+	uint32_t d = m->dom_period - m->wb_period;
+	if (!d)
+		return;
+	int64_t val = m->wb_events.fold;
+	if (val < PROP_BATCH)
+		val = m->wb_events.fold + m->wb_events.local;
+	pcpu_add(&m->wb_events, -val + (d < 63 ? val >> d : 0), PROP_BATCH);
+	m->wb_period = m->dom_period;
+}
+
+/* __wb_writeout_add() -> __fprop_add_percpu_max(): n pages written back
+ * at t; wb_domain_writeout_add() arms the period timer 3 s ahead */
+static void fprop_writeout(struct sw_model *m, int64_t t, int64_t n)
+{
+	if (m->cfg.bg_share != SW_BG_FPROP || n <= 0)
+		return;
+	fprop_periods(m, t);
+	fprop_reflect(m);
+	pcpu_add(&m->wb_events, n, PROP_BATCH);
+	pcpu_add(&m->dom_events, n, PCPU_BATCH);
+	if (!m->t_period_mono_ns)
+		m->t_period_mono_ns = t + FPROP_PERIOD_NS;
+}
+
+/* wb_over_bg_thresh() at t for a wb with dirty pages: wb_calc_thresh()
+ * scales the background threshold by fprop_fraction_percpu(), whose
+ * numerator is percpu_counter_read_positive() of the wb's events; with a
+ * numerator of 0 the share is 0 pages and one dirty page is over it (a
+ * non-zero share on a wb doing all the writeout is most of the threshold:
+ * thousands of pages, never reached by these workloads) */
+static int bg_over(struct sw_model *m, int64_t t)
+{
+	switch (m->cfg.bg_share) {
+	case SW_BG_ZERO:
+		return 1;
+	case SW_BG_FPROP:
+		fprop_periods(m, t);
+		fprop_reflect(m);
+		return m->wb_events.fold <= 0;
+	default:
+		return 0;
+	}
+}
+
 static void count_update(struct sw_model *m, struct sw_decision *d, int upd,
 			 int64_t t)
 {
@@ -243,6 +325,7 @@ static void flush(struct sw_model *m, uint32_t cause, int64_t t,
 		m->flushes++;
 		d->flushed = 1;
 	}
+	m->pending_events += (int64_t)m->ndirty;
 	d->cleaned = wrprotect(m, rp, 1);
 	/* fsync and msync(MS_SYNC) (vfs_fsync_range -> ext4_sync_file, also
 	 * xfs_file_fsync) write the pages with file_write_and_wait_range()
@@ -301,9 +384,25 @@ int sw_model_tick(struct sw_model *m, int64_t t_mono_ns,
 			    tick - m->t_dirtied_when_mono_ns >= m->cfg.expire_ns)
 				flush(m, SW_CAUSE_KUPDATE, tick, rp, d);
 			if (m->bdev_dirty &&
-			    tick - m->t_bdev_dirtied_when_mono_ns >= m->cfg.expire_ns)
+			    tick - m->t_bdev_dirtied_when_mono_ns >= m->cfg.expire_ns) {
 				m->bdev_dirty = 0;
+				m->pending_events++; /* the inode table block */
+			}
 		}
+		/* wb_do_writeback(): wb_check_background_flush() after the
+		 * periodic pass; when wb_over_bg_thresh() it writes every
+		 * dirty inode of the wb (for_background, dirtied_before =
+		 * now: no expiry), the journal's bdev inode too */
+		if ((m->inode_dirty || m->bdev_dirty) && bg_over(m, tick)) {
+			if (m->inode_dirty)
+				flush(m, SW_CAUSE_BACKGROUND, tick, rp, d);
+			if (m->bdev_dirty)
+				m->pending_events++;
+			m->bdev_dirty = 0;
+		}
+		/* the run's pages complete after its decisions */
+		fprop_writeout(m, tick, m->pending_events);
+		m->pending_events = 0;
 		/* wb_workfn(): re-armed writeback_ns from this run only
 		 * while the wb still has dirty io (wb_has_dirty_io) */
 		if (m->inode_dirty || m->bdev_dirty)
@@ -317,6 +416,8 @@ void sw_model_background(struct sw_model *m, int64_t t_mono_ns,
 {
 	(void)t_mono_ns;
 	flush(m, SW_CAUSE_BACKGROUND, t_mono_ns, rp, d);
+	fprop_writeout(m, t_mono_ns, m->pending_events);
+	m->pending_events = 0;
 	/* wb_start_background_writeback() -> wb_wakeup(): mod_delayed_work(
 	 * dwork, 0) runs the armed work now; with the inode clean after
 	 * it, wb_workfn() does not re-arm it */
@@ -340,6 +441,8 @@ void sw_model_msync_sync(struct sw_model *m, int64_t t_mono_ns,
 {
 	(void)t_mono_ns;
 	flush(m, SW_CAUSE_MSYNC_SYNC, t_mono_ns, rp, d);
+	fprop_writeout(m, t_mono_ns, m->pending_events);
+	m->pending_events = 0;
 }
 
 void sw_model_fsync(struct sw_model *m, int64_t t_mono_ns,
@@ -347,6 +450,8 @@ void sw_model_fsync(struct sw_model *m, int64_t t_mono_ns,
 {
 	(void)t_mono_ns;
 	flush(m, SW_CAUSE_FSYNC, t_mono_ns, rp, d);
+	fprop_writeout(m, t_mono_ns, m->pending_events);
+	m->pending_events = 0;
 }
 
 void sw_model_munmap(struct sw_model *m, int64_t t_mono_ns,

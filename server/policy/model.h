@@ -47,6 +47,24 @@
  * it is, the flusher keeps its own phase and a redirtied file inode does not
  * re-arm it (traced: ino of the loop bdev dirtied ~1 s after each commit
  * timer, the file then flushed 3.5-4.2 s after its dirtying, not 3.07 s).
+ * Background at a flusher run (bg_share): wb_do_writeback() runs
+ * wb_check_background_flush() after wb_check_old_data_flush() on every
+ * wakeup; when wb_over_bg_thresh() holds it writes every dirty inode
+ * (for_background: dirtied_before = now, no expiry).  wb_over_bg_thresh()
+ * also compares the wb's own reclaimable pages with its share of the
+ * background threshold, wb_calc_thresh(), proportional to the wb's
+ * writeout fraction (fprop_fraction_percpu, read without folding the
+ * per-CPU counts): a disk that wrote almost nothing reads a fraction 0,
+ * threshold 0, and one dirty page is over it.  Traced in the stock 6.1
+ * guest (ext4 on virtio, 1 s / 5 s, one-page rewrite every 100 ms):
+ * after each periodic run ("reason=periodic enqueue=0") a "reason=
+ * background age=0" run wrote the file, every flusher run (~1.05-1.1 s:
+ * re-armed by the next store, wb_wakeup_delayed), 29 updates in 30 s;
+ * the host's 6.18 with loop ext4 never did (traced, issue 10).  The
+ * validate pairs in the guest alternate: stretches of per-run updates and
+ * 4-5 s gaps (expiry), as the wb's folded count passes 8 and ages back to
+ * 0 (SW_BG_FPROP; events the model cannot see, the guest's other
+ * writeout on that disk, decide how often).
  * Background: when cache-dirty bytes exceed background_bytes after a trap,
  * the trap's decision says so and the caller flushes (cause BACKGROUND).
  */
@@ -74,6 +92,28 @@ struct sw_model_cfg {
 				      filesystem (ext4 commit=, default 5 s);
 				      0: timestamp updates are not journalled
 				      (ext4 lazytime, or not modelled) */
+	int bg_share;              /* enum sw_bg_share: when a flusher run
+				      finds the wb over its background
+				      threshold (wb_check_background_flush) */
+};
+
+/* The wb's share of the background threshold (wb_over_bg_thresh ->
+ * wb_calc_thresh), as the model takes it. */
+enum sw_bg_share {
+	SW_BG_NONE = 0,  /* never over (the host: traced) */
+	SW_BG_ZERO = 1,  /* share always 0: every run with a dirty page */
+	SW_BG_FPROP = 2, /* 6.1 on one CPU: the share reads 0 while the wb's
+			    folded writeout count (fprop_fraction_percpu,
+			    percpu batch 8) is 0, aged by the domain's 3 s
+			    periods (writeout_period, fprop_new_period,
+			    fprop_reflect_period_percpu) */
+};
+
+/* A percpu_counter on one CPU: fold is fbc->count (what
+ * percpu_counter_read returns), local the CPU's unfolded delta. */
+struct sw_pcpu {
+	int64_t fold;
+	int64_t local;
 };
 
 /* What the caller must do after an event. */
@@ -118,6 +158,15 @@ struct sw_model {
 					    buffers dirty the block device
 					    inode on the same wb */
 	int64_t t_bdev_dirtied_when_mono_ns; /* valid when bdev_dirty */
+	struct sw_pcpu wb_events;        /* wb->completions.events (pages
+					    written back, fprop) */
+	struct sw_pcpu dom_events;       /* the domain's completions.events */
+	uint32_t wb_period, dom_period;  /* fprop periods (3 s each) */
+	int64_t t_period_mono_ns;        /* next writeout_period timer; 0:
+					    stopped (dom->period_time = 0) */
+	int64_t pending_events;          /* pages written by this run, counted
+					    at its end (writeback completes
+					    after the run's decisions) */
 	uint64_t traps;                  /* sw_model_trap calls accepted */
 	uint64_t updates;                /* decisions with update = 1 */
 	uint64_t flushes;                /* flushes of a dirty inode */
