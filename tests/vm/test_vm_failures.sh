@@ -10,11 +10,7 @@
 # message that does not say what failed, or a qemu left running.
 # Skips (77) only when qemu cannot run at all.
 set -u
-top=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-b=${SW_BUILD_DIR:-$top/build}
-. "$top/vm/lib.sh"
-why=$(vm_qemu_check) || { echo "SKIP: qemu cannot run: $why"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 for t in server/stalewin-writer client/stalewin-reader; do
 	[ -x "$b/$t" ] || fail "$b/$t is not built"
 done

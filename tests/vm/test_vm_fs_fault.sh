@@ -4,11 +4,7 @@
 # xfs` with one clear cause naming mkfs.xfs and the package, within the
 # boot time, and leaves no qemu running.  ~25 s.
 set -u
-top=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-b=${SW_BUILD_DIR:-$top/build}
-. "$top/vm/lib.sh"
-why=$(vm_qemu_check) || { echo "SKIP: qemu cannot run: $why"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 T=$(mktemp -d /tmp/sw-vm-fsfault.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 SW_VM_FAULT=mkfs-xfs timeout 200 "$top/vm/run.sh" --policy native --fs xfs --duration 2 --no-report \

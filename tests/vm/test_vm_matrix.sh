@@ -17,11 +17,7 @@
 # ~90-110 s on this 2-core machine (TCG).  Skips (77) only when qemu
 # cannot run or Debian's archive is unreachable for the 7.2 kernel.
 set -u
-top=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-b=${SW_BUILD_DIR:-$top/build}
-. "$top/vm/lib.sh"
-why=$(vm_qemu_check) || { echo "SKIP: qemu cannot run: $why"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 for t in server/stalewin-writer client/stalewin-reader client/stalewin-probe analysis/stalewin-report; do
 	[ -x "$b/$t" ] || fail "$b/$t is not built"
 done

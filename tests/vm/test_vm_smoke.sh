@@ -13,11 +13,7 @@
 # generation 0, or a partial report.  Skips (77) only when qemu cannot
 # run at all.
 set -u
-top=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-b=${SW_BUILD_DIR:-$top/build}
-. "$top/vm/lib.sh"
-why=$(vm_qemu_check) || { echo "SKIP: qemu cannot run: $why"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 for t in server/stalewin-writer client/stalewin-reader client/stalewin-probe \
 	common/stalewin-logdump analysis/stalewin-report; do
 	[ -x "$b/$t" ] || fail "$b/$t is not built (the smoke test needs writer, reader, probe, logdump, report)"
