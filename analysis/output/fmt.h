@@ -24,4 +24,10 @@ void sw_mask_name(char *buf, int len, uint32_t m);
 void sw_figstats_json(json_t *o, const struct sw_figstats *st);
 json_t *sw_fig_json(const struct sw_fig *g, enum sw_fig_kind kind);
 json_t *sw_summary_json(const struct sw_summary *S, int exit_code);
+/* summary.c: `stalewin summary` rows (pass/runrow.h), text <= 72 columns
+ * (dims: the mask sw_runrow_label returned) and JSON */
+struct sw_runrow;
+void sw_fmt_summary_row(FILE *f, const struct sw_runrow *r);
+void sw_fmt_summary_text(FILE *f, const struct sw_runrow *rows, int n, unsigned dims);
+json_t *sw_summary_rows_json(const struct sw_runrow *rows, int n);
 #endif
