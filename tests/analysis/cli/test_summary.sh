@@ -33,6 +33,15 @@ jq -e '.rows | length == 3 and .[0].label == "eager rewrite" and
 # bad input: a clear error naming the folder
 "$REP" summary e /nonexistent >/dev/null 2>bad.txt
 [ $? -eq 2 ] && grep -q nonexistent bad.txt || fail "missing folder: expected exit 2 naming it, saw: $(cat bad.txt)"
+# compare: every line fits 72 columns, a long run folder included (the
+# folders go to a legend at the end, folded)
+long=$T/run-folder-with-a-name-long-enough-to-pass-seventy-two-columns-alone
+cp -r d "$long"
+"$REP" compare e "$long" >cmp.txt 2>cmp.err || fail "compare exit $?: $(cat cmp.err)"
+awk 'length($0) > 72 { print "FAIL: compare line " NR " is " length($0) " columns: " $0; bad=1 } END { exit bad }' cmp.txt >&2 ||
+	fail "a compare line is wider than 72 columns"
+grep -q '^run folders:' cmp.txt && grep -q '^  B .*-pass-\\$' cmp.txt && grep -q '^    seventy-two-columns-alone$' cmp.txt ||
+	fail "compare: expected the folders in a legend at the end, folded: $(sed -n '/^run folders/,$p' cmp.txt)"
 for f in summary.txt summary.json; do
 	if [ $update -eq 1 ]; then
 		cp "$f" "$G/$f" && echo "updated $G/$f"
