@@ -30,4 +30,18 @@ struct sw_runrow;
 void sw_fmt_summary_row(FILE *f, const struct sw_runrow *r);
 void sw_fmt_summary_text(FILE *f, const struct sw_runrow *rows, int n, unsigned dims);
 json_t *sw_summary_rows_json(const struct sw_runrow *rows, int n);
+/* mail.c: a plain-text mail of runs (pass/mailfacts.h), every line of the
+ * body <= 72 columns; sw_fmt_wrap wraps text at 72 after lead/indent */
+struct sw_runfacts;
+struct sw_findings;
+struct sw_mail_hdr {
+	const char *from, *to, *subject, *date; /* header values as given */
+	const char *const *attach; /* file names of the plots beside the mail */
+	int nattach;
+};
+void sw_fmt_wrap(FILE *f, const char *lead, const char *indent, const char *cont,
+		 const char *text);
+void sw_fmt_mail(FILE *f, const struct sw_mail_hdr *h, const struct sw_runrow *rows,
+		 const struct sw_runfacts *fa, int n, unsigned dims,
+		 const struct sw_findings *fi);
 #endif
