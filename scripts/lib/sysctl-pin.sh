@@ -45,7 +45,7 @@ sw_sysctl_unpin() {
 	local rc=0
 	if [ -f "$SW_PIN_SAVED" ]; then
 		if sw_sysctl__restore_file "$SW_PIN_SAVED"; then
-			echo "$SW_PIN_PROG: restored $(awk '{ printf "%svm.%s=%s", NR > 1 ? " " : "", $1, $2 }' "$SW_PIN_SAVED")" >&2
+			echo "$SW_PIN_PROG: restored $(awk '{ printf "%svm.%s=%s", (NR > 1 ? " " : ""), $1, $2 }' "$SW_PIN_SAVED")" >&2
 			rm -f "$SW_PIN_SAVED"
 		else
 			rc=1 # keep the file: the next pinner retries

@@ -68,6 +68,8 @@ for sig in INT TERM; do
 	[ $rc -eq $want ] || fail "$sig: expected exit $want, saw $rc"
 	[ "$(vals)" = "$orig" ] || fail "after $sig: expected $orig, saw $(vals)"
 done
+grep -q "A: restored vm.dirty_writeback_centisecs=$O_WB vm.dirty_expire_centisecs=$O_EX" "$T/A.err" ||
+	fail "A did not say what it restored: $(cat "$T/A.err")"
 [ ! -e /run/stalewin-sysctl.lock.saved ] || fail "saved originals left in /run"
 [ $fails -eq 0 ] && echo "sysctl-pin: one pinner at a time, restored after kill -9, INT, TERM"
 exit $((fails > 0))
