@@ -125,12 +125,11 @@ static void environment(FILE *f, const struct sw_runfacts *fa, int n)
 	fputs("\nEnvironment\n", f);
 	DISTINCT(b, fa, n, kernel);
 	env_line(f, "kernel:", b);
+	b[0] = 0;
 	for (int i = 0; i < n; i++) {
-		char one[256];
+		char one[352];
 		snprintf(one, sizeof(one), "%s (%s)", fa[i].fs, fa[i].fs_opts[0] ? fa[i].fs_opts : "-");
-		if (!strstr(b, one) || i == 0) {
-			if (i == 0)
-				b[0] = 0;
+		if (!strstr(b, one)) {
 			size_t u = strlen(b);
 			snprintf(b + u, sizeof(b) - u, "%s%s", u ? "; " : "", one);
 		}
