@@ -195,6 +195,10 @@ void sw_fmt_mail(FILE *f, const struct sw_mail_hdr *h, const struct sw_runrow *r
 	fputs("\nTo reproduce (from a stalewin checkout, as root)\n", f);
 	for (int i = 0; i < n; i++) {
 		fprintf(f, "  # %s\n", rows[i].label);
+		if (fa[i].sysctl_pinned) /* the run saw these; the host's differ */
+			fprintf(f, "  sysctl -w vm.dirty_writeback_centisecs=%lld \\\n"
+				"      vm.dirty_expire_centisecs=%lld   # restore afterwards\n",
+				(long long)fa[i].host_wb_cs, (long long)fa[i].host_expire_cs);
 		sw_fmt_wrap(f, "  ", "      ", " \\", fa[i].command[0] ? fa[i].command : "(unknown)");
 	}
 	if (h->nattach) {

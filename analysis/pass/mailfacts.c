@@ -218,11 +218,11 @@ static void finding_native(const struct sw_runrow *rows, int n, int i,
 		if (strcmp(e->policy, "eager") || strcmp(e->workload, nat->workload))
 			continue;
 		double d = 100.0 * (nat->uncovered_share - e->uncovered_share);
-		add(o, "%s against %s: %.1f%% and %.1f%% of stores never made visible "
-		    "before the end (exact counts), %s %.1f points apart%s.", nat->label,
-		    e->label, 100.0 * nat->uncovered_share, 100.0 * e->uncovered_share,
-		    d < 0 ? "the emulation" : "the kernel", d < 0 ? -d : d,
-		    (d < 0 ? -d : d) > 10 ? ": the emulated eager does not match the "
+		add(o, "Stores never made visible before the end: %.1f%% under %s, "
+		    "%.1f%% under %s (exact counts), %.1f points apart%s.",
+		    100.0 * nat->uncovered_share, nat->label, 100.0 * e->uncovered_share,
+		    e->label, d < 0 ? -d : d,
+		    (d < 0 ? -d : d) > 10 ? "; the emulated eager does not match the "
 		    "running kernel here" : "");
 	}
 }
