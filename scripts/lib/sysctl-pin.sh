@@ -22,9 +22,16 @@
 # exits 130 unless SW_PIN_ON_INT=continue (the caller's child got the INT
 # too and the caller ends its own way).  A caller with its own EXIT trap
 # calls sw_sysctl_unpin in it.  Keys are names under /proc/sys/vm.
+#
+# Until `stalewin validate` uses this library it takes its own lock,
+# /run/lock/stalewin-validate.lock, for its whole run: SW_PIN_COMPAT_LOCK
+# (that path by default) is taken too, after ours.  A script that holds
+# that lock itself and uses this library must set SW_PIN_COMPAT_LOCK=""
+# (a second flock of the same file from one process would wait forever).
 SW_PIN_LOCK=${SW_PIN_LOCK:-/run/stalewin-sysctl.lock}
+SW_PIN_COMPAT_LOCK=${SW_PIN_COMPAT_LOCK-/run/lock/stalewin-validate.lock}
 SW_PIN_SAVED=${SW_PIN_SAVED:-$SW_PIN_LOCK.saved}
-SW_PIN_FD=""
+SW_PIN_FD="" SW_PIN_FD2=""
 SW_PIN_PROG=stalewin
 
 # write back every KEY VALUE line of a saved file (reports what it could not)
@@ -51,10 +58,31 @@ sw_sysctl_unpin() {
 			rc=1 # keep the file: the next pinner retries
 		fi
 	fi
+	if [ -n "$SW_PIN_FD2" ]; then
+		flock -u "$SW_PIN_FD2" 2>/dev/null || true
+		eval "exec $SW_PIN_FD2>&-"
+		SW_PIN_FD2=""
+	fi
 	flock -u "$SW_PIN_FD" 2>/dev/null || true
 	eval "exec $SW_PIN_FD>&-"
 	SW_PIN_FD=""
 	return $rc
+}
+
+# take one lock file on a new descriptor (its number in sw_pin__fd)
+sw_sysctl__lock() { # FILE
+	local fd
+	mkdir -p "$(dirname "$1")"
+	exec {fd}>>"$1" || return 1
+	if ! flock -n "$fd"; then
+		echo "$SW_PIN_PROG: another stalewin process has pinned the vm sysctls ($1); waiting for it (up to ${SW_PIN_WAIT_S:-900} s)" >&2
+		if ! flock -w "${SW_PIN_WAIT_S:-900}" "$fd"; then
+			eval "exec $fd>&-"
+			echo "$SW_PIN_PROG: expected $1 to be free within ${SW_PIN_WAIT_S:-900} s, saw it held" >&2
+			return 1
+		fi
+	fi
+	sw_pin__fd=$fd
 }
 
 sw_sysctl__on_signal() { # SIG
@@ -69,7 +97,7 @@ sw_sysctl__on_signal() { # SIG
 sw_sysctl_pin() { # PROG KEY=VALUE...
 	SW_PIN_PROG=$1
 	shift
-	local kv k v fd
+	local kv k v
 	[ -z "$SW_PIN_FD" ] || { echo "$SW_PIN_PROG: sysctls already pinned by this process" >&2; return 1; }
 	for kv in "$@"; do
 		k=${kv%%=*} v=${kv#*=}
@@ -78,17 +106,13 @@ sw_sysctl_pin() { # PROG KEY=VALUE...
 			return 2
 		}
 	done
-	mkdir -p "$(dirname "$SW_PIN_LOCK")"
-	exec {fd}>>"$SW_PIN_LOCK" || return 1
-	if ! flock -n "$fd"; then
-		echo "$SW_PIN_PROG: another stalewin process has pinned the vm sysctls; waiting for it (up to ${SW_PIN_WAIT_S:-900} s)" >&2
-		if ! flock -w "${SW_PIN_WAIT_S:-900}" "$fd"; then
-			eval "exec $fd>&-"
-			echo "$SW_PIN_PROG: expected $SW_PIN_LOCK to be free within ${SW_PIN_WAIT_S:-900} s, saw it held" >&2
-			return 1
-		fi
+	local sw_pin__fd
+	sw_sysctl__lock "$SW_PIN_LOCK" || return 1
+	SW_PIN_FD=$sw_pin__fd
+	if [ -n "$SW_PIN_COMPAT_LOCK" ]; then
+		sw_sysctl__lock "$SW_PIN_COMPAT_LOCK" || { sw_sysctl_unpin; return 1; }
+		SW_PIN_FD2=$sw_pin__fd
 	fi
-	SW_PIN_FD=$fd
 	trap 'sw_sysctl_unpin' EXIT
 	trap 'sw_sysctl__on_signal INT' INT
 	trap 'sw_sysctl__on_signal TERM' TERM

@@ -11,10 +11,17 @@ SRC=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 LIB=$SRC/scripts/lib/sysctl-pin.sh
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root to write /proc/sys/vm" >&2; exit 77; }
 [ -w /proc/sys/vm/dirty_expire_centisecs ] || { echo "SKIP: /proc/sys/vm not writable" >&2; exit 77; }
+# another pinner at work (a demo, validate): its pinned values are not
+# the host's, and this test would only wait for it
+for l in /run/stalewin-sysctl.lock /run/lock/stalewin-validate.lock; do
+	[ -e "$l" ] || continue
+	flock -n "$l" true || { echo "SKIP: $l is held: another stalewin process pins the sysctls now" >&2; exit 77; }
+done
 T=$(mktemp -d /tmp/sw-pin-XXXXXX)
-# the host's values, put back whatever happens to this test
 O_WB=$(cat /proc/sys/vm/dirty_writeback_centisecs) O_EX=$(cat /proc/sys/vm/dirty_expire_centisecs)
-trap 'echo $O_WB > /proc/sys/vm/dirty_writeback_centisecs; echo $O_EX > /proc/sys/vm/dirty_expire_centisecs; rm -rf "$T"' EXIT
+# a value this test set and failed to restore is put back (only those:
+# another pinner's values are its own to restore)
+trap 'case $(cat /proc/sys/vm/dirty_expire_centisecs) in 17[1-6]) echo $O_WB > /proc/sys/vm/dirty_writeback_centisecs; echo $O_EX > /proc/sys/vm/dirty_expire_centisecs ;; esac; rm -rf "$T"' EXIT
 # job control: background pinners get INT like a terminal's Ctrl-C would
 # give them (not ignored, as a non-interactive shell's & would make it)
 set -m
@@ -68,6 +75,17 @@ for sig in INT TERM; do
 	[ $rc -eq $want ] || fail "$sig: expected exit $want, saw $rc"
 	[ "$(vals)" = "$orig" ] || fail "after $sig: expected $orig, saw $(vals)"
 done
+# 4. a `stalewin validate` of main's (its own lock, held for its run)
+# keeps a pinner waiting too
+flock /run/lock/stalewin-validate.lock sleep 2 & pv=$!
+sleep 0.3
+rm -f "$T/F.pinned"
+pinner F 76 176 0 2>"$T/F.err" & pf=$!
+sleep 1
+[ ! -e "$T/F.pinned" ] || fail "F pinned while validate's lock was held"
+wait $pv; wait $pf
+[ -e "$T/F.pinned" ] && [ "$(vals)" = "$orig" ] ||
+	fail "F after validate's lock: expected pinned then $orig, saw $(vals): $(cat "$T/F.err")"
 grep -q "A: restored vm.dirty_writeback_centisecs=$O_WB vm.dirty_expire_centisecs=$O_EX" "$T/A.err" ||
 	fail "A did not say what it restored: $(cat "$T/A.err")"
 [ ! -e /run/stalewin-sysctl.lock.saved ] || fail "saved originals left in /run"
