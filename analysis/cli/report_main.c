@@ -3,6 +3,8 @@
  * stalewin-report RUN [--format text|csv|json|all] [--out DIR] [--plots]
  *                     [--profiles FILE]
  * stalewin-report compare RUN|@RUN_ID ... [--format text|json] [--db F]
+ * stalewin-report summary RUN... [--json] [--profiles FILE]
+ * stalewin-report mail RUN... [--to LIST] [--subject S] [--attach F]...
  * stalewin-report archive add RUN --db F | list --db F | query --db F ...
  * Exit: 0 complete, 3 partial (printed, marked partial), 2 bad input,
  * 1 runtime failure.
@@ -23,6 +25,8 @@ static void usage(FILE *f)
 	fputs("usage: stalewin-report RUN [--format text|csv|json|all] [--out DIR]\n"
 	      "                           [--plots] [--profiles FILE] [--validation FILE]\n"
 	      "       stalewin-report compare RUN|@RUN_ID... [--format text|json] [--db F]\n"
+	      "       stalewin-report summary RUN... [--json] [--profiles FILE]\n"
+	      "       stalewin-report mail RUN... [--to LIST] [--subject S] [--attach F]...\n"
 	      "       stalewin-report archive add RUN... --db F\n"
 	      "       stalewin-report archive list --db F\n"
 	      "       stalewin-report archive query --db F [--policy P] [--kernel K]\n"
@@ -169,6 +173,10 @@ int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "compare"))
 		return sw_compare_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "summary"))
+		return sw_summary_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "mail"))
+		return sw_mail_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "archive"))
 		return sw_archive_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "report")) {

@@ -24,4 +24,24 @@ void sw_mask_name(char *buf, int len, uint32_t m);
 void sw_figstats_json(json_t *o, const struct sw_figstats *st);
 json_t *sw_fig_json(const struct sw_fig *g, enum sw_fig_kind kind);
 json_t *sw_summary_json(const struct sw_summary *S, int exit_code);
+/* summary.c: `stalewin summary` rows (pass/runrow.h), text <= 72 columns
+ * (dims: the mask sw_runrow_label returned) and JSON */
+struct sw_runrow;
+void sw_fmt_summary_row(FILE *f, const struct sw_runrow *r);
+void sw_fmt_summary_text(FILE *f, const struct sw_runrow *rows, int n, unsigned dims);
+json_t *sw_summary_rows_json(const struct sw_runrow *rows, int n);
+/* mail.c: a plain-text mail of runs (pass/mailfacts.h), every line of the
+ * body <= 72 columns; sw_fmt_wrap wraps text at 72 after lead/indent */
+struct sw_runfacts;
+struct sw_findings;
+struct sw_mail_hdr {
+	const char *from, *to, *subject, *date; /* header values as given */
+	const char *const *attach; /* file names of the plots beside the mail */
+	int nattach;
+};
+void sw_fmt_wrap(FILE *f, const char *lead, const char *indent, const char *cont,
+		 const char *text);
+void sw_fmt_mail(FILE *f, const struct sw_mail_hdr *h, const struct sw_runrow *rows,
+		 const struct sw_runfacts *fa, int n, unsigned dims,
+		 const struct sw_findings *fi);
 #endif

@@ -17,6 +17,7 @@ struct sw_cmp_fig {
 struct sw_cmp_run {
 	char label[4];         /* A, B, ... */
 	char run_id[20], dir[SW_PATHLEN], policy[32], kernel[160], fs[64];
+	char workload[32];     /* "" when loaded from an archive */
 	int partial;
 	uint64_t stores, updates, spurious, collisions, traps;
 	int64_t trap_p50_ns, trap_p99_ns, resolution_ns;

@@ -19,6 +19,7 @@ void sw_cmp_from_summary(const struct sw_summary *S, struct sw_cmp_run *r)
 	snprintf(r->run_id, sizeof(r->run_id), "%016llx", (unsigned long long)S->run_id);
 	snprintf(r->dir, sizeof(r->dir), "%s", S->run_dir);
 	snprintf(r->policy, sizeof(r->policy), "%s", S->policy);
+	snprintf(r->workload, sizeof(r->workload), "%s", S->workload);
 	snprintf(r->kernel, sizeof(r->kernel), "%s", S->kernel);
 	snprintf(r->fs, sizeof(r->fs), "%s", S->fs);
 	r->partial = S->partial;
@@ -38,15 +39,30 @@ void sw_cmp_from_summary(const struct sw_summary *S, struct sw_cmp_run *r)
 	}
 }
 
+/* "  A /path": a path longer than the line goes on in 66-column pieces
+ * ending in a backslash, so every line fits 72 columns. */
+static void print_folded(FILE *f, const char *label, const char *path)
+{
+	size_t len = strlen(path), w = 66;
+	fprintf(f, "  %-2s", label);
+	for (size_t at = 0; at < len || at == 0; at += w) {
+		int more = len - at > w;
+		fprintf(f, "%s%.*s%s\n", at ? "    " : "", (int)(more ? w : len - at),
+			path + at, more ? "\\" : "");
+		if (!more)
+			break;
+	}
+}
+
 void sw_cmp_print_text(FILE *f, struct sw_cmp_run *runs, int n)
 {
 	char d1[16], d2[16];
-	fprintf(f, "stalewin compare: %d runs\n", n);
+	fprintf(f, "stalewin compare: %d runs (run folders: the legend at the end)\n", n);
 	for (int i = 0; i < n; i++) {
 		struct sw_cmp_run *r = &runs[i];
-		fprintf(f, "  %s %s %-9s %s%s\n     kernel %.30s fs %.16s\n", r->label,
-			r->run_id, r->policy, r->partial ? "PARTIAL " : "", r->dir,
-			r->kernel, r->fs);
+		fprintf(f, "  %s %s %-9.20s %.16s%s\n     kernel %.40s fs %.16s\n",
+			r->label, r->run_id, r->policy, r->workload[0] ? r->workload : "-",
+			r->partial ? " PARTIAL" : "", r->kernel, r->fs);
 	}
 	fputs("\npercentiles over all stores; uncov = \"> run end\" (counted as longest)\n", f);
 	fprintf(f, "%-16s%6s%7s%7s%7s%7s%5s%5s%5s%6s\n", "figure / run", "n", "p50",
@@ -86,6 +102,9 @@ void sw_cmp_print_text(FILE *f, struct sw_cmp_run *runs, int n)
 			(unsigned long long)r->stores, (unsigned long long)r->updates,
 			(unsigned long long)r->spurious, (unsigned long long)r->traps, d1, d2);
 	}
+	fputs("\nrun folders:\n", f);
+	for (int i = 0; i < n; i++)
+		print_folded(f, runs[i].label, runs[i].dir);
 }
 
 int sw_cmp_print_json(FILE *f, struct sw_cmp_run *runs, int n)
@@ -100,6 +119,7 @@ int sw_cmp_print_json(FILE *f, struct sw_cmp_run *runs, int n)
 		json_object_set_new(o, "run_id", json_string(r->run_id));
 		json_object_set_new(o, "dir", json_string(r->dir));
 		json_object_set_new(o, "policy", json_string(r->policy));
+		json_object_set_new(o, "workload", json_string(r->workload));
 		json_object_set_new(o, "kernel", json_string(r->kernel));
 		json_object_set_new(o, "filesystem", json_string(r->fs));
 		json_object_set_new(o, "partial", json_boolean(r->partial));

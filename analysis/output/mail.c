@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: MIT */
+/* mail.c - `stalewin mail`: RFC 5322 headers and a plain-text body wrapped
+ * at 72 columns (method, environment, the summary table, findings, how to
+ * reproduce) from the rows, facts and findings of pass/mailfacts.c. */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "mailfacts.h"
+#include "runrow.h"
+
+#define WIDTH 72
+
+/* Words of text on lines of at most WIDTH columns, the first line after
+ * lead, the rest after indent; cont (if not NULL) ends every line but the
+ * last (" \\" for a shell command); a word longer than a line is cut. */
+void sw_fmt_wrap(FILE *f, const char *lead, const char *indent, const char *cont,
+		 const char *text)
+{
+	int col = fprintf(f, "%s", lead), start = col;
+	int cw = cont ? (int)strlen(cont) : 0, in = (int)strlen(indent);
+	const char *p = text;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		int len = (int)strcspn(p, " ");
+		if (!len)
+			break;
+		if (col > start && col + 1 + len + cw > WIDTH) {
+			fprintf(f, "%s\n%s", cont ? cont : "", indent);
+			col = start = in;
+		}
+		while (col == start && col + len + cw > WIDTH) {
+			int room = WIDTH - col - cw;
+			fprintf(f, "%.*s%s\n%s", room, p, cont ? cont : "", indent);
+			p += room;
+			len -= room;
+			col = start = in;
+		}
+		col += fprintf(f, "%s%.*s", col > start ? " " : "", len, p);
+		p += len;
+	}
+	fputc('\n', f);
+}
+
+/* distinct values of one field over the runs, "a, b" */
+static void distinct(char *dst, size_t n, const struct sw_runfacts *facts, int nr,
+		     size_t off)
+{
+	size_t used = 0;
+	dst[0] = 0;
+	for (int i = 0; i < nr; i++) {
+		const char *v = (const char *)&facts[i] + off;
+		int seen = 0;
+		for (int j = 0; j < i && !seen; j++)
+			seen = !strcmp(v, (const char *)&facts[j] + off);
+		if (seen || !v[0])
+			continue;
+		int w = snprintf(dst + used, n - used, "%s%s", used ? "; " : "", v);
+		if (w < 0 || (size_t)w >= n - used)
+			break;
+		used += (size_t)w;
+	}
+	if (!dst[0])
+		snprintf(dst, n, "unknown");
+}
+#define DISTINCT(buf, fa, n, field) \
+	distinct(buf, sizeof(buf), fa, n, offsetof(struct sw_runfacts, field))
+
+static void method(FILE *f, const struct sw_runrow *rows, const struct sw_runfacts *fa, int n)
+{
+	char wl[1024], pol[2048] = "", buf[4096];
+	size_t used = 0;
+	DISTINCT(wl, fa, n, workload);
+	for (int i = 0; i < n; i++) {
+		int seen = 0;
+		for (int j = 0; j < i && !seen; j++)
+			seen = !strcmp(fa[i].policy, fa[j].policy) && !strcmp(fa[i].realised, fa[j].realised);
+		if (seen)
+			continue;
+		int w = snprintf(pol + used, sizeof(pol) - used, "%s%s (%s)", used ? ", " : "",
+				 fa[i].policy, fa[i].realised[0] ? fa[i].realised : "unknown");
+		if (w < 0 || (size_t)w >= sizeof(pol) - used)
+			break;
+		used += (size_t)w;
+	}
+	char dur[256] = "";
+	used = 0;
+	for (int i = 0; i < n; i++) {
+		char one[32];
+		snprintf(one, sizeof(one), "%.0f s", fa[i].duration_s);
+		if (strstr(dur, one))
+			continue;
+		int w = snprintf(dur + used, sizeof(dur) - used, "%s%s", used ? " or " : "", one);
+		if (w < 0 || (size_t)w >= sizeof(dur) - used)
+			break;
+		used += (size_t)w;
+	}
+	snprintf(buf, sizeof(buf),
+		 "A writer stored into a shared mapping of a file exported over NFS "
+		 "and logged every store and every change of the file's timestamps "
+		 "(the truth). Workload: %s; %s per run, %d run%s. Timestamp "
+		 "policies and how each was realised: %s. An emulated policy follows "
+		 "the writer's writeback model; a probe polled the file's attributes "
+		 "over NFS, and the client views come from a kernel NFS client "
+		 "reading through a mount where one ran, else from a replay of the "
+		 "Linux client's attribute-cache rules over the writer's timestamp updates.",
+		 wl, dur, n, n == 1 ? "" : "s", pol);
+	(void)rows;
+	sw_fmt_wrap(f, "", "", NULL, buf);
+}
+
+static void env_line(FILE *f, const char *name, const char *val)
+{
+	char lead[32];
+	snprintf(lead, sizeof(lead), "  %-10s ", name);
+	sw_fmt_wrap(f, lead, "             ", NULL, val);
+}
+
+static void environment(FILE *f, const struct sw_runfacts *fa, int n)
+{
+	char b[2048], wb[1024] = "", c[256] = "";
+	size_t used = 0;
+	fputs("\nEnvironment\n", f);
+	DISTINCT(b, fa, n, kernel);
+	env_line(f, "kernel:", b);
+	b[0] = 0;
+	for (int i = 0; i < n; i++) {
+		char one[352];
+		snprintf(one, sizeof(one), "%s (%s)", fa[i].fs, fa[i].fs_opts[0] ? fa[i].fs_opts : "-");
+		if (!strstr(b, one)) {
+			size_t u = strlen(b);
+			snprintf(b + u, sizeof(b) - u, "%s%s", u ? "; " : "", one);
+		}
+	}
+	env_line(f, "fs:", b);
+	for (int i = 0; i < n; i++) {
+		char one[256];
+		if (fa[i].model_wb_ms >= 0 && fa[i].realised[0] == 'e')
+			snprintf(one, sizeof(one), "model: writeback every %lld ms, expire %lld ms",
+				 (long long)fa[i].model_wb_ms, (long long)fa[i].model_expire_ms);
+		else
+			snprintf(one, sizeof(one), "host: dirty_writeback_centisecs=%lld "
+				 "dirty_expire_centisecs=%lld%s", (long long)fa[i].host_wb_cs,
+				 (long long)fa[i].host_expire_cs,
+				 fa[i].sysctl_pinned ? " (pinned to the model's values for the run)" : "");
+		if (strstr(wb, one))
+			continue;
+		int w = snprintf(wb + used, sizeof(wb) - used, "%s%s", used ? "; " : "", one);
+		if (w < 0 || (size_t)w >= sizeof(wb) - used)
+			break;
+		used += (size_t)w;
+	}
+	env_line(f, "writeback:", wb);
+	DISTINCT(b, fa, n, nfs);
+	env_line(f, "nfs:", b);
+	DISTINCT(b, fa, n, mounts);
+	if (strcmp(b, "unknown"))
+		env_line(f, "mounts:", b);
+	DISTINCT(b, fa, n, packages);
+	env_line(f, "packages:", b);
+	int64_t err = -1;
+	for (int i = 0; i < n; i++)
+		if (fa[i].clock_err_ns > err)
+			err = fa[i].clock_err_ns;
+	if (err < 0)
+		snprintf(c, sizeof(c), "writer and clients on one host (one clock)");
+	else
+		snprintf(c, sizeof(c), "offset error at most %.1f us (clock.json)", (double)err / 1e3);
+	env_line(f, "clock:", c);
+}
+
+void sw_fmt_mail(FILE *f, const struct sw_mail_hdr *h, const struct sw_runrow *rows,
+		 const struct sw_runfacts *fa, int n, unsigned dims,
+		 const struct sw_findings *fi)
+{
+	/* long header values folded (RFC 5322 2.2.3: a line break before
+	 * white space) */
+	sw_fmt_wrap(f, "From: ", " ", NULL, h->from);
+	sw_fmt_wrap(f, "To: ", " ", NULL, h->to);
+	sw_fmt_wrap(f, "Subject: ", " ", NULL, h->subject);
+	fprintf(f, "Date: %s\nMIME-Version: 1.0\n"
+		"Content-Type: text/plain; charset=utf-8\n"
+		"Content-Transfer-Encoding: 8bit\n\n", h->date);
+	method(f, rows, fa, n);
+	environment(f, fa, n);
+	fputs("\nResults\n", f);
+	sw_fmt_summary_text(f, rows, n, dims);
+	fputs("\nFindings\n", f);
+	if (!fi->n)
+		fputs("  none beyond the table.\n", f);
+	for (int i = 0; i < fi->n; i++)
+		sw_fmt_wrap(f, "- ", "  ", NULL, fi->text[i]);
+	fputs("\nTo reproduce (from a stalewin checkout, as root)\n", f);
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "  # %s\n", rows[i].label);
+		if (fa[i].sysctl_pinned) /* the run saw these; the host's differ */
+			fprintf(f, "  sysctl -w vm.dirty_writeback_centisecs=%lld \\\n"
+				"      vm.dirty_expire_centisecs=%lld   # restore afterwards\n",
+				(long long)fa[i].host_wb_cs, (long long)fa[i].host_expire_cs);
+		sw_fmt_wrap(f, "  ", "      ", " \\", fa[i].command[0] ? fa[i].command : "(unknown)");
+	}
+	if (h->nattach) {
+		fputs("\nPlots (attached)\n", f);
+		for (int i = 0; i < h->nattach; i++)
+			sw_fmt_wrap(f, "  ", "    ", NULL, h->attach[i]);
+	}
+	fputs("\n-- \nstalewin (summary and mail generated from the run folders)\n", f);
+}

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/* summary.c - `stalewin summary`: one row per run (pass/runrow.h) in a
+ * table of at most 72 columns, or the same rows as JSON. */
+#include <stdio.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "runrow.h"
+
+#define LABEL_W 11
+
+static void view_cell(char *b, int len, const struct sw_view *v)
+{
+	char d[16];
+	sw_fmt_qv(d, sizeof(d), v->p50_ns);
+	snprintf(b, len, "%6s%c", d,
+		 v->src == SW_VIEW_KERNEL ? 'k' : v->src == SW_VIEW_REPLAY ? 'r' : ' ');
+}
+
+static void per_1k(char *b, int len, double v)
+{
+	if (v < 10)
+		snprintf(b, len, "%.1f", v);
+	else if (v < 9999.5)
+		snprintf(b, len, "%.0f", v);
+	else
+		snprintf(b, len, ">9k");
+}
+
+void sw_fmt_summary_row(FILE *f, const struct sw_runrow *r)
+{
+	char lab[80], t[3][16], u[16], o[16], dv[24], cv[24], k[16], tr[16];
+	snprintf(lab, sizeof(lab), "%s%s", r->label, r->partial ? "!" : "");
+	sw_fmt_qv(t[0], sizeof(t[0]), r->truth_p50_ns);
+	sw_fmt_qv(t[1], sizeof(t[1]), r->truth_p99_ns);
+	sw_fmt_qv(t[2], sizeof(t[2]), r->truth_max_ns);
+	sw_fmt_pct(u, sizeof(u), r->stores ? r->uncovered_share : 0);
+	sw_fmt_qv(o, sizeof(o), r->observed_p50_ns);
+	view_cell(dv, sizeof(dv), &r->view_default);
+	view_cell(cv, sizeof(cv), &r->view_cto);
+	per_1k(k, sizeof(k), r->updates_per_1k);
+	sw_fmt_qv(tr, sizeof(tr), r->trap_p50_ns);
+	if (strlen(lab) > LABEL_W) {
+		fprintf(f, "%.72s\n", lab);
+		lab[0] = 0;
+	}
+	fprintf(f, "%-*s %6s %6s %6s %4s %6s %s %s %4s %6s\n", LABEL_W, lab, t[0], t[1],
+		t[2], u, o, dv, cv, k, tr);
+}
+
+void sw_fmt_summary_text(FILE *f, const struct sw_runrow *rows, int n, unsigned dims)
+{
+	char by[64] = "";
+	size_t used = 0;
+	for (int d = 0; d < SW_DIM_N; d++)
+		if (dims & (1u << d)) {
+			int w = snprintf(by + used, sizeof(by) - used, "%s%s",
+					 used ? ", " : "", sw_runrow_dim_name(d));
+			if (w > 0 && (size_t)w < sizeof(by) - used)
+				used += (size_t)w;
+		}
+	fprintf(f, "stalewin summary: %d run%s, rows labelled by %s\n", n,
+		n == 1 ? "" : "s", by);
+	fprintf(f, "%-11s %-25s %6s %-15s %4s %6s\n", "", "------ truth window -----",
+		"obs", "- client view -", "upd", "trap");
+	fprintf(f, "%-11s %6s %6s %6s %4s %6s %7s %6s  %4s %6s\n", "run", "p50", "p99",
+		"max", "uncv", "p50", "default", "cto", "/1k", "p50");
+	for (int i = 0; i < n; i++)
+		sw_fmt_summary_row(f, &rows[i]);
+	fputs("\ntruth: store to the first timestamp update after it, over all\n"
+	      "  stores; >end: no update before the run ended (uncv: share).\n"
+	      "obs: probe GETATTR over NFS.  client view: p50 of the default\n"
+	      "  mount and of close-to-open; k real kernel client (kread),\n"
+	      "  r replay of the Linux client's rules.  upd/1k: timestamp\n"
+	      "  updates per 1000 stores.  trap: write-fault trap latency.\n", f);
+	int any_partial = 0;
+	for (int i = 0; i < n; i++)
+		any_partial |= rows[i].partial;
+	if (any_partial)
+		fputs("!: partial run (see its report for why).\n", f);
+}
+
+static json_t *ns_s(int64_t ns)
+{
+	return ns < 0 ? json_null() : json_real((double)ns / 1e9);
+}
+
+static json_t *view_json(const struct sw_view *v)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "source", json_string(v->src == SW_VIEW_KERNEL ? "kernel"
+						     : v->src == SW_VIEW_REPLAY ? "replay" : "none"));
+	json_object_set_new(o, "figure", json_string(v->name));
+	json_object_set_new(o, "p50_s", ns_s(v->p50_ns));
+	json_object_set_new(o, "stores", json_integer((json_int_t)v->n));
+	json_object_set_new(o, "unresolved", json_integer((json_int_t)v->unresolved));
+	return o;
+}
+
+json_t *sw_summary_rows_json(const struct sw_runrow *rows, int n)
+{
+	json_t *root = json_object(), *arr = json_array();
+	json_object_set_new(root, "schema", json_string("stalewin-summary"));
+	json_object_set_new(root, "schema_version", json_integer(1));
+	for (int i = 0; i < n; i++) {
+		const struct sw_runrow *r = &rows[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "label", json_string(r->label));
+		json_object_set_new(o, "policy", json_string(r->policy));
+		json_object_set_new(o, "workload", json_string(r->workload));
+		json_object_set_new(o, "fs", json_string(r->fs));
+		json_object_set_new(o, "kernel", json_string(r->kernel));
+		json_object_set_new(o, "dir", json_string(r->dir));
+		json_object_set_new(o, "partial", json_boolean(r->partial));
+		json_object_set_new(o, "stores", json_integer((json_int_t)r->stores));
+		json_object_set_new(o, "truth_p50_s", ns_s(r->truth_p50_ns));
+		json_object_set_new(o, "truth_p99_s", ns_s(r->truth_p99_ns));
+		json_object_set_new(o, "truth_max_s", ns_s(r->truth_max_ns));
+		json_object_set_new(o, "uncovered_share", json_real(r->uncovered_share));
+		json_object_set_new(o, "observed_p50_s", ns_s(r->observed_p50_ns));
+		json_object_set_new(o, "view_default", view_json(&r->view_default));
+		json_object_set_new(o, "view_cto", view_json(&r->view_cto));
+		json_object_set_new(o, "updates_per_1k", json_real(r->updates_per_1k));
+		json_object_set_new(o, "trap_p50_us", r->trap_p50_ns < 0 ? json_null()
+				    : json_real((double)r->trap_p50_ns / 1e3));
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(root, "rows", arr);
+	return root;
+}

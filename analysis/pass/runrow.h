@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* runrow.h - one run reduced to the row of `stalewin summary` (and of the
+ * mail's table): the figures a mailing-list reader compares across runs.
+ * Filled from a finished struct sw_summary (runrow.c); printed by
+ * analysis/output/summary.c.  Window values: ns, -1 "> run end", -2 no
+ * stores. */
+#ifndef STALEWIN_RUNROW_H
+#define STALEWIN_RUNROW_H
+#include <stdint.h>
+
+#include "report.h"
+
+enum sw_view_src {
+	SW_VIEW_NONE = 0,    /* neither a kernel reader nor a replay profile */
+	SW_VIEW_KERNEL = 1,  /* the real kernel NFS client (a kread log) */
+	SW_VIEW_REPLAY = 2,  /* the replay of the client's rules (replay.c) */
+};
+
+struct sw_view { /* one client view: a window p50 and where it comes from */
+	int src;                 /* enum sw_view_src */
+	char name[48];           /* the figure: "kread-0 kept-open", "v3-cto" */
+	int64_t p50_ns;          /* writer CLOCK_REALTIME ns; -1 >end, -2 none */
+	uint64_t n, unresolved;  /* stores it covers; with no end in the logs */
+};
+
+enum sw_runrow_dim { /* what can tell runs apart (the row's label) */
+	SW_DIM_POLICY = 0, SW_DIM_WORKLOAD, SW_DIM_FS, SW_DIM_KERNEL, SW_DIM_N
+};
+
+struct sw_runrow {
+	char label[64];          /* the differing dimensions, "eager rewrite" */
+	char dir[SW_PATHLEN];    /* run folder */
+	char policy[32], workload[32], fs[64], kernel[160];
+	int partial;             /* the run's report is partial (exit 3) */
+	uint64_t stores, updates;
+	int64_t truth_p50_ns, truth_p99_ns, truth_max_ns; /* over all stores */
+	uint64_t truth_unresolved; /* stores never made visible before the end */
+	double uncovered_share;  /* truth_unresolved / stores, 0..1 */
+	int vers;                /* NFS version of the observed figure, 0 none */
+	int64_t observed_p50_ns; /* probe 0 target 0; -2 no probe */
+	struct sw_view view_default, view_cto;
+	double updates_per_1k;   /* timestamp updates per 1000 stores */
+	int64_t trap_p50_ns;     /* write-fault trap latency p50, -2 none */
+	int64_t resolution_ns;   /* probe 0's resolution, -1 none */
+};
+
+/* One row from a finished pass (label left empty). */
+void sw_runrow_fill(const struct sw_summary *S, struct sw_runrow *r);
+/* Label every row by the dimensions that differ between the rows (the
+ * policy when nothing differs); returns the mask of 1 << enum
+ * sw_runrow_dim used. */
+unsigned sw_runrow_label(struct sw_runrow *rows, int n);
+const char *sw_runrow_dim_name(int dim);
+
+#endif
