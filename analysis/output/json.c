@@ -177,7 +177,7 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 		json_object_set_new(o, "kind", json_string(F->kind));
 		json_object_set_new(o, "t_start_real_ns", I(F->t_start_ns));
 		json_object_set_new(o, "t_end_real_ns", F->t_end_ns < 0 ? json_null() : I(F->t_end_ns));
-		json_object_set_new(o, "dur_ns", F->t_end_ns < 0 ? json_null() : I(F->t_end_ns - F->t_start_ns));
+		json_object_set_new(o, "dur_ns", F->t_end_ns < 0 ? json_null() : I(F->t_end_ns >= F->t_start_ns ? F->t_end_ns - F->t_start_ns : -1));
 		json_object_set_new(o, "cut_short", json_boolean(F->cut_short));
 		json_object_set_new(o, "stores", I(F->stores));
 		json_array_append_new(fa, o);

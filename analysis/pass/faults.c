@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "satmath.h"
 
 static int64_t int_of(json_t *o, const char *k, int64_t dflt)
 {
@@ -54,8 +55,8 @@ void sw_faults_load(struct sw_summary *S, const char *dir)
 		}
 		struct sw_fault *F = &S->fault[S->nfaults++];
 		snprintf(F->kind, sizeof(F->kind), "%s", json_string_value(k));
-		F->t_start_ns = t0 + S->offset_ns;
-		F->t_end_ns = t1 < 0 ? -1 : t1 + S->offset_ns;
+		F->t_start_ns = sa(t0, S->offset_ns);
+		F->t_end_ns = t1 < 0 ? -1 : sa(t1, S->offset_ns);
 		F->cut_short = json_is_true(json_object_get(f, "cut_short"));
 	}
 	json_decref(root);
@@ -76,13 +77,13 @@ void sw_faults_finish(struct sw_summary *S)
 		if (S->fault[i].cut_short)
 			sw_problem(S, "faults.json", i, 1,
 				   "%s at %.2f s cut the run short (the orchestrator lost its writer or its logs)",
-				   S->fault[i].kind, (S->fault[i].t_start_ns - S->t_start_ns) / 1e9);
+				   S->fault[i].kind, ss(S->fault[i].t_start_ns, S->t_start_ns) / 1e9);
 	if (S->complete && S->end_reason != SW_END_DONE)
 		sw_problem(S, "writer.swlog", -1, 1,
 			   "expected the writer to end at its planned duration (END reason %u), saw END reason %u (%s) at %.2f s: the run was cut short",
 			   SW_END_DONE, S->end_reason,
 			   S->end_reason == SW_END_SIGNAL ? "stopped by a signal or a stop request" : "stopped by an error",
-			   (S->t_end_ns - S->t_start_ns) / 1e9);
+			   ss(S->t_end_ns, S->t_start_ns) / 1e9);
 }
 
 __attribute__((format(printf, 4, 5)))
@@ -108,7 +109,7 @@ void sw_status_line(const struct sw_summary *S, char *buf, size_t n)
 	used = put(buf, n, 0, "%s", S->partial ? "PARTIAL: " : "complete, with faults: ");
 	for (int i = 0; i < S->nfaults; i++) {
 		const struct sw_fault *F = &S->fault[i];
-		double at = (F->t_start_ns - S->t_start_ns) / 1e9;
+		double at = ss(F->t_start_ns, S->t_start_ns) / 1e9;
 		if (i)
 			used = put(buf, n, used, "; ");
 		if (F->t_end_ns < 0)
@@ -116,7 +117,7 @@ void sw_status_line(const struct sw_summary *S, char *buf, size_t n)
 				   at, (unsigned long long)F->stores);
 		else
 			used = put(buf, n, used, "%s at %.2f s for %.2f s (%llu stores)", F->kind, at,
-				   (F->t_end_ns - F->t_start_ns) / 1e9, (unsigned long long)F->stores);
+				   ss(F->t_end_ns, F->t_start_ns) / 1e9, (unsigned long long)F->stores);
 	}
 	if (!S->partial)
 		return;
