@@ -35,13 +35,15 @@ pid=$!
 for _ in $(seq 300); do grep -q "starting the writer: run-id=" "$E2E_TMP/err" && break; sleep 0.1; done
 rid=$(sed -n 's/.*starting the writer: run-id=\([0-9a-f]*\).*/\1/p' "$E2E_TMP/err" | head -n 1)
 named=""
-if [ -n "$rid" ]; then
-	sleep 1
+for _ in $(seq 20); do # until the writer's run child shows (before any fault at 2 s)
+	[ -n "$rid" ] || break
 	for p in /proc/[0-9]*; do
 		grep -qa -- "wruns/$rid/writer.swlog" "$p/cmdline" 2>/dev/null || continue
 		named="$(cat "$p/comm" 2>/dev/null) / $(tr '\0' ' ' < "$p/cmdline" | cut -d' ' -f1-2)"
 	done
-fi
+	[ -n "$named" ] && break
+	sleep 0.1
+done
 set +e
 wait "$pid"
 rc=$?
