@@ -17,7 +17,7 @@
 enum {
 	O_SIZE = 256, O_DURATION, O_RUNID, O_STATUS, O_TRAP, O_INTERVAL,
 	O_PAGE, O_RATE, O_PAGES, O_HOTPAGES, O_HOTSHARE, O_SEED, O_BSTORES,
-	O_SILENCE, O_MSA, O_MSS, O_FSYNC, O_NOMUNMAP, O_WB, O_EXP, O_BG,
+	O_SILENCE, O_MSA, O_MSS, O_FSYNC, O_NOMUNMAP, O_WB, O_EXP, O_BG, O_JC,
 	O_FORCE, O_POPULATE, O_NPOLL, O_SPIN, O_NPONLY,
 };
 
@@ -48,6 +48,7 @@ static const struct option longopts[] = {
 	{ "writeback-ms", required_argument, NULL, O_WB },
 	{ "expire-ms", required_argument, NULL, O_EXP },
 	{ "dirty-background-bytes", required_argument, NULL, O_BG },
+	{ "journal-commit-ms", required_argument, NULL, O_JC },
 	{ "force", no_argument, NULL, O_FORCE },
 	{ "populate", no_argument, NULL, O_POPULATE },
 	{ "native-poll-ms", required_argument, NULL, O_NPOLL },
@@ -72,6 +73,7 @@ void sw_opts_usage(FILE *f)
 "            --burst-stores N (100) --silence-ms N (1000)\n"
 "  sync: --msync-async-ms N --msync-sync-ms N --fsync-ms N --no-munmap\n"
 "  writeback model: --writeback-ms N --expire-ms N --dirty-background-bytes N\n"
+"            --journal-commit-ms N (jbd2 commit of ext4, 5000; 0: lazytime)\n"
 "            (defaults from /proc/sys/vm)\n"
 "  native: --populate (map pages by MADV_POPULATE_READ first)\n"
 "          --native-poll-ms N (fstat between stores, default 10)\n"
@@ -199,6 +201,7 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 	o->size = 1u << 20;
 	o->duration_s = 10;
 	o->writeback_ms = o->expire_ms = o->background_bytes = -1;
+	o->journal_commit_ms = 5000;
 	o->native_poll_ms = 10;
 	o->uffd_spin_us = 200;
 	o->wl.interval_ns = 100 * SW_NS_PER_MS;
@@ -254,6 +257,10 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 		case O_NOMUNMAP: o->no_munmap = 1; break;
 		case O_WB:
 			if ((rc = ms_opt("writeback-ms", optarg, &o->writeback_ms, err, errlen)))
+				return rc;
+			break;
+		case O_JC:
+			if ((rc = ms_opt("journal-commit-ms", optarg, &o->journal_commit_ms, err, errlen)))
 				return rc;
 			break;
 		case O_EXP:

@@ -207,6 +207,7 @@ char *sw_meta_json(const struct sw_opts *o, const struct sw_resolved *r)
 	json_object_set_new(wb, "modelled", json_boolean(o->policy->emulated));
 	json_object_set_new(wb, "writeback_ms", json_integer(r->writeback_ms));
 	json_object_set_new(wb, "expire_ms", json_integer(r->expire_ms));
+	json_object_set_new(wb, "journal_commit_ms", json_integer(o->journal_commit_ms));
 	json_object_set_new(wb, "background_bytes", json_integer(r->background_bytes));
 	json_object_set_new(wb, "background_basis", json_string(r->background_basis));
 	json_object_set_new(m, "writeback_model", wb);

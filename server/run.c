@@ -522,11 +522,8 @@ int sw_run_main(struct sw_run *R)
 	R->t_last_look_mono_ns = R->t0_mono_ns;
 	R->t_last_look_real_ns = sw_real_ns();
 	if (!R->native) {
-		/* the model's kupdate clock starts with the run */
-		R->model.t_next_tick_mono_ns =
-			R->model.cfg.writeback_ns > 0
-				? R->t0_mono_ns + R->model.cfg.writeback_ns
-				: INT64_MAX;
+		/* the model's flusher starts idle with the run */
+		sw_model_start(&R->model, R->t0_mono_ns);
 		atomic_store(&R->mp.policy_active, 1);
 	}
 	int reason = loop(R);

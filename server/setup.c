@@ -242,6 +242,8 @@ static int map_file(struct sw_run *R, char *err, size_t errlen)
 		.writeback_ns = R->r.writeback_ms * SW_NS_PER_MS,
 		.expire_ns = R->r.expire_ms * SW_NS_PER_MS,
 		.background_bytes = (uint64_t)R->r.background_bytes,
+		.jiffy_ns = sw_model_host_jiffy_ns(),
+		.journal_commit_ns = o->journal_commit_ms * SW_NS_PER_MS,
 	};
 	if (sw_model_init(&R->model, &mc, o->policy, sw_mono_ns(), e2, sizeof(e2)))
 		return say(err, errlen, 1, "%s", e2);

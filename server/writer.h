@@ -33,6 +33,7 @@ struct sw_opts {
 	int64_t writeback_ms;                 /* -1: /proc/sys/vm default */
 	int64_t expire_ms;                    /* -1: default */
 	int64_t background_bytes;             /* -1: default */
+	int64_t journal_commit_ms;            /* model: jbd2 commit, 0: none */
 	int populate;                         /* native: --populate */
 	int64_t native_poll_ms;               /* native: fstat poll period */
 	int native_poll_only;                 /* native: no fstat after stores */

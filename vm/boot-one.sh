@@ -3,11 +3,13 @@
 #
 #   vm/boot-one.sh --kernel VMLINUX --share DIR --run SCRIPT [--disk IMG]
 #                  [--timeout S] [--mem MIB] [--smp N] [--build-dir DIR]
+#                  [--append "KERNEL ARGS"]
 #
 # The guest is the stock-kernel-free image of vm/build.sh (busybox, knfsd
 # tools, mount.nfs, the project's binaries in /opt/stalewin/bin, on PATH)
 # booted from VMLINUX (an ELF vmlinux with a PVH note; "stock" = Debian's
-# kernel with its modules).  DIR is shared read-write over 9p at /sw.
+# kernel with its modules; 6.1, 6.12, 7.2 = Debian's packages by name,
+# vm/build.sh).  DIR is shared read-write over 9p at /sw.
 # SCRIPT is copied to DIR/boot-one.sh.run and run by /init as its last step
 # with sh; its output goes to the console and to DIR/boot-one.out; the
 # guest's dmesg to DIR/boot-one.dmesg, the console to DIR/boot-one.console.
@@ -20,7 +22,7 @@ SW_VM_PROG="boot-one"
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 . "$SW_VM_DIR/qemu.sh"
 
-kernel="" share="" script="" disk="" timeout=300 build_args=()
+kernel="" share="" script="" disk="" timeout=300 build_args=() append=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=${2:?}; shift 2 ;;
@@ -31,7 +33,8 @@ while [ $# -gt 0 ]; do
 	--mem) SW_VM_MEM=${2:?}; shift 2 ;;
 	--smp) SW_VM_SMP=${2:?}; shift 2 ;;
 	--build-dir) build_args+=(--build-dir "${2:?}"); shift 2 ;;
-	-h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--append) append=${2:?}; shift 2 ;;
+	-h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) vm_usage_die "unknown option '$1' (see --help)" ;;
 	esac
 done
@@ -57,7 +60,7 @@ trap 'vm_stop_all' EXIT
 trap 'exit 130' INT TERM
 t0=$(vm_now)
 vm_qemu_start boot-one "$SW_VM_VMLINUX" "$SW_VM_INITRD" "$share" "$console" \
-	--run boot-one.sh.run ${disk:+--disk "$(realpath "$disk")"}
+	--run boot-one.sh.run ${disk:+--disk "$(realpath "$disk")"} ${append:+--append "$append"}
 pid=$VM_PID
 if ! vm_wait_file "$pid" "$share/boot-one.rc" "$timeout" "$console" "guest did not finish the script"; then
 	exit 1

@@ -12,9 +12,14 @@
 # keyed by a hash of its inputs (package versions, these scripts, the
 # binaries), and rebuilt only when they change.
 #
-#   vm/build.sh [--kernel VMLINUX] [--build-dir DIR] [--quiet]
+#   vm/build.sh [--kernel VMLINUX|NAME] [--build-dir DIR] [--quiet]
 # prints shell assignments: SW_VM_VMLINUX= SW_VM_INITRD= SW_VM_KVER=
-# SW_VM_KERNEL_DESC= SW_VM_BINS= (project binaries found).
+# SW_VM_KERNEL_DESC= SW_VM_BINS= (project binaries found) SW_VM_KPKG=
+# (package=version of a Debian kernel).
+# NAME (vm_kernel_names in lib.sh): stock or 6.1 = bookworm's
+# linux-image-amd64 through the host's apt; 6.12 = trixie's, 7.2 = sid's
+# linux-image-amd64, fetched with vm/apt-private (the host's apt
+# configuration untouched); the release must start with NAME.
 # With --kernel, that ELF (e.g. a patched kernel with the drivers built in)
 # is used and no modules are loaded (unless its version matches the stock
 # modules, which are then included).
@@ -35,72 +40,134 @@ done
 # Modules per guest role (loading costs ~0.1 s each under TCG, so each
 # role loads only its own: sw-insmod-ROLE.list; boot-one loads all).
 SW_MODS_common="virtio_pci virtio_net virtio_blk virtio_rng 9pnet_virtio 9p"
-SW_MODS_server="ext4 crc32c_generic nfsd"
+# A trailing ? marks a module some kernels do not have (built in or gone).
+# xfs and btrfs are loaded by the server guest only when it mounts them
+# (sw-insmod-fs-FS.list): btrfs pulls raid6/xor, whose benchmarks cost
+# seconds under TCG.
+SW_MODS_server="ext4 crc32c_generic? nfsd"
 SW_MODS_client="nfsv3 nfsv4"
 SW_MODS_all="$SW_MODS_common $SW_MODS_server $SW_MODS_client"
+SW_MODS_FS="xfs btrfs"
 mkdir -p "$SW_VM_CACHE" 2>/dev/null || vm_die "cannot create the cache $SW_VM_CACHE (set SW_VM_CACHE to a writable directory)"
 vm_space_check "$SW_VM_CACHE" 400
 # one builder at a time (several runs/tests may start together); a cache
 # hit holds the lock ~0.2 s
 exec 9>"$SW_VM_CACHE/.build.lock"
 flock -w 600 9 || vm_die "waited 600 s for the cache lock $SW_VM_CACHE/.build.lock"
-kernel_hash=$(cat "$SW_VM_DIR/lib.sh" "$SW_VM_DIR/build.sh" | vm_hash)
 scripts_hash=$(cat "$SW_VM_DIR/lib.sh" "$SW_VM_DIR/build.sh" "$SW_VM_DIR/init" "$SW_VM_DIR"/guest/*.sh | vm_hash)
 
 # ---------------------------------------------------------------- kernel
-build_stock_kernel() {
-	local pkg ver key dir tmp deb kver m
-	pkg=$SW_KPKG ver=$SW_KPKG_VER
+# module closure of M (lines "insmod PATH"); M? may be missing
+mod_closure() { # ROOT KVER M PKG
+	local m=${3%\?}
+	if ! modprobe -d "$1" -S "$2" --show-depends "$m" 2>/dev/null; then
+		[ "$m" != "$3" ] && return 0
+		vm_die "module $m not found in $4 (expected in lib/modules/$2)"
+	fi
+}
+# build_kernel_part PKG VER FETCH...: the kernel cache part of a Debian
+# linux-image package; FETCH... PKG=VER prints the .deb's path.
+build_kernel_part() {
+	local pkg=$1 ver=$2 key dir tmp deb kver m f role list
+	shift 2
 	key=$(echo "$pkg $ver $kernel_hash" | vm_hash)
 	dir=$SW_VM_CACHE/kernel-$key
 	if [ ! -f "$dir/done" ]; then
-		vm_log "building the stock kernel part ($pkg $ver) in $dir"
-		deb=$(vm_fetch_deb "$pkg" "$ver")
+		vm_log "building the kernel part ($pkg $ver) in $dir"
+		deb=$("$@" "$pkg=$ver") || exit 1
 		rm -rf "$dir"; tmp=$(mktemp -d "$SW_VM_CACHE/.kernel.XXXXXX")
 		dpkg-deb -x "$deb" "$tmp/root" || vm_die "dpkg-deb -x $deb failed"
-		kver=$(ls "$tmp/root/lib/modules" | sed -n 1p)
-		[ -n "$kver" ] || vm_die "$deb has no lib/modules/VERSION"
+		# sid (7.x) splits the image: linux-image-X depends on
+		# linux-binary-X (vmlinuz), linux-modules-X and linux-base-X (config,
+		# modules.builtin) of the same version
+		for dep in $(dpkg-deb -f "$deb" Depends | tr ',' '\n' |
+			sed -n 's/^ *\(linux-\(binary\|modules\|base\)-[0-9][^ ]*\) (= \([^)]*\)).*/\1=\3/p'); do
+			deb=$("$@" "$dep") || exit 1
+			dpkg-deb -x "$deb" "$tmp/root" || vm_die "dpkg-deb -x $deb failed"
+		done
+		if [ ! -d "$tmp/root/lib/modules" ] && [ -d "$tmp/root/usr/lib/modules" ]; then
+			mkdir -p "$tmp/root/lib" && ln -s ../usr/lib/modules "$tmp/root/lib/modules"
+		fi
+		kver=$(ls "$tmp/root/lib/modules" 2>/dev/null | sed -n 1p || true)
+		[ -n "$kver" ] || vm_die "$pkg $ver has no lib/modules/VERSION (unpacked: $(cd "$tmp/root" && find . -maxdepth 3 | head -8 | tr '\n' ' '))"
+		# 7.x: the image and config live in lib/modules/VERSION/
+		mkdir -p "$tmp/root/boot"
+		for f in vmlinuz config; do
+			[ -f "$tmp/root/boot/$f-$kver" ] || [ ! -f "$tmp/root/lib/modules/$kver/$f" ] ||
+				cp "$tmp/root/lib/modules/$kver/$f" "$tmp/root/boot/$f-$kver"
+		done
+		[ -f "$tmp/root/boot/vmlinuz-$kver" ] || vm_die "$pkg $ver has no boot/vmlinuz-$kver nor lib/modules/$kver/vmlinuz"
 		vm_extract_vmlinux "$tmp/root/boot/vmlinuz-$kver" "$tmp/vmlinux" ||
 			vm_die "found no ELF payload in $tmp/root/boot/vmlinuz-$kver"
 		depmod -b "$tmp/root" "$kver" || vm_die "depmod -b failed for $kver"
 		mkdir -p "$tmp/mods/lib/modules/$kver"
-		for role in all server client; do
-			eval "list=\"\$SW_MODS_common \$SW_MODS_$role\""
-			for m in $list; do
-				modprobe -d "$tmp/root" -S "$kver" --show-depends "$m" ||
-					vm_die "module $m not found in $pkg"
-			done | awk '$1=="insmod"{ if (!seen[$2]++) print $2 }' >"$tmp/$role.list"
-			sed "s#^$tmp/root##" "$tmp/$role.list" >"$tmp/mods/lib/modules/sw-insmod-$role.list"
+		for role in all server client $(printf 'fs-%s ' $SW_MODS_FS); do
+			case "$role" in
+			fs-*) list=${role#fs-} ;;
+			*) eval "list=\"\$SW_MODS_common \$SW_MODS_$role\"" ;;
+			esac
+			for m in $list; do mod_closure "$tmp/root" "$kver" "$m" "$pkg $ver"; done |
+				awk '$1=="insmod"{ if (!seen[$2]++) print $2 }' >"$tmp/$role.list"
+			# busybox insmod cannot read compressed modules: decompressed below
+			sed -e "s#^$tmp/root##" -e 's/\.ko\.\(xz\|zst\|gz\)$/.ko/' "$tmp/$role.list" \
+				>"$tmp/mods/lib/modules/sw-insmod-$role.list"
 		done
-		while read -r f; do
-			mkdir -p "$tmp/mods$(dirname "${f#$tmp/root}")"
-			cp "$f" "$tmp/mods${f#$tmp/root}"
-		done <"$tmp/all.list"
-		# modules.dep & co so the kernel's request_module (busybox
-		# modprobe) finds what mount asks for by alias
-		cp "$tmp/root/lib/modules/$kver"/modules.{dep,alias,symbols,builtin,order} \
+		cat "$tmp"/*.list | sort -u | while read -r f; do
+			rel=${f#$tmp/root}
+			mkdir -p "$tmp/mods$(dirname "$rel")"
+			case "$f" in
+			*.ko.xz) xz -dc "$f" >"$tmp/mods${rel%.xz}" ;;
+			*.ko.zst) zstd -qdc "$f" >"$tmp/mods${rel%.zst}" ;;
+			*.ko.gz) gzip -dc "$f" >"$tmp/mods${rel%.gz}" ;;
+			*) cp "$f" "$tmp/mods$rel" ;;
+			esac || vm_die "cannot decompress $f"
+		done
+		# modules.dep & co of the decompressed set, so the kernel's
+		# request_module (busybox modprobe) finds what mount asks for
+		cp "$tmp/root/lib/modules/$kver"/modules.{builtin,builtin.modinfo,order} \
 			"$tmp/mods/lib/modules/$kver/" 2>/dev/null || true
+		depmod -b "$tmp/mods" "$kver" || vm_die "depmod -b failed for the module subset of $kver"
 		mkdir -p "$dir"
 		vm_cpio "$tmp/mods" "$dir/modules.cpio"
 		mv "$tmp/vmlinux" "$dir/vmlinux"
-		cp "$tmp/root/boot/config-$kver" "$dir/config"
+		cp "$tmp/root/boot/config-$kver" "$dir/config" 2>/dev/null || : >"$dir/config"
 		echo "$kver" >"$dir/kver"
 		echo "$pkg $ver" >"$dir/package"
 		rm -rf "$tmp"
 		touch "$dir/done"
-		ls -dt "$SW_VM_CACHE"/kernel-*/ 2>/dev/null | tail -n +3 | xargs -r rm -rf
+		# several kernels are in use at once (the matrix): keep 8
+		ls -dt "$SW_VM_CACHE"/kernel-*/ 2>/dev/null | tail -n +9 | xargs -r rm -rf
 	fi
 	SW_VM_VMLINUX=$dir/vmlinux
 	SW_VM_KVER=$(cat "$dir/kver")
+	SW_VM_KPKG="$pkg=$ver"
 	SW_VM_KERNEL_DESC="Debian $(cat "$dir/package") (stock, modules)"
 	mods_cpio=$dir/modules.cpio
+}
+build_stock_kernel() { build_kernel_part "$SW_KPKG" "$SW_KPKG_VER" vm_fetch_deb_spec; }
+vm_fetch_deb_spec() { vm_fetch_deb "${1%%=*}" "${1#*=}"; }
+# NAME (6.12, 7.2) -> the suite's linux-image-amd64 dependency
+build_named_kernel() {
+	local name=$1 suite meta ver pkg
+	suite=$(vm_kernel_suite "$name")
+	# SW_VM_KERNEL_META: tests only (a package that cannot be fetched)
+	meta=$("$SW_VM_DIR/apt-private" "$suite" show "${SW_VM_KERNEL_META:-linux-image-amd64}") ||
+		vm_die "kernel $name: cannot fetch ${SW_VM_KERNEL_META:-linux-image-amd64} from Debian $suite (above)"
+	pkg=$(echo "$meta" | grep -m1 '^Depends:' | grep -o 'linux-image-[0-9][^ ,]*-amd64 (= [^)]*)' | sed -n 1p)
+	[ -n "$pkg" ] || vm_die "kernel $name: $suite's linux-image-amd64 depends on no linux-image-N-amd64 ($(echo "$meta" | grep -m1 '^Depends:'))"
+	ver=$(echo "$pkg" | sed 's/.*(= \(.*\))/\1/') pkg=${pkg%% *}
+	case "${pkg#linux-image-}" in
+	"$name".*|"$name"-*) ;;
+	*) vm_die "kernel $name: $suite's linux-image-amd64 is now $pkg $ver, not $name (update vm_kernel_suite in vm/lib.sh)" ;;
+	esac
+	build_kernel_part "$pkg" "$ver" "$SW_VM_DIR/apt-private" "$suite" download
 }
 
 # --------------------------------------------------------------- userland
 build_userland() {
 	local vers key tmp deb r f p
 	vers=""
-	for p in busybox-static rpcbind nfs-common libc6 libtirpc3 kmod; do
+	for p in busybox-static rpcbind nfs-common libc6 libtirpc3 kmod xfsprogs btrfs-progs e2fsprogs; do
 		vers+="$p=$(vm_pkg_installed "$p") "
 	done
 	[ -x /bin/busybox ] && busybox --list | grep -x insmod >/dev/null ||
@@ -117,17 +184,24 @@ build_userland() {
 	tmp=$(mktemp -d "$SW_VM_CACHE/.userland.XXXXXX")
 	dpkg-deb -x "$deb" "$tmp/nks"
 	r=$tmp/root
-	mkdir -p "$r"/{bin,sbin,etc,proc,sys,dev,tmp,run,sw,mnt,var/lib/nfs,usr/sbin,lib64}
+	mkdir -p "$r"/{bin,sbin,etc,proc,sys,dev,tmp,run,sw,mnt,var/lib/nfs/nfsdcld,usr/sbin,lib64}
 	cp /bin/busybox "$r/bin/busybox"
 	cp "$SW_VM_DIR/init" "$r/init"; chmod 755 "$r/init"
 	mkdir -p "$r/opt/stalewin/guest"
 	cp "$SW_VM_DIR"/guest/*.sh "$r/opt/stalewin/guest/"
-	for f in rpc.nfsd rpc.mountd exportfs; do
+	# nfsdcld: kernels without legacy client tracking (7.x) refuse to end
+	# the v4 grace period early unless the tracking daemon runs
+	for f in rpc.nfsd rpc.mountd exportfs nfsdcld; do
 		vm_copy_with_libs "$r" "$tmp/nks/usr/sbin/$f" "/usr/sbin/$f"
 	done
 	vm_copy_with_libs "$r" /sbin/rpcbind
 	vm_copy_with_libs "$r" /sbin/mount.nfs
 	ln -s mount.nfs "$r/sbin/mount.nfs4"
+	# mkfs for the server's xfs and btrfs disks (absent on the host: the
+	# guest says so when that filesystem is asked for)
+	for f in /sbin/mkfs.xfs /sbin/mkfs.btrfs; do
+		[ -x "$f" ] && vm_copy_with_libs "$r" "$f"
+	done
 	vm_copy_with_libs "$r" /sbin/rpcinfo 2>/dev/null || vm_copy_with_libs "$r" /usr/sbin/rpcinfo 2>/dev/null || true
 	cp /etc/netconfig "$r/etc/netconfig"  # libtirpc refuses to work without it
 	cp /etc/services /etc/protocols "$r/etc/"
@@ -172,10 +246,19 @@ build_project() {
 	ls -t "$SW_VM_CACHE"/project-*.cpio 2>/dev/null | tail -n +5 | xargs -r rm -f
 }
 
+# a kernel part depends on how it is made, not on every edit of these files
+kernel_hash=$( (declare -f build_kernel_part mod_closure vm_extract_vmlinux vm_cpio
+	echo "$SW_MODS_common|$SW_MODS_server|$SW_MODS_client|$SW_MODS_FS") | vm_hash)
 vm_apt_facts
-mods_cpio=
-if [ -n "$kernel" ]; then
-	[ -f "$kernel" ] || vm_usage_die "--kernel: expected an ELF vmlinux, no file at $kernel"
+mods_cpio= SW_VM_KPKG=
+if [ -n "$kernel" ] && vm_kernel_known "$kernel"; then
+	case "$kernel" in
+	stock|6.1) build_stock_kernel ;;
+	*) build_named_kernel "$kernel" ;;
+	esac
+elif [ -n "$kernel" ]; then
+	case "$kernel" in */*|*.*) ;; *) vm_usage_die "--kernel: unknown kernel name '$kernel' (known: $vm_kernel_names, or a path to an ELF vmlinux)" ;; esac
+	[ -f "$kernel" ] || vm_usage_die "--kernel: expected an ELF vmlinux or one of $vm_kernel_names, no file at $kernel"
 	[ "$(head -c 4 "$kernel" | od -An -tx1 | tr -d ' ')" = 7f454c46 ] ||
 		vm_usage_die "--kernel: expected an ELF vmlinux (PVH), $kernel is not ELF (a bzImage? give the vmlinux from the build folder)"
 	ukver=$(grep -a -m1 -o 'Linux version [^ ]*' "$kernel" | awk '{print $3}' || true)
@@ -187,7 +270,7 @@ if [ -n "$kernel" ]; then
 		SW_VM_KERNEL_DESC="user kernel $(realpath "$kernel") (${ukver:-unknown version}, drivers built in)"
 	fi
 	SW_VM_VMLINUX=$(realpath "$kernel")
-	SW_VM_KVER=$ukver
+	SW_VM_KVER=$ukver SW_VM_KPKG=
 else
 	build_stock_kernel
 fi
@@ -198,7 +281,7 @@ key=$(echo "$mods_cpio $userland_cpio $proj_cpio $key" | vm_hash)
 initrd=$SW_VM_CACHE/initrd-$key.cpio
 if [ ! -f "$initrd" ]; then
 	cat $mods_cpio "$userland_cpio" "$proj_cpio" >"$initrd.tmp" && mv "$initrd.tmp" "$initrd"
-	ls -t "$SW_VM_CACHE"/initrd-*.cpio 2>/dev/null | tail -n +5 | xargs -r rm -f
+	ls -t "$SW_VM_CACHE"/initrd-*.cpio 2>/dev/null | tail -n +7 | xargs -r rm -f # a matrix uses 3 at once
 fi
-printf 'SW_VM_VMLINUX=%q\nSW_VM_INITRD=%q\nSW_VM_KVER=%q\nSW_VM_KERNEL_DESC=%q\nSW_VM_BINS=%q\n' \
-	"$SW_VM_VMLINUX" "$initrd" "$SW_VM_KVER" "$SW_VM_KERNEL_DESC" "$SW_VM_BINS"
+printf 'SW_VM_VMLINUX=%q\nSW_VM_INITRD=%q\nSW_VM_KVER=%q\nSW_VM_KERNEL_DESC=%q\nSW_VM_BINS=%q\nSW_VM_KPKG=%q\n' \
+	"$SW_VM_VMLINUX" "$initrd" "$SW_VM_KVER" "$SW_VM_KERNEL_DESC" "$SW_VM_BINS" "$SW_VM_KPKG"

@@ -133,3 +133,18 @@ vm_cpio() { # DIR OUT
 }
 
 vm_hash() { sha256sum | cut -c1-16; }
+
+# Guest kernels by name (vm/build.sh --kernel NAME): stock and 6.1 are
+# bookworm's linux-image-amd64 (the host's apt lists, as before); the
+# others are a suite's linux-image-amd64 fetched with vm/apt-private.
+# The package's release must start with the name (checked at fetch).
+vm_kernel_names="stock 6.1 6.12 7.2"
+vm_kernel_known() { case " $vm_kernel_names " in *" $1 "*) return 0 ;; esac; return 1; }
+vm_kernel_suite() { # NAME -> suite
+	case "$1" in
+	stock|6.1) echo bookworm ;;
+	6.12) echo trixie ;;
+	7.2) echo sid ;;
+	*) return 1 ;;
+	esac
+}

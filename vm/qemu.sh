@@ -8,17 +8,18 @@ SW_VM_SMP=${SW_VM_SMP:-1}
 SW_VM_PIDS=()
 
 # vm_qemu_start NAME VMLINUX INITRD SHARE CONSOLE [options...]
-#   --ip A.B.C.D/N   --run FILE   --disk IMG   --net QEMU_NETDEV_SPEC
+#   --ip A.B.C.D/N   --run FILE   --disk IMG (repeatable: vda, vdb, ...)
+#   --net QEMU_NETDEV_SPEC
 #   --mac MAC        --append "more kernel args"   --stdio 1 (interactive,
 #   in the foreground: returns when the guest powers off; VM_PID empty)
 # Starts qemu in the background; sets VM_PID.
 vm_qemu_start() {
 	local name=$1 vmlinux=$2 initrd=$3 share=$4 console=$5
 	shift 5
-	local ip="" run="" disk="" net="" mac="52:54:00:77:00:99" append="" stdio=0
+	local ip="" run="" disks=() net="" mac="52:54:00:77:00:99" append="" stdio=0
 	while [ $# -gt 0 ]; do
 		case "$1" in
-		--ip) ip=$2 ;; --run) run=$2 ;; --disk) disk=$2 ;;
+		--ip) ip=$2 ;; --run) run=$2 ;; --disk) disks+=("$2") ;;
 		--net) net=$2 ;; --mac) mac=$2 ;; --append) append=$2 ;;
 		--stdio) stdio=$2 ;;
 		*) vm_die "vm_qemu_start: unknown option $1" ;;
@@ -32,7 +33,8 @@ vm_qemu_start() {
 		-serial "file:$console"
 		-device virtio-rng-pci
 		-virtfs "local,path=$share,mount_tag=swshare,security_model=none,id=swfs")
-	[ -n "$disk" ] && cmd+=(-drive "file=$disk,if=virtio,format=raw,cache=writeback")
+	local d
+	for d in "${disks[@]}"; do cmd+=(-drive "file=$d,if=virtio,format=raw,cache=writeback"); done
 	[ -n "$net" ] && cmd+=(-netdev "$net" -device "virtio-net-pci,netdev=n0,mac=$mac")
 	: >"$console"
 	if [ "$stdio" = 1 ]; then
@@ -43,7 +45,11 @@ vm_qemu_start() {
 		VM_PID=""
 		return 0
 	fi
-	"${cmd[@]}" </dev/null >"$console.qemu" 2>&1 &
+	# its own session: a Ctrl-C at the terminal reaches the scripts (which
+	# end the runs cleanly, then stop qemu by PID), not qemu, which would
+	# die at once on SIGINT.  (setsid execs qemu: same PID, no fork, as a
+	# background job is never a process group leader here)
+	setsid "${cmd[@]}" </dev/null >"$console.qemu" 2>&1 &
 	VM_PID=$!
 	SW_VM_PIDS+=("$VM_PID")
 	echo "$VM_PID" >"$console.pid"

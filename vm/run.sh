@@ -4,10 +4,10 @@
 # real network), run the experiments, collect the run folder(s) on the
 # host, shut the guests down, print the report.
 #
-#   ./stalewin vm run [--policy P]... [--workload W] [--fs tmpfs|ext4]
+#   ./stalewin vm run [--policy P]... [--workload W]... [--fs FS]...
 #        [--mount-opts O]... [--reader-mode kept-open|cto]... [--duration S]
-#        [--kernel PATH|patched|stock] [--client-kernel PATH|stock]
-#        [--sysctl K=V]... [--probe-vers 3|4] [--probe-rate N]
+#        [--kernel PATH|patched|stock|6.1|6.12|7.2] [--client-kernel K]
+#        [--sysctl K=V]... [--probe-vers 3|4|3+4] [--probe-rate N]
 #        [--reader-every-ms N] [--reader-page N] [--size BYTES]
 #        [--writer-args "..."] [--out DIR] [--build-dir DIR] [--no-report]
 #        [--timeout S] [--control auto|api|direct]
@@ -19,6 +19,13 @@
 # to ext4, the others to tmpfs).  --mount-opts may repeat: one kernel
 # mount (nosharecache) per option set, each read in every reader mode;
 # kread-<j>.swlog, j in order (mount, mode), listed in meta.json.
+# --fs: tmpfs, ext4, xfs, btrfs (each disk filesystem on its own virtio
+# disk: ext4 made on the host, xfs and btrfs made in the server guest with
+# Debian 12's mkfs; xfs/btrfs run native only).  --workload may repeat:
+# every (policy, fs) runs each workload, in one boot.  Kernel names
+# (stock 6.1 6.12 7.2) are Debian's packages (vm/build.sh).
+# --probe-vers 3+4: one probe with a v3 and a v4 target (probe-0/t0 v3,
+# probe-0/t1 v4: ctime and the change attribute side by side).
 # --kernel applies to the server guest (the writer's kernel); "patched"
 # is vm/kernel/stalewin-vm-kernel --print-path; with it eager, deferred
 # and lang are the kernel's own policies: the server guest sets
@@ -43,16 +50,16 @@ SW_VM_PROG="stalewin vm run"
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 . "$SW_VM_DIR/qemu.sh"
 
-policies=() fss=() mounts=() modes=() sysctls=()
-workload=rewrite duration=10 kernel=stock client_kernel=stock probe_vers=3
+policies=() fss=() mounts=() modes=() sysctls=() workloads=()
+duration=10 kernel=stock client_kernel=stock probe_vers=3
 probe_rate=100 reader_every=100 reader_page=0 size=1M writer_args=""
 out="" build_dir=${SW_BUILD_DIR:-$SW_TOP/build} report=1 timeout="" shell=0 control=auto
-orig_cmd="$0 $*"
+orig_cmd="$0 $*" orig_argv=("$0" "$@")
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--policy) policies+=("${2:?}"); shift 2 ;;
 	--fs) fss+=("${2:?}"); shift 2 ;;
-	--workload) workload=${2:?}; shift 2 ;;
+	--workload) workloads+=("${2:?}"); shift 2 ;;
 	--mount-opts) mounts+=("${2:?}"); shift 2 ;;
 	--reader-mode) modes+=("${2:?}"); shift 2 ;;
 	--duration) duration=${2:?}; shift 2 ;;
@@ -82,18 +89,21 @@ for p in "${policies[@]}"; do
 	*) vm_usage_die "--policy: expected eager, deferred, lang, none or native, saw '$p'" ;; esac
 done
 for f in "${fss[@]}"; do
-	case "$f" in tmpfs|ext4) ;; *) vm_usage_die "--fs: expected tmpfs or ext4, saw '$f'" ;; esac
+	case "$f" in tmpfs|ext4|xfs|btrfs) ;; *) vm_usage_die "--fs: expected tmpfs, ext4, xfs or btrfs, saw '$f'" ;; esac
 done
 for m in "${modes[@]}"; do
 	case "$m" in kept-open|cto) ;; *) vm_usage_die "--reader-mode: expected kept-open or cto, saw '$m'" ;; esac
 done
 case "$control" in auto|api|direct) ;;
 *) vm_usage_die "--control: expected auto, api or direct, saw '$control'" ;; esac
-case "$workload" in rewrite|stream|random|burst) ;;
-*) vm_usage_die "--workload: expected rewrite, stream, random or burst, saw '$workload'" ;; esac
+[ ${#workloads[@]} -gt 0 ] || workloads=(rewrite)
+for workload in "${workloads[@]}"; do
+	case "$workload" in rewrite|stream|random|burst) ;;
+	*) vm_usage_die "--workload: expected rewrite, stream, random or burst, saw '$workload'" ;; esac
+done
 [ -z "$timeout" ] || [[ "$timeout" =~ ^[0-9]+$ ]] || vm_usage_die "--timeout: expected seconds per experiment, saw '$timeout'"
 [[ "$duration" =~ ^[0-9]+$ ]] && [ "$duration" -ge 1 ] || vm_usage_die "--duration: expected whole seconds >= 1, saw '$duration'"
-[[ "$probe_vers" =~ ^[34]$ ]] || vm_usage_die "--probe-vers: expected 3 or 4, saw '$probe_vers'"
+[[ "$probe_vers" =~ ^(3|4|3\+4)$ ]] || vm_usage_die "--probe-vers: expected 3, 4 or 3+4, saw '$probe_vers'"
 [[ "$probe_rate" =~ ^[0-9]+$ ]] || vm_usage_die "--probe-rate: expected GETATTRs/s, saw '$probe_rate'"
 [[ "$reader_every" =~ ^[0-9]+$ ]] && [ "$reader_every" -ge 1 ] || vm_usage_die "--reader-every-ms: expected ms >= 1, saw '$reader_every'"
 [[ "$reader_page" =~ ^[0-9]+$ ]] || vm_usage_die "--reader-page: expected a page index, saw '$reader_page'"
@@ -111,13 +121,14 @@ why=$(vm_qemu_check) || { echo "$SW_VM_PROG: $why" >&2; exit 1; }
 resolve_kernel() { # SPEC -> path or "stock"
 	case "$1" in
 	stock) echo stock ;;
+	6.1|6.12|7.2) echo "$1" ;; # Debian's packages (vm/build.sh --kernel NAME)
 	patched)
 		local k=${SW_VM_KERNEL_TOOL:-$SW_VM_DIR/kernel/stalewin-vm-kernel} p
 		[ -x "$k" ] || vm_die "--kernel patched: vm/kernel/stalewin-vm-kernel is missing (the patched-kernel part has not landed)"
 		p=$("$k" --print-path) || vm_die "--kernel patched: no patched kernel is built (./stalewin vm kernel builds it, ~25 min)"
 		[ -f "$p" ] || vm_die "--kernel patched: $k --print-path gave '$p', which is not a file"
 		echo "$p" ;;
-	*) [ -f "$1" ] || vm_usage_die "--kernel: expected stock, patched or an ELF vmlinux, no file at $1"
+	*) [ -f "$1" ] || vm_usage_die "--kernel: expected a kernel name ($vm_kernel_names, patched) or an ELF vmlinux; '$1' is neither"
 		realpath "$1" ;;
 	esac
 }
@@ -156,12 +167,23 @@ else
 fi
 [ "$shell" = 1 ] && exps=()
 for e in "${exps[@]}"; do
-	[ "${e#*:}" = ext4 ] && [ "${e%%:*}" != native ] &&
-		vm_usage_die "--policy ${e%%:*} --fs ext4: the emulated policies (eager, deferred, lang, none) run on tmpfs; on ext4 use --policy native (the kernel's own behaviour, e.g. a --kernel patched with --sysctl)"
+	f=${e#*:}; f=${f%%:*}
+	# P:ext4:kernel is the patched kernel's own policy P, not an emulation
+	[ "$f" != tmpfs ] && [ "${e%%:*}" != native ] && [ "${e##*:}" != kernel ] &&
+		vm_usage_die "--policy ${e%%:*} --fs $f: the emulated policies (eager, deferred, lang, none) run on tmpfs; on $f use --policy native (the kernel's own behaviour, e.g. a --kernel patched with --sysctl)"
 done
+# each (policy, fs) once per workload: entries P:FS[:kernel]@W
+wexps=()
+for e in "${exps[@]}"; do for w in "${workloads[@]}"; do wexps+=("$e@$w"); done; done
+exps=("${wexps[@]}")
 nexp=${#exps[@]}
-need_ext4=0
-for e in "${exps[@]}"; do f=${e#*:}; [ "${f%%:*}" = ext4 ] && need_ext4=1; done
+# the server's disks, in virtio order (vda, vdb, ...): SW_DISKS in the plan
+disk_fss=()
+for f in ext4 xfs btrfs; do
+	for e in "${exps[@]}"; do g=${e#*:}; g=${g%%@*}; [ "${g%%:*}" = "$f" ] && { disk_fss+=("$f"); break; }; done
+done
+[ "$shell" = 1 ] && disk_fss=(ext4)
+need_ext4=0; case " ${disk_fss[*]} " in *" ext4 "*) need_ext4=1 ;; esac
 
 # ------------------------------------------------------------ binaries
 if [ ! -x "$build_dir/server/stalewin-writer" ] || [ ! -x "$build_dir/client/stalewin-reader" ]; then
@@ -189,8 +211,10 @@ elif [ "$client_kernel" = stock ]; then cenv=$("$SW_VM_DIR/build.sh" --quiet --b
 else cenv=$("$SW_VM_DIR/build.sh" --quiet --build-dir "$build_dir" --kernel "$client_kernel"); fi
 eval "$senv"
 s_vmlinux=$SW_VM_VMLINUX s_initrd=$SW_VM_INITRD s_kdesc=$SW_VM_KERNEL_DESC bins=$SW_VM_BINS
+s_kpkg=${SW_VM_KPKG:-} s_kver=$SW_VM_KVER
 eval "$cenv"
-c_vmlinux=$SW_VM_VMLINUX c_initrd=$SW_VM_INITRD c_kdesc=$SW_VM_KERNEL_DESC
+c_vmlinux=$SW_VM_VMLINUX c_initrd=$SW_VM_INITRD c_kdesc=$SW_VM_KERNEL_DESC c_kpkg=${SW_VM_KPKG:-}
+kver_line="server=$s_kver client=$SW_VM_KVER" # OUT/vm/kernel-release.txt
 case " $bins " in *" stalewin-probe "*) ;; *) vm_log "warning: no stalewin-probe in $build_dir: the run has no probe log (report partial)" ;; esac
 ctl=""
 case " $bins " in *" stalewin-ctl "*) ctl=1 ;; esac
@@ -206,12 +230,16 @@ trap cleanup EXIT
 # records), collect, report partial.  A second one: kill them now.
 interrupted=0
 trap 'if [ "$interrupted" = 1 ]; then echo "$SW_VM_PROG: interrupted again: killing the guests" >&2; exit 130; fi; interrupted=1' INT TERM
-disk=""
-if [ "$need_ext4" = 1 ] || [ "$shell" = 1 ]; then
-	vm_space_check /tmp 600
-	disk=$work/ext4.img
-	truncate -s 512M "$disk" && mkfs.ext4 -q -F "$disk" || vm_die "mkfs.ext4 -F $disk failed"
-fi
+disk_args=()
+[ ${#disk_fss[@]} -eq 0 ] || vm_space_check /tmp $((600 * ${#disk_fss[@]}))
+for f in "${disk_fss[@]}"; do
+	disk=$work/$f.img
+	truncate -s 512M "$disk" || vm_die "cannot create the $f disk image $disk"
+	# ext4 as before (host mkfs); xfs and btrfs are made by the server
+	# guest's mkfs (its kernel's module must accept them anyway)
+	if [ "$f" = ext4 ]; then mkfs.ext4 -q -F "$disk" || vm_die "mkfs.ext4 -F $disk failed"; fi
+	disk_args+=(--disk "$disk")
+done
 
 # ------------------------------------------------------------ plan
 share=$out
@@ -233,12 +261,15 @@ share=$out
 	echo "SW_CLOCK_PORT=$((20000 + RANDOM % 40000))"
 	echo "SW_CONTROL=$control"
 	echo "SW_CTL_PORT=$((20000 + RANDOM % 40000))"
-	echo "SW_FAULT=${SW_VM_FAULT:-}"  # tests only: knfsd
+	echo "SW_FAULT=${SW_VM_FAULT:-}"  # tests only: knfsd, mkfs-xfs
+	printf 'SW_DISKS=%q\n' "${disk_fss[*]:-}"
 	k=1
 	for e in "${exps[@]}"; do
+		workload=${e##*@} e=${e%@*}
 		p=${e%%:*} f=${e#*:} kp="" wp=$p
 		case "$f" in *:kernel) f=${f%%:*} kp="$patched_sysctl=$p" wp=native ;; esac
 		if [ "$nexp" -eq 1 ]; then n=.; elif [ -n "$kp" ]; then n=$k-$p-$f-kernel; else n=$k-$p-$f; fi
+		[ "$nexp" -eq 1 ] || [ ${#workloads[@]} -eq 1 ] || n=$n-$workload
 		echo "SW_EXP_${k}_NAME=$n SW_EXP_${k}_POLICY=$wp SW_EXP_${k}_KPOLICY=$kp SW_EXP_${k}_FS=$f SW_EXP_${k}_WORKLOAD=$workload SW_EXP_${k}_RUNID=$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')"
 		k=$((k + 1))
 	done
@@ -246,6 +277,7 @@ share=$out
 cp "$SW_VM_DIR/guest/server.sh" "$share/server.sh"
 cp "$SW_VM_DIR/guest/client.sh" "$share/client.sh"
 mkdir -p "$share/vm"
+echo "$kver_line" >"$share/vm/kernel-release.txt"
 
 # ------------------------------------------------------------ boot
 sock=$work/net.sock
@@ -253,7 +285,7 @@ s_console=$share/vm/server.console
 c_console=$share/vm/client.console
 vm_log "booting the server guest ($s_kdesc)"
 vm_qemu_start server "$s_vmlinux" "$s_initrd" "$share" "$s_console" --ip 10.77.0.1/24 \
-	--run server.sh --mac 52:54:00:77:00:01 --append sw.role=server ${disk:+--disk "$disk"} \
+	--run server.sh --mac 52:54:00:77:00:01 --append sw.role=server "${disk_args[@]}" \
 	--net "stream,id=n0,server=on,addr.type=unix,addr.path=$sock"
 spid=$VM_PID
 for ((i = 0; i < 100; i++)); do [ -S "$sock" ] && break; vm_alive "$spid" || break; sleep 0.05; done
@@ -325,6 +357,7 @@ watch_for() { # FILE TIMEOUT WHAT
 		sleep 0.2
 	done
 }
+k=0 # (not the plan's counter: a server that never gets ready must fail the run)
 if watch_for "$share/server.ready" 150 "the server guest did not get knfsd ready"; then
 	vm_log "server ready (knfsd up) $(vm_elapsed "$t_cmd") s after the command"
 	for ((k = 1; k <= nexp; k++)); do
@@ -375,111 +408,82 @@ done
 qemu_ver=$(qemu-system-x86_64 --version | sed -n 1p)
 {
 	vm_apt_facts
-	echo "$SW_KPKG=$SW_KPKG_VER (downloaded, unpacked)"
+	if [ -n "$s_kpkg" ]; then echo "${s_kpkg%%=*}=${s_kpkg#*=} (server kernel, downloaded, unpacked)"
+	else echo "$SW_KPKG=$SW_KPKG_VER (downloaded, unpacked)"; fi
+	[ -z "$c_kpkg" ] || [ "$c_kpkg" = "$s_kpkg" ] || echo "${c_kpkg%%=*}=${c_kpkg#*=} (client kernel, downloaded, unpacked)"
 	echo "nfs-kernel-server=$SW_NKS_VER (downloaded, unpacked)"
 	for p in qemu-system-x86 busybox-static rpcbind nfs-common libnfs13 libc6; do
 		echo "$p=$(vm_pkg_installed "$p")"
 	done
 } >"$share/vm/packages.txt"
-python3 - "$share" "$nexp" "$orig_cmd" "$s_kdesc" "$c_kdesc" "$qemu_ver" "$t_cmd" "$t_end" "$bad" "$interrupted" <<'PY'
-import json, os, sys, shlex
-share, nexp, cmd, skd, ckd, qv, t0, t1, bad, intr = sys.argv[1:]
-plan = {}
-for line in open(os.path.join(share, "vm", "plan.sh")):
-    for tok in shlex.split(line):
-        if "=" in tok:
-            k, v = tok.split("=", 1)
-            plan[k] = v
-names = [plan["SW_EXP_%d_NAME" % k] for k in range(1, int(nexp) + 1)]
-pkgs = {}
-for line in open(os.path.join(share, "vm", "packages.txt")):
-    if "=" in line:
-        a, b = line.strip().split("=", 1)
-        pkgs[a] = b
-def load(p):
-    try:
-        with open(p) as f:
-            return json.loads(f.read())
-    except Exception:
-        return None
-for k, n in enumerate(names, 1):
-    d = os.path.join(share, n)
-    if not os.path.isdir(d):
-        continue  # interrupted before it started
-    cb = load(os.path.join(d, "client", "clock-before.json"))
-    ca = load(os.path.join(d, "client", "clock-after.json"))
-    clock = {}
-    if cb: clock["before"] = cb
-    if ca: clock["after"] = ca
-    if cb and ca:
-        clock["drift_ns"] = ca["offset_ns"] - cb["offset_ns"]
-        clock["drift_interval_ns"] = ca["t_real_ns"] - cb["t_real_ns"]
-    clock["note"] = ("two qemu TCG guests: their clocks drift apart; offset "
-                     "(server - client CLOCK_REALTIME) measured before and after the run")
-    with open(os.path.join(d, "clock.json"), "w") as f:
-        json.dump(clock, f, indent=1)
-    readers = []
-    rt = os.path.join(d, "client", "readers.txt")
-    if os.path.exists(rt):
-        for line in open(rt):
-            j, mode, opts, mp = line.split()
-            readers.append({"index": int(j), "log": "kread-%s.swlog" % j, "mode": mode,
-                            "mount_opts_requested": opts + ",nosharecache", "mount_point": mp})
-    url = None
-    pu = os.path.join(d, "client", "probe-0.url")
-    if os.path.exists(pu):
-        url = open(pu).read().strip()
-    rid = plan["SW_EXP_%d_RUNID" % k]
-    try: rid = open(os.path.join(d, "client", "run_id")).read().strip() or rid
-    except Exception: pass
-    wrc = None
-    try: wrc = int(open(os.path.join(d, "server", "writer.rc")).read())
-    except Exception: pass
-    meta = {
-        "tool": "stalewin vm run",
-        "command": cmd,
-        "setup": "vm",
-        "experiment": k, "experiments": int(nexp),
-        "policy": (plan.get("SW_EXP_%d_KPOLICY" % k) or "=" + plan["SW_EXP_%d_POLICY" % k]).split("=", 1)[1],
-        "writer_policy": plan["SW_EXP_%d_POLICY" % k],
-        "kernel_policy_sysctl": plan.get("SW_EXP_%d_KPOLICY" % k) or None,
-        "fs": plan["SW_EXP_%d_FS" % k],
-        "workload": plan["SW_EXP_%d_WORKLOAD" % k], "run_id": rid,
-        "writer_control": "started through the control API (stalewin-ctl start)" if os.path.exists(os.path.join(d, "client", "run_id")) else "started by the server guest (writer CLI, run id chosen in advance)",
-        "duration_s": int(plan["SW_DURATION"]), "size": plan["SW_SIZE"],
-        "writer_args": plan.get("SW_WRITER_ARGS", ""), "writer_rc": wrc,
-        "sysctls_server": plan.get("SW_SYSCTLS", "").split(),
-        "sysctls": dict(kv.split("=", 1) for kv in plan.get("SW_SYSCTLS", "").split()),
-        "argv": shlex.split(cmd),
-        "filesystem": {"type": plan["SW_EXP_%d_FS" % k], "where": "server guest",
-                       "source": "tmpfs" if plan["SW_EXP_%d_FS" % k] == "tmpfs" else "/dev/vda (raw image, mkfs.ext4 -F on the host)"},
-        "packages": pkgs,
-        "server": {"kernel": skd, "ip": plan["SW_SERVER_IP"], "nfs": "knfsd (Debian 12 nfs-kernel-server), NFSv3 + v4.x, v4 grace ended",
-                   "export": "/export/" + plan["SW_EXP_%d_FS" % k],
-                   "export_options": "rw,sync,no_subtree_check,no_root_squash,insecure,fsid=N"},
-        "client": {"kernel": ckd, "ip": "10.77.0.2"},
-        "probe": {"log": "probe-0.swlog", "url": url, "rate": int(plan["SW_PROBE_RATE"])} if url else None,
-        "readers": readers,
-        "reader_every_ms": int(plan["SW_READER_EVERY_MS"]), "reader_page": int(plan["SW_READER_PAGE"]),
-        "qemu": qv, "accel": "tcg",
-        "clock_note": "TCG guest clocks drift: see clock.json before/after/drift_ns",
-        "clock_method": (cb or {}).get("method", "stalewin-ctl clock" if cb else None),
-        "t_command_real_s": int(t0) / 1e6, "t_end_real_s": int(t1) / 1e6,
-        "dmesg_trouble": bool(int(bad)),
-        "interrupted": bool(int(intr)), "partial": bool(int(intr)),
-        "console_logs": ["vm/server.console", "vm/client.console"],
-        "dmesg": ["vm/server.dmesg", "vm/client.dmesg"],
-    }
-    if n != ".":
-        meta["console_logs"] = ["../vm/server.console", "../vm/client.console"]
-        meta["dmesg"] = ["../vm/server.dmesg", "../vm/client.dmesg"]
-    with open(os.path.join(d, "meta.json"), "w") as f:
-        json.dump(meta, f, indent=1)
-if int(nexp) > 1:
-    with open(os.path.join(share, "meta.json"), "w") as f:
-        json.dump({"tool": "stalewin vm run", "command": cmd, "runs": names,
-                   "server_kernel": skd, "client_kernel": ckd, "qemu": qv}, f, indent=1)
-PY
+# meta.json and clock.json of each experiment: one shape for every run
+# folder, written by common/stalewin-runfolder (docs/architecture.md).
+rf=$build_dir/common/stalewin-runfolder
+[ -x "$rf" ] || vm_die "expected $rf (./stalewin build), saw none: cannot write meta.json; the logs are in $out"
+# shellcheck disable=SC1091
+. "$share/vm/plan.sh"   # SW_EXP_<k>_*, SW_DURATION, ... (written above)
+printf '%s\n' $SW_SYSCTLS >"$share/vm/sysctls.txt"
+names=()
+for ((k = 1; k <= nexp; k++)); do
+	v=SW_EXP_${k}_NAME; n=${!v}; names+=("$n"); d=$share/$n
+	[ -d "$d" ] || continue # interrupted before it started
+	[ -s "$d/client/clock-before.json" ] &&
+		"$rf" clock "$d" --before "$d/client/clock-before.json" \
+			--after "$d/client/clock-after.json" \
+			--note "two qemu TCG guests: their clocks drift apart; offset (server - client CLOCK_REALTIME) measured before and after the run"
+	pol=SW_EXP_${k}_POLICY kpol=SW_EXP_${k}_KPOLICY fsv=SW_EXP_${k}_FS
+	wl=SW_EXP_${k}_WORKLOAD rid=SW_EXP_${k}_RUNID
+	policy=${!pol}; [ -n "${!kpol:-}" ] && policy=${!kpol#*=}
+	run_id=$(cat "$d/client/run_id" 2>/dev/null || true); run_id=${run_id:-${!rid}}
+	ctl="started by the server guest (writer CLI, run id chosen in advance)"
+	[ -e "$d/client/run_id" ] && ctl="started through the control API (stalewin-ctl start)"
+	case ${!fsv} in
+	tmpfs) src=tmpfs ;;
+	ext4) src="raw image, mkfs.ext4 -F on the host" ;;
+	*) src="raw image, mkfs in the server guest (Debian 12 progs)" ;;
+	esac
+	up=""; [ "$n" != . ] && up=../
+	b=false; [ "$bad" = 0 ] || b=true
+	i=false; [ "$interrupted" = 0 ] || i=true
+	args=(--str "tool=stalewin vm run" --str setup=vm --str "command=$orig_cmd"
+		--argv ${#orig_argv[@]} "${orig_argv[@]}"
+		--int "experiment=$k" --int "experiments=$nexp"
+		--str "policy=$policy" --str "writer_policy=${!pol}"
+		--str "kernel_policy_sysctl=${!kpol:-}"
+		--str "fs=${!fsv}" --str "workload=${!wl}" --str "run_id=$run_id"
+		--str "writer_control=$ctl"
+		--int "duration_s=$SW_DURATION" --str "size=$SW_SIZE"
+		--str "writer_args=${SW_WRITER_ARGS:-}"
+		--kv-file "sysctls=$share/vm/sysctls.txt"
+		--str "filesystem.type=${!fsv}" --str "filesystem.where=server guest"
+		--str "filesystem.source=$src"
+		--kv-file "packages=$share/vm/packages.txt"
+		--str "server.kernel=$s_kdesc" --str "server.ip=$SW_SERVER_IP"
+		--str "server.nfs=knfsd (Debian 12 nfs-kernel-server), NFSv3 + v4.x, v4 grace ended"
+		--str "server.export=/export/${!fsv}"
+		--str "server.export_options=rw,sync,no_subtree_check,no_root_squash,insecure,fsid=N"
+		--str "client.kernel=$c_kdesc" --str "client.ip=10.77.0.2"
+		--int "reader_every_ms=$SW_READER_EVERY_MS" --int "reader_page=$SW_READER_PAGE"
+		--str "qemu=$qemu_ver" --str accel=tcg
+		--str "clock_note=TCG guest clocks drift: see clock.json before/after/drift_ns"
+		--int "t_command_real_us=$t_cmd" --int "t_end_real_us=$t_end"
+		--bool "dmesg_trouble=$b" --bool "interrupted=$i" --bool "partial=$i"
+		--json "console_logs=[\"${up}vm/server.console\",\"${up}vm/client.console\"]"
+		--json "dmesg=[\"${up}vm/server.dmesg\",\"${up}vm/client.dmesg\"]")
+	[ -s "$d/client/readers.txt" ] &&
+		args+=(--table "readers=$d/client/readers.txt:index,mode,mount_opts_requested,mount_point")
+	[ -s "$d/client/probe-0.url" ] && args+=(--str probe.log=probe-0.swlog
+		--str "probe.url=$(cat "$d/client/probe-0.url")" --int "probe.rate=$SW_PROBE_RATE")
+	[ -s "$d/server/writer.rc" ] && args+=(--int "writer_rc=$(cat "$d/server/writer.rc")")
+	"$rf" meta "$d" "${args[@]}" || vm_die "cannot write $d/meta.json"
+done
+if [ "$nexp" -gt 1 ]; then
+	printf '%s\n' "${names[@]}" >"$share/vm/runs.txt"
+	"$rf" meta "$share" --str "tool=stalewin vm run" --str "command=$orig_cmd" \
+		--table "runs=$share/vm/runs.txt:name" --str "server_kernel=$s_kdesc" \
+		--str "client_kernel=$c_kdesc" --str "qemu=$qemu_ver" ||
+		vm_die "cannot write $share/meta.json"
+fi
 vm_log "run folder: $out ($(vm_elapsed "$t_cmd") s)"
 
 # ------------------------------------------------------------ report

@@ -22,7 +22,7 @@
 static void usage(FILE *f)
 {
 	fputs("usage: stalewin-report RUN [--format text|csv|json|all] [--out DIR]\n"
-	      "                           [--plots] [--profiles FILE]\n"
+	      "                           [--plots] [--profiles FILE] [--validation FILE]\n"
 	      "       stalewin-report compare RUN|@RUN_ID... [--format text|json] [--db F]\n"
 	      "       stalewin-report archive add RUN... --db F\n"
 	      "       stalewin-report archive list --db F\n"
@@ -45,8 +45,9 @@ static int report_main(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "format", 1, 0, 'f' }, { "out", 1, 0, 'o' }, { "plots", 0, 0, 'p' },
-		{ "profiles", 1, 0, 'P' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
-	const char *fmt = "text", *out = NULL, *pfile = NULL;
+		{ "profiles", 1, 0, 'P' }, { "help", 0, 0, 'h' },
+		{ "validation", 1, 0, 'V' }, { 0, 0, 0, 0 } };
+	const char *fmt = "text", *out = NULL, *pfile = NULL, *vfile = NULL;
 	int plots = 0, o;
 	static struct sw_profile prof[SW_MAX_PROFILES];
 	int nprof = 0;
@@ -59,6 +60,7 @@ static int report_main(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'p': plots = 1; break;
 		case 'P': pfile = optarg; break;
+		case 'V': vfile = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -127,6 +129,18 @@ static int report_main(int argc, char **argv)
 		free(S);
 		return rc;
 	}
+	if (strncmp(S->policy, "native", 6))
+		snprintf(S->valid_wb, sizeof(S->valid_wb), "not validated (stalewin validate; --validation FILE)");
+	else
+		snprintf(S->valid_wb, sizeof(S->valid_wb), "no model: the kernel's own writeback");
+	snprintf(S->valid_replay, sizeof(S->valid_replay), "not validated (stalewin validate --vm; --validation FILE)");
+	if (vfile && sw_validation_load(S, vfile, err, sizeof(err))) {
+		fprintf(stderr, "stalewin-report: %s\n", err);
+		free(S);
+		return 2;
+	}
+	if (vfile && !strncmp(S->policy, "native", 6))
+		snprintf(S->valid_wb, sizeof(S->valid_wb), "no model: the kernel's own writeback");
 	if (fcsv)
 		sw_csv_finish(&csv, S);
 	if (ftxt)

@@ -132,6 +132,8 @@ static void header(FILE *f, const struct sw_summary *S)
 	kv(f, "libnfs", S->libnfs);
 	snprintf(b, sizeof(b), "%s  workload %s", S->policy, S->workload);
 	kv(f, "policy", b);
+	kv(f, "model", S->valid_wb);
+	kv(f, "replay", S->valid_replay);
 	if (S->clock_file) {
 		sw_fmt_dur(d1, sizeof(d1), S->err_ns);
 		snprintf(b, sizeof(b), "offset %lld ns +- %s (clock.json)",

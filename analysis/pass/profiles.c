@@ -131,6 +131,7 @@ void sw_profile_from_mount(const char *opts, int64_t period_ns, int cto,
 			   struct sw_profile *p)
 {
 	char buf[1024], *save, *tok;
+	int nocto = 0;
 
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "kread-mount");
@@ -148,7 +149,12 @@ void sw_profile_from_mount(const char *opts, int64_t period_ns, int cto,
 		if (!strcmp(tok, "noac"))
 			p->noac = 1;
 		else if (!strcmp(tok, "nocto"))
-			; /* the reader's mode decides the opens */
+			/* NFS_MOUNT_NOCTO: an open does not revalidate
+			 * (nfs_lookup_revalidate/nfs_open skip the forced
+			 * GETATTR), so a reader that reopens for every read
+			 * is served like a kept-open one (VM: nocto cto reader
+			 * 12 unresolved, as kept-open 13; as cto 22) */
+			nocto = 1;
 		else if (eq && !strncmp(tok, "vers=", 5))
 			p->vers = atof(eq + 1) >= 4 ? 4 : 3;
 		else if (eq && !strncmp(tok, "nfsvers=", 8))
@@ -160,6 +166,8 @@ void sw_profile_from_mount(const char *opts, int64_t period_ns, int cto,
 		else if (d >= 0 && !strncmp(tok, "acregmax=", 9))
 			p->acregmax_ns = S(d);
 	}
+	if (nocto)
+		p->cto = 0;
 	if (p->acregmax_ns < p->acregmin_ns)
 		p->acregmax_ns = p->acregmin_ns;
 }

@@ -137,10 +137,14 @@ struct sw_summary {
 	uint64_t nprob_total;
 	struct sw_problem prob[SW_MAX_PROBLEMS];
 	int partial;             /* exit 3 */
+	/* the validate run the model rows rest on (validation.c) */
+	char valid_wb[160], valid_replay[160];
 	/* faults.json: what the harness caused or saw (exit 4 if not partial) */
 	int nfaults;
 	struct sw_fault fault[SW_MAX_FAULTS];
 };
+/* Fill valid_wb/valid_replay from a `stalewin validate --json` file. */
+int sw_validation_load(struct sw_summary *S, const char *file, char *err, int errlen);
 
 struct sw_store_row { /* one store, handed to a row sink as it resolves */
 	uint64_t index;          /* 0-based store number */

@@ -114,6 +114,7 @@ struct pass {
 		int open;
 		struct sw_rec_kread q; /* its current record */
 		int valid, eof;
+		int64_t t_last_read_ns; /* writer clock: last KREAD's t_after */
 		struct sw_replay sim;  /* replay of its mount options */
 	} kc[SW_MAX_KREAD];
 	struct upd last, prev;    /* last two updates the main reader saw */
@@ -147,13 +148,25 @@ static void fig_add(struct sw_fig *f, int64_t w)
 		sw_hist_add(&f->h, w);
 }
 
+static int kread_next(struct sw_summary *S, struct sw_kread *K, struct kcur *C);
+
 static void sims_start(struct pass *P, int64_t t0)
 {
 	struct sw_summary *S = P->S;
 	for (int i = 0; i < S->nprof; i++)
 		sw_replay_init(&P->sim[i], &S->prof[i], t0, 0);
-	for (int j = 0; j < S->nkread; j++)
-		sw_replay_init(&P->kc[j].sim, &S->kr[j].prof, t0, 0);
+	for (int j = 0; j < S->nkread; j++) {
+		/* a kernel reader's replay starts where the reader did: its
+		 * open filled the attribute cache then, and its reads follow
+		 * its own period from there (issue 10) */
+		struct kcur *C = &P->kc[j];
+		int64_t tj = t0;
+		if (C->open && !C->valid && !C->eof)
+			kread_next(S, &S->kr[j], C);
+		if (C->valid)
+			tj = sa(C->q.t_before_real_ns, S->offset_ns);
+		sw_replay_init(&C->sim, &S->kr[j].prof, tj, 0);
+	}
 	P->sims_up = 1;
 }
 
@@ -287,11 +300,11 @@ static int kread_next(struct sw_summary *S, struct sw_kread *K, struct kcur *C)
 		if (rec.type == SW_REC_KREAD && rec.len >= sizeof(C->q)) {
 			memcpy(&C->q, rec.payload, sizeof(C->q));
 			C->valid = 1;
+			C->t_last_read_ns = sa(C->q.t_after_real_ns, S->offset_ns);
 			K->reads++;
 			return 1;
 		}
 	}
-	(void)S;
 	return 0;
 }
 
@@ -320,6 +333,11 @@ static void kread_store(struct pass *P, int j, const struct sw_rec_store *s)
 	P->row.kr[j].w_ns = w;
 	fig_add(&K->fig, w);
 	P->row.kr[j].replay_ns = replay_store(P, &C->sim, s->t_after_real_ns, SW_MAX_PROFILES + j);
+	/* the reader stopped: a replayed read after its last one is no more
+	 * seen than the real reader's (issue 10: same terms both sides) */
+	if (C->eof && P->row.kr[j].replay_ns >= 0 &&
+	    sa(s->t_after_real_ns, P->row.kr[j].replay_ns) > C->t_last_read_ns)
+		P->row.kr[j].replay_ns = -1;
 	fig_add(&K->replay, P->row.kr[j].replay_ns);
 }
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "model.h"
 #include "records.h"
@@ -39,10 +40,79 @@ int sw_model_init(struct sw_model *m, const struct sw_model_cfg *cfg,
 		sw_model_free(m);
 		return -ENOMEM;
 	}
-	m->t_next_tick_mono_ns = cfg->writeback_ns > 0
-					 ? t_start_mono_ns + cfg->writeback_ns
-					 : INT64_MAX;
+	if (cfg->jiffy_ns < 0) {
+		snprintf(err, errlen, "expected jiffy_ns >= 0, saw %lld",
+			 (long long)cfg->jiffy_ns);
+		sw_model_free(m);
+		return -EINVAL;
+	}
+	sw_model_start(m, t_start_mono_ns);
 	return 0;
+}
+
+void sw_model_start(struct sw_model *m, int64_t t_mono_ns)
+{
+	/* wb_init(): last_old_flush = jiffies; no delayed work is armed
+	 * until something is dirtied (wb_wakeup_delayed). */
+	m->t_next_tick_mono_ns = INT64_MAX;
+	m->t_last_old_flush_mono_ns = t_mono_ns;
+	m->t_commit_mono_ns = INT64_MAX;
+	m->bdev_dirty = 0;
+}
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+/*
+ * wb_wakeup_delayed() (mm/backing-dev.c) queues wb->dwork with
+ * msecs_to_jiffies(dirty_writeback_interval * 10) (rounded up to whole
+ * jiffies); the timer wheel (kernel/time/timer.c calc_wheel_index,
+ * calc_index) files a timer of delta jiffies in level L, the smallest with
+ * delta < LVL_START(L + 1) = 63 << (3 * L), and fires it at
+ * ((expires >> 3L) + 1) << 3L: never early, up to one level granularity
+ * late.  Measured on this host (HZ=250, bench/validate_trace.sh): a 1 s
+ * interval runs every 256 jiffies = 1.024 s.  Jiffies are taken as
+ * CLOCK_MONOTONIC / jiffy_ns (the phase of the real jiffies counter is not
+ * known here; the error is below one granularity per arming).
+ */
+int64_t sw_model_wake_after(const struct sw_model *m, int64_t t_mono_ns)
+{
+	int64_t J = m->cfg.jiffy_ns, wb = m->cfg.writeback_ns;
+
+	if (wb <= 0)
+		return INT64_MAX;
+	if (J <= 0)
+		return t_mono_ns + wb;
+	int64_t delta = (wb + J - 1) / J; /* msecs_to_jiffies rounds up */
+	int lvl = 0;
+	while (lvl < 8 && delta >= ((int64_t)63 << (3 * lvl)))
+		lvl++;
+	int64_t expires = floor_div(t_mono_ns, J) + delta;
+	int64_t bucket = ((expires >> (3 * lvl)) + 1) << (3 * lvl);
+	return bucket * J;
+}
+
+int64_t sw_model_host_jiffy_ns(void)
+{
+	struct utsname u;
+	char path[320], line[256];
+	long hz = 0;
+	FILE *f;
+
+	if (uname(&u) != 0)
+		return 4000000;
+	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+	f = fopen(path, "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "CONFIG_HZ=%ld", &hz) == 1)
+				break;
+		fclose(f);
+	}
+	return hz >= 24 && hz <= 10000 ? 1000000000 / hz : 4000000;
 }
 
 void sw_model_free(struct sw_model *m)
@@ -59,11 +129,52 @@ static void decision_init(struct sw_decision *d, uint32_t cause)
 	d->cause = cause;
 }
 
-static void count_update(struct sw_model *m, struct sw_decision *d, int upd)
+/* round_jiffies_up() (kernel/time/timer.c): up to a whole second of
+ * jiffies (the per-CPU skew of a few jiffies is left out). */
+static int64_t round_second_up(const struct sw_model *m, int64_t t)
+{
+	int64_t J = m->cfg.jiffy_ns;
+	if (J <= 0)
+		return t;
+	int64_t hz = 1000000000 / J, j = floor_div(t + J - 1, J);
+	return (floor_div(j + hz - 1, hz) * hz) * J;
+}
+
+/* A timestamp update at t: ext4_dirty_inode() -> ext4_journal_start():
+ * the running transaction, or a new one whose commit timer is armed at
+ * t + journal_commit_ns (jbd2_get_transaction: t_expires = jiffies +
+ * j_commit_interval; the timer at round_jiffies_up(t_expires)). */
+static void journal_update(struct sw_model *m, int64_t t)
+{
+	if (m->cfg.journal_commit_ns <= 0 || m->t_commit_mono_ns != INT64_MAX)
+		return;
+	m->t_commit_mono_ns = round_second_up(m, t + m->cfg.journal_commit_ns);
+}
+
+/* The commit at t: its metadata buffers go to the VM dirty
+ * (__jbd2_journal_refile_buffer -> mark_buffer_dirty ->
+ * __mark_inode_dirty(bdev inode)): dirtied_when is set when the block
+ * device inode was clean, and wb_wakeup_delayed() arms the flusher when
+ * nothing else was dirty. */
+static void journal_commit(struct sw_model *m, int64_t t)
+{
+	m->t_commit_mono_ns = INT64_MAX;
+	if (m->bdev_dirty)
+		return;
+	m->bdev_dirty = 1;
+	m->t_bdev_dirtied_when_mono_ns = t;
+	if (m->t_next_tick_mono_ns == INT64_MAX)
+		m->t_next_tick_mono_ns = sw_model_wake_after(m, t);
+}
+
+static void count_update(struct sw_model *m, struct sw_decision *d, int upd,
+			 int64_t t)
 {
 	d->update = upd ? 1 : 0;
-	if (upd)
+	if (upd) {
 		m->updates++;
+		journal_update(m, t);
+	}
 }
 
 int sw_model_trap(struct sw_model *m, uint64_t page, int64_t t_mono_ns,
@@ -79,11 +190,18 @@ int sw_model_trap(struct sw_model *m, uint64_t page, int64_t t_mono_ns,
 	m->flags[page] |= SW_PG_WRITABLE;
 	m->nwritable++;
 	if (!m->inode_dirty) {
+		/* __mark_inode_dirty(): dirtied_when is set when the inode
+		 * goes from clean to dirty, and when it is the wb's first
+		 * dirty inode, wb_wakeup_delayed() arms the flusher
+		 * writeback_ns from now; queue_delayed_work() leaves an
+		 * already armed work (e.g. after an fsync) where it is. */
 		m->inode_dirty = 1;
 		m->t_dirtied_when_mono_ns = t_mono_ns;
+		if (m->t_next_tick_mono_ns == INT64_MAX)
+			m->t_next_tick_mono_ns = sw_model_wake_after(m, t_mono_ns);
 	}
 	m->traps++;
-	count_update(m, d, m->pol->on_trap(&m->ps));
+	count_update(m, d, m->pol->on_trap(&m->ps), t_mono_ns);
 	if (m->cfg.background_bytes &&
 	    m->ndirty * (uint64_t)m->cfg.page_size > m->cfg.background_bytes)
 		d->background_due = 1;
@@ -114,22 +232,41 @@ static uint64_t wrprotect(struct sw_model *m, const struct sw_reprotect *rp,
 	return n;
 }
 
-/* A flush of the inode: writeback, msync(MS_SYNC), fsync. */
-static void flush(struct sw_model *m, uint32_t cause,
+/* A flush of the inode at t: writeback, msync(MS_SYNC), fsync. */
+static void flush(struct sw_model *m, uint32_t cause, int64_t t,
 		  const struct sw_reprotect *rp, struct sw_decision *d)
 {
+	int vfs_dirty = m->inode_dirty;
+
 	decision_init(d, cause);
 	if (m->inode_dirty) {
 		m->flushes++;
 		d->flushed = 1;
 	}
 	d->cleaned = wrprotect(m, rp, 1);
-	count_update(m, d, m->pol->on_flush(&m->ps));
+	/* fsync and msync(MS_SYNC) (vfs_fsync_range -> ext4_sync_file, also
+	 * xfs_file_fsync) write the pages with file_write_and_wait_range()
+	 * and force the journal, but never pass the inode through
+	 * writeback_single_inode()/requeue_inode(): it stays on b_dirty with
+	 * its old dirtied_when (and a store after it finds it dirty,
+	 * __mark_inode_dirty does not move dirtied_when), so kupdate still
+	 * writes it expire_ns after the FIRST dirtying.  Traced on loop ext4:
+	 * fsync every 2.3 s, kupdate cleaned the page every 3.1 s anyway. */
+	if (cause == SW_CAUSE_FSYNC || cause == SW_CAUSE_MSYNC_SYNC)
+		m->inode_dirty = vfs_dirty;
+	count_update(m, d, m->pol->on_flush(&m->ps), t);
+	/* ext4_sync_file() -> jbd2_complete_transaction(): fsync and
+	 * msync(MS_SYNC) commit the running transaction now */
+	if ((cause == SW_CAUSE_FSYNC || cause == SW_CAUSE_MSYNC_SYNC) &&
+	    m->t_commit_mono_ns != INT64_MAX)
+		journal_commit(m, t);
 }
 
 int64_t sw_model_next_tick(const struct sw_model *m)
 {
-	return m->t_next_tick_mono_ns;
+	return m->t_commit_mono_ns < m->t_next_tick_mono_ns
+		       ? m->t_commit_mono_ns
+		       : m->t_next_tick_mono_ns;
 }
 
 int sw_model_tick(struct sw_model *m, int64_t t_mono_ns,
@@ -138,18 +275,39 @@ int sw_model_tick(struct sw_model *m, int64_t t_mono_ns,
 	int ran = 0;
 
 	decision_init(d, SW_CAUSE_KUPDATE);
-	while (m->t_next_tick_mono_ns <= t_mono_ns) {
+	for (;;) {
+		if (m->t_commit_mono_ns <= t_mono_ns &&
+		    m->t_commit_mono_ns <= m->t_next_tick_mono_ns) {
+			journal_commit(m, m->t_commit_mono_ns);
+			continue;
+		}
+		if (m->t_next_tick_mono_ns > t_mono_ns)
+			break;
 		int64_t tick = m->t_next_tick_mono_ns;
 		ran++;
 		/* a caller far behind (stopped process) catches up in one go */
 		if (t_mono_ns - tick > m->cfg.writeback_ns)
 			tick = t_mono_ns;
-		m->t_next_tick_mono_ns = tick + m->cfg.writeback_ns;
-		if (m->inode_dirty &&
-		    tick - m->t_dirtied_when_mono_ns >= m->cfg.expire_ns)
-			flush(m, SW_CAUSE_KUPDATE, rp, d);
-		else
-			decision_init(d, SW_CAUSE_KUPDATE);
+		m->t_next_tick_mono_ns = INT64_MAX;
+		decision_init(d, SW_CAUSE_KUPDATE);
+		/* wb_check_old_data_flush(): a periodic flush only when
+		 * writeback_ns passed since the last one (last_old_flush) */
+		if (tick - m->t_last_old_flush_mono_ns >= m->cfg.writeback_ns) {
+			m->t_last_old_flush_mono_ns = tick;
+			/* wb_writeback(for_kupdate): dirtied_before = now -
+			 * expire; move_expired_inodes() takes the inode unless
+			 * inode_dirtied_after(inode, dirtied_before) */
+			if (m->inode_dirty &&
+			    tick - m->t_dirtied_when_mono_ns >= m->cfg.expire_ns)
+				flush(m, SW_CAUSE_KUPDATE, tick, rp, d);
+			if (m->bdev_dirty &&
+			    tick - m->t_bdev_dirtied_when_mono_ns >= m->cfg.expire_ns)
+				m->bdev_dirty = 0;
+		}
+		/* wb_workfn(): re-armed writeback_ns from this run only
+		 * while the wb still has dirty io (wb_has_dirty_io) */
+		if (m->inode_dirty || m->bdev_dirty)
+			m->t_next_tick_mono_ns = sw_model_wake_after(m, tick);
 	}
 	return ran;
 }
@@ -158,7 +316,11 @@ void sw_model_background(struct sw_model *m, int64_t t_mono_ns,
 			 const struct sw_reprotect *rp, struct sw_decision *d)
 {
 	(void)t_mono_ns;
-	flush(m, SW_CAUSE_BACKGROUND, rp, d);
+	flush(m, SW_CAUSE_BACKGROUND, t_mono_ns, rp, d);
+	/* wb_start_background_writeback() -> wb_wakeup(): mod_delayed_work(
+	 * dwork, 0) runs the armed work now; with the inode clean after
+	 * it, wb_workfn() does not re-arm it */
+	m->t_next_tick_mono_ns = INT64_MAX;
 }
 
 void sw_model_msync_async(struct sw_model *m, int64_t t_mono_ns,
@@ -170,21 +332,21 @@ void sw_model_msync_async(struct sw_model *m, int64_t t_mono_ns,
 	int upd = m->pol->on_msync_async(&m->ps, &wrp);
 	if (wrp)
 		d->cleaned = wrprotect(m, rp, 0);
-	count_update(m, d, upd);
+	count_update(m, d, upd, t_mono_ns);
 }
 
 void sw_model_msync_sync(struct sw_model *m, int64_t t_mono_ns,
 			 const struct sw_reprotect *rp, struct sw_decision *d)
 {
 	(void)t_mono_ns;
-	flush(m, SW_CAUSE_MSYNC_SYNC, rp, d);
+	flush(m, SW_CAUSE_MSYNC_SYNC, t_mono_ns, rp, d);
 }
 
 void sw_model_fsync(struct sw_model *m, int64_t t_mono_ns,
 		    const struct sw_reprotect *rp, struct sw_decision *d)
 {
 	(void)t_mono_ns;
-	flush(m, SW_CAUSE_FSYNC, rp, d);
+	flush(m, SW_CAUSE_FSYNC, t_mono_ns, rp, d);
 }
 
 void sw_model_munmap(struct sw_model *m, int64_t t_mono_ns,
@@ -192,5 +354,5 @@ void sw_model_munmap(struct sw_model *m, int64_t t_mono_ns,
 {
 	(void)t_mono_ns;
 	decision_init(d, SW_CAUSE_MUNMAP);
-	count_update(m, d, m->pol->on_munmap(&m->ps));
+	count_update(m, d, m->pol->on_munmap(&m->ps), t_mono_ns);
 }

@@ -21,8 +21,32 @@
  * Inode: dirtied_when = time of the trap that made it go from clean to
  * dirty, not moved by later dirtying; the policy's pending flag.
  *
- * kupdate: ticks at t_start + k * writeback_ns; at a tick, if the inode is
- * dirty and t - dirtied_when >= expire_ns, the inode is flushed.
+ * kupdate, as the kernel's flusher runs it (fs/fs-writeback.c,
+ * mm/backing-dev.c; measured with the writeback:* tracepoints on loop ext4,
+ * bench/validate_trace.sh):
+ *   - no fixed grid: the flusher's delayed work is armed when the inode goes
+ *     from clean to dirty and the wb had no dirty inode (__mark_inode_dirty
+ *     -> wb_wakeup_delayed: writeback_ns from THAT moment), and re-armed
+ *     writeback_ns after each run while something stays dirty (wb_workfn);
+ *     a run with nothing dirty left does not re-arm;
+ *   - the delay is rounded up by the timer wheel (calc_wheel_index /
+ *     calc_index: a 250-jiffy delay fires after 256 jiffies), so with
+ *     jiffy_ns > 0 the period is slightly longer than writeback_ns;
+ *   - a run writes the inode when now - dirtied_when >= expire_ns
+ *     (wb_writeback -> queue_io -> move_expired_inodes, inode_dirtied_after)
+ *     and only if writeback_ns passed since the last periodic flush
+ *     (wb_check_old_data_flush, last_old_flush).
+ * Journal (journal_commit_ns > 0, ext4 without lazytime): a timestamp
+ * update joins the running jbd2 transaction (ext4_dirty_inode), which
+ * commits journal_commit_ns after it started, rounded up to a whole second
+ * (jbd2_get_transaction: t_expires; round_jiffies_up of the commit timer),
+ * or at once at fsync / msync(MS_SYNC) (ext4_sync_file ->
+ * jbd2_complete_transaction).  The commit hands the inode table buffer to
+ * the VM dirty (__jbd2_journal_refile_buffer -> mark_buffer_dirty), so the
+ * block device inode, on the same wb, is dirty until it expires too: while
+ * it is, the flusher keeps its own phase and a redirtied file inode does not
+ * re-arm it (traced: ino of the loop bdev dirtied ~1 s after each commit
+ * timer, the file then flushed 3.5-4.2 s after its dirtying, not 3.07 s).
  * Background: when cache-dirty bytes exceed background_bytes after a trap,
  * the trap's decision says so and the caller flushes (cause BACKGROUND).
  */
@@ -43,6 +67,13 @@ struct sw_model_cfg {
 	int64_t expire_ns;         /* dirtied_when age that kupdate flushes, ns */
 	uint64_t background_bytes; /* cache-dirty bytes that start background
 				      writeback; 0: never */
+	int64_t jiffy_ns;          /* kernel tick (1/HZ) for the timer-wheel
+				      rounding of the flusher's delay, ns;
+				      0: no rounding (exact delays) */
+	int64_t journal_commit_ns; /* jbd2 commit interval of the modelled
+				      filesystem (ext4 commit=, default 5 s);
+				      0: timestamp updates are not journalled
+				      (ext4 lazytime, or not modelled) */
 };
 
 /* What the caller must do after an event. */
@@ -77,7 +108,16 @@ struct sw_model {
 	uint64_t nwritable;              /* writable pages */
 	int inode_dirty;                 /* 1: some page is cache-dirty */
 	int64_t t_dirtied_when_mono_ns;  /* valid when inode_dirty */
-	int64_t t_next_tick_mono_ns;     /* next kupdate tick; INT64_MAX: off */
+	int64_t t_next_tick_mono_ns;     /* next flusher run (armed delayed
+					    work); INT64_MAX: not armed */
+	int64_t t_last_old_flush_mono_ns; /* wb->last_old_flush: last periodic
+					     flush run (CLOCK_MONOTONIC ns) */
+	int64_t t_commit_mono_ns;        /* running jbd2 transaction commits
+					    then; INT64_MAX: none running */
+	int bdev_dirty;                  /* 1: the journal's checkpoint
+					    buffers dirty the block device
+					    inode on the same wb */
+	int64_t t_bdev_dirtied_when_mono_ns; /* valid when bdev_dirty */
 	uint64_t traps;                  /* sw_model_trap calls accepted */
 	uint64_t updates;                /* decisions with update = 1 */
 	uint64_t flushes;                /* flushes of a dirty inode */
@@ -102,6 +142,15 @@ static inline int sw_model_writable(const struct sw_model *m, uint64_t page)
  * that should not have happened; nothing changed). */
 int sw_model_trap(struct sw_model *m, uint64_t page, int64_t t_mono_ns,
 		  struct sw_decision *d);
+/* The run starts at t: the flusher is idle (nothing dirty, no work armed),
+ * last_old_flush = t (wb_init).  Call once before the first event. */
+void sw_model_start(struct sw_model *m, int64_t t_mono_ns);
+/* When a delayed work armed at t with the model's writeback_ns fires:
+ * t + writeback_ns, rounded as the timer wheel does (exported for tests). */
+int64_t sw_model_wake_after(const struct sw_model *m, int64_t t_mono_ns);
+/* The running kernel's tick length (1/CONFIG_HZ) in ns, from
+ * /boot/config-RELEASE; 4 ms (HZ=250, Debian's) when it cannot be read. */
+int64_t sw_model_host_jiffy_ns(void);
 /* Next kupdate tick (INT64_MAX when periodic writeback is off). */
 int64_t sw_model_next_tick(const struct sw_model *m);
 /* Runs every tick due at t (returns how many ran, 0 if none); d describes

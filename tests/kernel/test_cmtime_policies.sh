@@ -15,7 +15,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 pages=${SW_KERNEL_MEASURE_PAGES:-2000}
 
 if ! vmlinux=$("$repo/vm/kernel/stalewin-vm-kernel" --print-path 2>/dev/null); then
-	echo "SKIP: no patched guest kernel is cached for the current vm/kernel/patches; build one with ./stalewin vm kernel build (~25 min on 2 cores), then rerun" >&2
+	echo "SKIP: no patched guest kernel is cached for the current vm/kernel/patches; build one with ./stalewin vm kernel build (~30 min cold on 2 shared cores), then rerun" >&2
 	exit 77
 fi
 command -v qemu-system-x86_64 >/dev/null || { echo "SKIP: qemu-system-x86_64 missing" >&2; exit 77; }

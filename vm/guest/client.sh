@@ -69,7 +69,7 @@ start_observers() {
 			if ! mount -t nfs -o "$opts,nosharecache" "$SW_SERVER_IP:/export/$fs" "$mp" 2>/tmp/mount.err; then
 				fail "mount -t nfs -o $opts $SW_SERVER_IP:/export/$fs failed: $(cat /tmp/mount.err)"
 			fi
-			echo "$j $mode $opts $mp" >>"$d/client/readers.txt"
+			echo "$j $mode $opts,nosharecache $mp" >>"$d/client/readers.txt"
 			stalewin-reader --path "$mp/f-$k" --page "$SW_READER_PAGE" --every-ms "$SW_READER_EVERY_MS" \
 				--mode "$mode" --log "$d/kread-$j.swlog" --duration "$lim" --run-id "$rid" \
 				>"$d/client/kread-$j.out" 2>&1 &
@@ -79,8 +79,13 @@ start_observers() {
 	done </tmp/mounts
 	grep "^$SW_SERVER_IP:/export/$fs " /proc/mounts >"$d/client/mounts.txt"
 	if [ $have_probe = 1 ]; then
-		url="nfs://$SW_SERVER_IP/export/$fs/f-$k?version=$SW_PROBE_VERS&nfsport=2049&mountport=20048"
-		stalewin-probe --url "$url" --log "$d/probe-0.swlog" --duration "$lim" --rate "$SW_PROBE_RATE" \
+		# --probe-vers 3+4: one probe, a v3 target (t0) and a v4 one (t1)
+		urls="" url=""
+		for v in $(echo "$SW_PROBE_VERS" | tr + ' '); do
+			url="nfs://$SW_SERVER_IP/export/$fs/f-$k?version=$v&nfsport=2049&mountport=20048"
+			urls="$urls --url $url"
+		done
+		stalewin-probe $urls --log "$d/probe-0.swlog" --duration "$lim" --rate "$SW_PROBE_RATE" \
 			--run-id "$rid" --writer-run-id "$rid" --quiet $SW_PROBE_ARGS >"$d/client/probe-0.out" 2>&1 &
 		pids="$pids $!"
 		echo "$url" >"$d/client/probe-0.url"

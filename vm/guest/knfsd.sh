@@ -19,6 +19,12 @@ sw_knfsd_up() {
 	rpcbind -w || { echo "knfsd: rpcbind did not start"; return 1; }
 	exportfs -ra || { echo "knfsd: exportfs -ra failed for: $*"; return 1; }
 	rpc.mountd -p 20048 || { echo "knfsd: rpc.mountd did not start"; return 1; }
+	# client tracking: legacy (nfsdcltrack/usermode) on 6.1 and 6.12;
+	# 7.x only has nfsdcld, without which v4_end_grace is refused and
+	# NFSv4 opens wait out a 90 s grace period
+	if [ ! -e /proc/fs/nfsd/nfsdcld_pid ] && command -v nfsdcld >/dev/null; then
+		nfsdcld -p /var/lib/nfs/rpc_pipefs 2>/dev/null || echo "knfsd: warning: nfsdcld did not start"
+	fi
 	rpc.nfsd -p 2049 8 || { echo "knfsd: rpc.nfsd failed"; return 1; }
 	echo Y >/proc/fs/nfsd/v4_end_grace 2>/dev/null ||
 		echo "knfsd: warning: could not end the v4 grace period"

@@ -1,6 +1,7 @@
 # vm/guest/server.sh - the server guest's part of `stalewin vm run`
 # (busybox sh, run by /init from the share).  Reads /sw/plan.sh, starts
-# knfsd on a tmpfs (fsid=1) and the ext4 disk /dev/vda (fsid=2), then for
+# knfsd on a tmpfs (fsid=1) and the disks of SW_DISKS (ext4 fsid=2, xfs
+# fsid=3, btrfs fsid=4; xfs and btrfs made here with mkfs), then for
 # each experiment: pre-creates the file, waits for the client's go, runs
 # stalewin-writer with its log in the share.  Failures go to
 # /sw/server.failed (one line) and end the script with exit 1.
@@ -28,13 +29,37 @@ echo "server: $(uname -r), $(nproc) cpu, uptime $(cut -d' ' -f1 /proc/uptime)s"
 for kv in $SW_SYSCTLS; do
 	sysctl -w "$kv" || fail "sysctl -w $kv failed in the server guest (kernel $(uname -r))"
 done
-mkdir -p /export/tmpfs /export/ext4
+mkdir -p /export/tmpfs /export/ext4 /export/xfs /export/btrfs
 mount -t tmpfs -o size=${SW_TMPFS_SIZE:-256m} tmpfs /export/tmpfs || fail "cannot mount the tmpfs export"
-if [ -b /dev/vda ]; then
-	mount -t ext4 ${SW_EXT4_OPTS:+-o $SW_EXT4_OPTS} /dev/vda /export/ext4 ||
-		fail "cannot mount the ext4 disk /dev/vda on /export/ext4"
-fi
-exports="/export/tmpfs /export/ext4"
+# the disks in virtio order: SW_DISKS="ext4 xfs ..." is vda, vdb, ...
+# (older plans: /dev/vda alone is ext4)
+[ -n "${SW_DISKS+x}" ] || { [ -b /dev/vda ] && SW_DISKS=ext4; }
+set -- a b c d e
+for dfs in $SW_DISKS; do
+	dev=/dev/vd$1; shift
+	[ -b "$dev" ] || fail "expected the $dfs disk at $dev, no such block device"
+	case "$dfs" in
+	ext4) mount -t ext4 ${SW_EXT4_OPTS:+-o $SW_EXT4_OPTS} "$dev" /export/ext4 ||
+		fail "cannot mount the ext4 disk $dev on /export/ext4" ;;
+	xfs|btrfs)
+		if ! grep -qw "$dfs" /proc/filesystems; then
+			[ -f /lib/modules/sw-insmod-fs-$dfs.list ] ||
+				fail "filesystem $dfs: kernel $(uname -r) has no $dfs module in the image (and none built in)"
+			while read -r m; do insmod "$m" 2>/dev/null; done </lib/modules/sw-insmod-fs-$dfs.list
+			grep -qw "$dfs" /proc/filesystems ||
+				fail "filesystem $dfs: loading its modules failed in kernel $(uname -r) ($(dmesg | tail -n 2 | tr '\n' ' '))"
+		fi
+		mk=mkfs.$dfs; [ "$SW_FAULT" = mkfs-$dfs ] && mk=mkfs.$dfs-missing # tests
+		command -v $mk >/dev/null ||
+			fail "filesystem $dfs: mkfs.$dfs is not in the guest image (host package $([ $dfs = xfs ] && echo xfsprogs || echo btrfs-progs); ./stalewin setup)"
+		$mk -q -f "$dev" >/tmp/mkfs.log 2>&1 || fail "filesystem $dfs: $mk -f $dev failed: $(tail -n 2 /tmp/mkfs.log | tr '\n' ' ')"
+		mount -t "$dfs" "$dev" /export/$dfs || fail "cannot mount the $dfs disk $dev on /export/$dfs"
+		echo "server: $dfs on $dev ($(grep " /export/$dfs " /proc/mounts | cut -d' ' -f4))" ;;
+	*) fail "unknown disk filesystem '$dfs' in SW_DISKS" ;;
+	esac
+done
+# fsid 1..4 by position, whatever is mounted: tmpfs ext4 xfs btrfs
+exports="/export/tmpfs /export/ext4 /export/xfs /export/btrfs"
 [ "$SW_FAULT" = knfsd ] && exports="$exports /export/missing" # tests: knfsd fails
 sw_knfsd_up $exports >/tmp/knfsd.log 2>&1 ||
 	fail "knfsd failed to start: $(tail -n 3 /tmp/knfsd.log | tr '\n' ' ')"
@@ -105,8 +130,17 @@ while [ $k -le $SW_NEXP ]; do
 	wpid=$!
 	# on the host's stop request: SIGTERM (the writer applies the policy's
 	# munmap semantics, writes END, fsyncs)
+	# NFSv4 state the server holds for this file (delegations), sampled
+	# every ~1 s: /proc/fs/nfsd/clients/*/states
+	n=0
 	while kill -0 $wpid 2>/dev/null; do
 		[ -e /sw/stop ] && kill -TERM $wpid 2>/dev/null
+		if [ $((n % 5)) = 0 ]; then
+			for c in /proc/fs/nfsd/clients/*/states; do
+				[ -r "$c" ] && sed "s/^/$(cut -d' ' -f1 /proc/uptime) /" "$c"
+			done >>"$d/server/nfsd-states.txt" 2>/dev/null
+		fi
+		n=$((n + 1))
 		sleep 0.2
 	done
 	wait $wpid

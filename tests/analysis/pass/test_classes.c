@@ -69,8 +69,8 @@ static const struct row {
 	{ "clock", cfg_clock, SW_EXC_CLOCK, 40, 1 },
 	{ "gap", cfg_gap, SW_EXC_GAP, 3, 1 },
 	{ "lost-reply", cfg_lost, SW_EXC_LOST, 3, 1 },
-	{ "race", cfg_race, SW_EXC_RACE, 40, 1 },
-	{ "early-update", cfg_early, SW_EXC_EARLY, 40, 1 },
+	{ "race", cfg_race, SW_EXC_RACE, 10, 1 },
+	{ "early-update", cfg_early, SW_EXC_EARLY, 10, 1 },
 };
 
 static int is_low(int e) { return e == SW_EXC_EARLY || e == SW_EXC_CLOCK; }

@@ -36,29 +36,32 @@ static void adaptive(void)
 	CHECK(sw_profile_parse("t vers=3 acregmin=3 acregmax=60 period_ms=1", &p, err, sizeof(err)) == 0, "%s", err);
 	struct sw_replay r;
 	sw_replay_init(&r, &p, 0, 7);
-	const int64_t want[] = { 3, 9, 21, 45, 93, 153, 213, 273 }; /* +3 +6 +12 +24 +48 +60 +60 */
+	/* +3 +6 +12 +24 +48 +60 +60, each at the first read strictly after
+	 * the timeout (nfs_attribute_timeout: read_cache_jiffies is the
+	 * GETATTR's send time, after its read started): +1 ms reads */
+	const int64_t want[] = { 3, 9, 21, 45, 93, 153, 213, 273 };
 	for (int i = 0; i < 8; i++) {
 		int64_t nx = sw_replay_next_reval(&r);
-		CHECK(nx == S(want[i]), "reval %d: expected %llds, saw %.3fs", i,
-		      (long long)want[i], nx / 1e9);
+		CHECK(nx == S(want[i]) + MS(i + 1), "reval %d: expected %llds + %d ms, saw %.3fs", i,
+		      (long long)want[i], i + 1, nx / 1e9);
 		sw_replay_advance(&r, nx + 1);
 	}
-	/* a change at 300 s: detected at the next revalidation (333 s), data
-	 * refetched then, timeout back to 3 s */
+	/* a change at 300 s: detected at the next revalidation (333.009 s),
+	 * data refetched then, timeout back to 3 s */
 	sw_replay_init(&r, &p, 0, 7);
 	sw_replay_update(&r, S(300), 8);
-	CHECK(r.t_attr_ns == S(273), "expected last no-change reval at 273 s, saw %.3f", r.t_attr_ns / 1e9);
+	CHECK(r.t_attr_ns == S(273) + MS(8), "expected last no-change reval at 273.008 s, saw %.3f", r.t_attr_ns / 1e9);
 	int64_t f = sw_replay_pending_fill(&r);
-	CHECK(f == S(333), "expected the change seen at 333 s, saw %.3f", f / 1e9);
+	CHECK(f == S(333) + MS(9), "expected the change seen at 333.009 s, saw %.3f", f / 1e9);
 	sw_replay_advance(&r, S(334));
-	CHECK(r.t_fill_ns == S(333) && r.key == 8, "expected refetch at 333 s with key 8, saw %.3f key %llu",
+	CHECK(r.t_fill_ns == S(333) + MS(9) && r.key == 8, "expected refetch at 333.009 s with key 8, saw %.3f key %llu",
 	      r.t_fill_ns / 1e9, (unsigned long long)r.key);
-	CHECK(sw_replay_next_reval(&r) == S(336), "expected timeout reset to 3 s (336 s), saw %.3f",
+	CHECK(sw_replay_next_reval(&r) == S(336) + MS(10), "expected timeout reset to 3 s (336.010 s), saw %.3f",
 	      sw_replay_next_reval(&r) / 1e9);
 	/* long idle stretch: closed-form jump gives the same grid */
 	sw_replay_init(&r, &p, 0, 7);
 	sw_replay_advance(&r, S(3600));
-	CHECK(r.t_attr_ns == S(3573), "expected last reval at 3573 s (153 + 57*60), saw %.3f",
+	CHECK(r.t_attr_ns == S(3573) + MS(63), "expected last reval at 3573.063 s (153.006 + 57*60.001), saw %.3f",
 	      r.t_attr_ns / 1e9);
 	CHECK(r.revals == 1 + 6 + 57, "expected %d revalidations, saw %llu", 1 + 6 + 57,
 	      (unsigned long long)r.revals);
@@ -77,20 +80,49 @@ static void fixed_profiles(void)
 	sw_replay_update(&r, S(100) + MS(1), 2);
 	CHECK(sw_replay_pending_fill(&r) == S(100) + MS(100), "cto: expected 100.1 s, saw %.3f",
 	      sw_replay_pending_fill(&r) / 1e9);
-	/* actimeo=30: revalidations every 30 s, no doubling */
+	/* actimeo=30: revalidations every 30 s + one read, no doubling */
 	sw_replay_init(&r, prof("v3-actimeo=30"), 0, 1);
 	sw_replay_update(&r, S(61), 2);
-	CHECK(sw_replay_pending_fill(&r) == S(90), "actimeo=30: expected 90 s, saw %.3f",
+	CHECK(sw_replay_pending_fill(&r) == S(90) + MS(300), "actimeo=30: expected 90.3 s, saw %.3f",
 	      sw_replay_pending_fill(&r) / 1e9);
 	/* equal key (v3: same ctime after a coarse update): nothing invalidated */
 	sw_replay_init(&r, prof("v3-default"), 0, 5);
 	sw_replay_update(&r, S(10), 5);
 	CHECK(sw_replay_pending_fill(&r) == -1, "equal ctime: expected no invalidation");
-	/* read period 1 s: seen at a whole second */
+	/* read period 1 s: the read at 3 s is still inside the 3 s cache
+	 * (filled by the GETATTR sent just after the read at 0), the read at
+	 * 4 s revalidates and sees the change of 3.5 s */
 	sw_replay_init(&r, prof("v3-read1s"), 0, 5);
 	sw_replay_update(&r, MS(3500), 6);
-	CHECK(sw_replay_pending_fill(&r) == S(9), "read1s: expected 9 s (3 + 6), saw %.3f",
+	CHECK(sw_replay_pending_fill(&r) == S(4), "read1s: expected 4 s, saw %.3f",
 	      sw_replay_pending_fill(&r) / 1e9);
+}
+
+/* nfs_attribute_timeout() / time_in_range_open(jiffies, read_cache_jiffies,
+ * read_cache_jiffies + attrtimeo), read_cache_jiffies = the GETATTR's send
+ * time (after its read started): the first revalidation is the first read
+ * strictly after t_attr + timeout.  Table: period, timeout, expected. */
+static void timeout_boundary(void)
+{
+	static const struct {
+		int64_t period_ms, acregmin_s, want_ms;
+	} T[] = {
+		{ 100, 3, 3100 },  /* a read exactly at 3 s is still cached */
+		{ 70, 3, 3010 },   /* 3 s is not on the grid: first read after */
+		{ 1000, 1, 2000 }, /* read every 1 s, actimeo=1: every 2nd read */
+		{ 300, 1, 1200 },
+	};
+	for (size_t i = 0; i < sizeof(T) / sizeof(T[0]); i++) {
+		struct sw_profile p = { .vers = 3, .acregmin_ns = S(T[i].acregmin_s),
+					.acregmax_ns = S(T[i].acregmin_s),
+					.period_ns = MS(T[i].period_ms) };
+		struct sw_replay r;
+		sw_replay_init(&r, &p, 0, 1);
+		CHECK(sw_replay_next_reval(&r) == MS(T[i].want_ms),
+		      "nfs_attribute_timeout: period %lld ms, actimeo %lld s: expected %lld ms, saw %.3f s",
+		      (long long)T[i].period_ms, (long long)T[i].acregmin_s,
+		      (long long)T[i].want_ms, sw_replay_next_reval(&r) / 1e9);
+	}
 }
 
 static void parsing(void)
@@ -103,6 +135,8 @@ static void parsing(void)
 	sw_profile_from_mount("rw,vers=3,noac,acregmin=1", MS(100), 1, &p);
 	CHECK(p.vers == 3 && p.noac && p.cto && p.acregmin_ns == S(1) && p.acregmax_ns == S(60),
 	      "mount vers=3,noac,acregmin=1 parsed wrong");
+	sw_profile_from_mount("rw,vers=3,nocto", MS(100), 1, &p);
+	CHECK(!p.cto, "NFS_MOUNT_NOCTO: a reopening reader must not revalidate at open");
 	sw_profile_from_mount("rw,nfsvers=3", MS(100), 0, &p);
 	CHECK(p.acregmin_ns == S(3) && p.acregmax_ns == S(60), "defaults 3..60 expected");
 	CHECK(sw_profile_parse("x vers=4 bogus=1", &p, err, sizeof(err)) != 0 && strstr(err, "bogus"),
@@ -117,6 +151,7 @@ int main(void)
 {
 	adaptive();
 	fixed_profiles();
+	timeout_boundary();
 	parsing();
 	if (failures)
 		fprintf(stderr, "%d failures\n", failures);

@@ -43,6 +43,8 @@ struct tcase {
 	struct upd upd[16]; /* expected updates, t_ms < 0 ends */
 	uint64_t traps;
 	uint64_t cleaned; /* pages write-protected again, total */
+	int64_t jiffy_us; /* model's jiffy (timer-wheel rounding), 0: none */
+	int64_t journal_ms; /* jbd2 commit interval, 0: not journalled */
 };
 
 /* stores to page 0 every 100 ms from 50 to 6950, end 7100 */
@@ -61,65 +63,111 @@ static const struct tcase cases[] = {
 	{ "eager rewrite: update at each trap only, second store to a dirty page changes nothing",
 	  &sw_policy_eager, 500, 3000, 0, 16,
 	  { REWRITE_70 },
-	  { { 50, SW_CAUSE_TRAP }, { 3550, SW_CAUSE_TRAP }, { -1, 0 } }, 2, 2 },
+	  { { 50, SW_CAUSE_TRAP }, { 3050, SW_CAUSE_TRAP }, { 6050, SW_CAUSE_TRAP },
+	    { -1, 0 } }, 3, 2, 0, 0 },
 	{ "deferred rewrite: nothing until the kupdate flush, then exactly one update",
 	  &sw_policy_deferred, 500, 3000, 0, 16,
 	  { REWRITE_70 },
-	  { { 3500, SW_CAUSE_KUPDATE }, { 7000, SW_CAUSE_KUPDATE }, { -1, 0 } }, 2, 2 },
+	  { { 3050, SW_CAUSE_KUPDATE }, { 6050, SW_CAUSE_KUPDATE },
+	    { 7100, SW_CAUSE_MUNMAP }, { -1, 0 } }, 3, 2, 0, 0 },
 	{ "lang rewrite: update at the trap and again at each flush",
 	  &sw_policy_lang, 500, 3000, 0, 16,
 	  { REWRITE_70 },
-	  { { 50, SW_CAUSE_TRAP }, { 3500, SW_CAUSE_KUPDATE },
-	    { 3550, SW_CAUSE_TRAP }, { 7000, SW_CAUSE_KUPDATE }, { -1, 0 } }, 2, 2 },
+	  { { 50, SW_CAUSE_TRAP }, { 3050, SW_CAUSE_KUPDATE },
+	    { 3050, SW_CAUSE_TRAP }, { 6050, SW_CAUSE_KUPDATE },
+	    { 6050, SW_CAUSE_TRAP }, { 7100, SW_CAUSE_MUNMAP }, { -1, 0 } }, 3, 2, 0, 0 },
 	{ "none rewrite: never an update, same traps",
 	  &sw_policy_none, 500, 3000, 0, 16,
 	  { REWRITE_70 },
-	  { { -1, 0 } }, 2, 2 },
+	  { { -1, 0 } }, 3, 2, 0, 0 },
 	{ "lang lone store: first-fault update plus the spurious flush update",
 	  &sw_policy_lang, 500, 1000, 0, 16,
 	  { { STORE, 3, 100 }, { MUNMAP, 0, 2000 } },
-	  { { 100, SW_CAUSE_TRAP }, { 1500, SW_CAUSE_KUPDATE }, { -1, 0 } }, 1, 1 },
+	  { { 100, SW_CAUSE_TRAP }, { 1100, SW_CAUSE_KUPDATE }, { -1, 0 } }, 1, 1, 0, 0 },
 	{ "deferred msync(MS_ASYNC): update now, pages write-protected, munmap flushes the next",
 	  &sw_policy_deferred, 0, 0, 0, 16,
 	  { { STORE, 0, 100 }, { MSYNC_A, 0, 200 }, { STORE, 0, 300 },
 	    { STORE, 0, 350 }, { MUNMAP, 0, 400 } },
-	  { { 200, SW_CAUSE_MSYNC_ASYNC }, { 400, SW_CAUSE_MUNMAP }, { -1, 0 } }, 2, 1 },
+	  { { 200, SW_CAUSE_MSYNC_ASYNC }, { 400, SW_CAUSE_MUNMAP }, { -1, 0 } }, 2, 1, 0, 0 },
 	{ "eager msync(MS_ASYNC): nothing, page stays writable",
 	  &sw_policy_eager, 0, 0, 0, 16,
 	  { { STORE, 0, 100 }, { MSYNC_A, 0, 200 }, { STORE, 0, 300 },
 	    { MUNMAP, 0, 400 } },
-	  { { 100, SW_CAUSE_TRAP }, { -1, 0 } }, 1, 0 },
+	  { { 100, SW_CAUSE_TRAP }, { -1, 0 } }, 1, 0, 0, 0 },
 	{ "deferred fsync and msync(MS_SYNC): one update per flush with pending",
 	  &sw_policy_deferred, 0, 0, 0, 16,
 	  { { STORE, 1, 100 }, { STORE, 2, 150 }, { FSYNC, 0, 200 },
 	    { FSYNC, 0, 250 }, { STORE, 1, 300 }, { MSYNC_S, 0, 400 },
 	    { MUNMAP, 0, 500 } },
-	  { { 200, SW_CAUSE_FSYNC }, { 400, SW_CAUSE_MSYNC_SYNC }, { -1, 0 } }, 3, 3 },
+	  { { 200, SW_CAUSE_FSYNC }, { 400, SW_CAUSE_MSYNC_SYNC }, { -1, 0 } }, 3, 3, 0, 0 },
 	{ "eager fsync cleans: the next store traps and updates",
 	  &sw_policy_eager, 0, 0, 0, 16,
 	  { { STORE, 1, 100 }, { STORE, 1, 150 }, { FSYNC, 0, 200 },
 	    { STORE, 1, 300 }, { MUNMAP, 0, 500 } },
-	  { { 100, SW_CAUSE_TRAP }, { 300, SW_CAUSE_TRAP }, { -1, 0 } }, 2, 1 },
+	  { { 100, SW_CAUSE_TRAP }, { 300, SW_CAUSE_TRAP }, { -1, 0 } }, 2, 1, 0, 0 },
 	{ "deferred background writeback over the dirty limit",
 	  &sw_policy_deferred, 0, 0, 2, 16,
 	  { { STORE, 0, 10 }, { STORE, 1, 20 }, { STORE, 2, 30 },
 	    { STORE, 0, 40 }, { MUNMAP, 0, 50 } },
-	  { { 30, SW_CAUSE_BACKGROUND }, { 50, SW_CAUSE_MUNMAP }, { -1, 0 } }, 4, 3 },
+	  { { 30, SW_CAUSE_BACKGROUND }, { 50, SW_CAUSE_MUNMAP }, { -1, 0 } }, 4, 3, 0, 0 },
 	{ "deferred MS_ASYNC keeps the inode dirty: kupdate by the first dirtied_when",
 	  &sw_policy_deferred, 100, 1000, 0, 16,
 	  { { STORE, 0, 0 }, { MSYNC_A, 0, 50 }, { STORE, 0, 500 },
 	    { MUNMAP, 0, 1700 } },
-	  { { 50, SW_CAUSE_MSYNC_ASYNC }, { 1000, SW_CAUSE_KUPDATE }, { -1, 0 } }, 2, 2 },
+	  { { 50, SW_CAUSE_MSYNC_ASYNC }, { 1000, SW_CAUSE_KUPDATE }, { -1, 0 } }, 2, 2, 0, 0 },
 	{ "eager kupdate off (writeback 0): never cleaned, one trap",
 	  &sw_policy_eager, 0, 3000, 0, 16,
 	  { { STORE, 5, 0 }, { STORE, 5, 10000 }, { STORE, 5, 20000 },
 	    { MUNMAP, 0, 30000 } },
-	  { { 0, SW_CAUSE_TRAP }, { -1, 0 } }, 1, 0 },
+	  { { 0, SW_CAUSE_TRAP }, { -1, 0 } }, 1, 0, 0, 0 },
 	{ "deferred expire 0: every tick flushes a dirty inode",
 	  &sw_policy_deferred, 100, 0, 0, 16,
 	  { { STORE, 5, 10 }, { STORE, 6, 150 }, { STORE, 6, 160 },
 	    { MUNMAP, 0, 250 } },
-	  { { 100, SW_CAUSE_KUPDATE }, { 200, SW_CAUSE_KUPDATE }, { -1, 0 } }, 2, 2 },
+	  { { 110, SW_CAUSE_KUPDATE }, { 250, SW_CAUSE_KUPDATE }, { -1, 0 } }, 2, 2, 0, 0 },
+	/* Kernel rules (issue 10), each measured on loop ext4 with the
+	 * writeback:* tracepoints (bench/validate_trace.sh). */
+	{ "__mark_inode_dirty -> wb_wakeup_delayed: the flusher runs writeback_ms after the first dirtying, not on a grid from the run start",
+	  &sw_policy_eager, 1000, 3000, 0, 16,
+	  { { STORE, 0, 700 }, { STORE, 0, 3650 }, { STORE, 0, 3800 },
+	    { STORE, 0, 6800 }, { STORE, 0, 7000 }, { MUNMAP, 0, 7100 } },
+	  { { 700, SW_CAUSE_TRAP }, { 3800, SW_CAUSE_TRAP },
+	    { 6800, SW_CAUSE_TRAP }, { -1, 0 } }, 3, 2, 0, 0 },
+	{ "wb_workfn: an fsync-cleaned inode leaves the armed work in place (queue_delayed_work keeps a pending timer)",
+	  &sw_policy_eager, 1000, 0, 0, 16,
+	  { { STORE, 0, 0 }, { FSYNC, 0, 500 }, { STORE, 0, 600 },
+	    { STORE, 0, 1100 }, { MUNMAP, 0, 1200 } },
+	  { { 0, SW_CAUSE_TRAP }, { 600, SW_CAUSE_TRAP },
+	    { 1100, SW_CAUSE_TRAP }, { -1, 0 } }, 3, 2, 0, 0 },
+	{ "ext4_sync_file: fsync cleans the pages but keeps dirtied_when, so kupdate still cleans expire after the first dirtying",
+	  &sw_policy_eager, 1000, 3000, 0, 16,
+	  { { STORE, 0, 0 }, { FSYNC, 0, 2300 }, { STORE, 0, 2400 },
+	    { STORE, 0, 3050 }, { STORE, 0, 4600 }, { FSYNC, 0, 4600 },
+	    { STORE, 0, 4700 }, { MUNMAP, 0, 5000 } },
+	  { { 0, SW_CAUSE_TRAP }, { 2400, SW_CAUSE_TRAP },
+	    { 3050, SW_CAUSE_TRAP }, { 4700, SW_CAUSE_TRAP }, { -1, 0 } },
+	  4, 3, 0, 0 },
+	{ "__jbd2_journal_refile_buffer: the commit dirties the block device inode, the flusher keeps its phase (no wb_wakeup_delayed at the redirty)",
+	  &sw_policy_eager, 1000, 3000, 0, 16,
+	  { { STORE, 0, 0 }, { STORE, 0, 3500 }, { STORE, 0, 7000 },
+	    { STORE, 0, 10200 }, { STORE, 0, 10600 }, { MUNMAP, 0, 11000 } },
+	  { { 0, SW_CAUSE_TRAP }, { 3500, SW_CAUSE_TRAP },
+	    { 7000, SW_CAUSE_TRAP }, { 10600, SW_CAUSE_TRAP }, { -1, 0 } },
+	  4, 3, 0, 5000 },
+	{ "ext4_sync_file -> jbd2_complete_transaction: fsync commits at once, the bdev inode is dirty from then",
+	  &sw_policy_eager, 1000, 3000, 0, 16,
+	  { { STORE, 0, 0 }, { FSYNC, 0, 500 }, { STORE, 0, 600 },
+	    { STORE, 0, 3100 }, { STORE, 0, 6500 }, { STORE, 0, 7200 },
+	    { MUNMAP, 0, 7500 } },
+	  { { 0, SW_CAUSE_TRAP }, { 600, SW_CAUSE_TRAP }, { 3100, SW_CAUSE_TRAP },
+	    { 7200, SW_CAUSE_TRAP }, { -1, 0 } },
+	  4, 3, 0, 5000 },
+	{ "calc_index: HZ=250, a 1 s interval runs every 1.024 s, so expire 3 s flushes 3.072 s after the dirtying (trace: 3.02-3.08 s)",
+	  &sw_policy_eager, 1000, 3000, 0, 16,
+	  { { STORE, 0, 0 }, { STORE, 0, 3000 }, { STORE, 0, 3100 },
+	    { STORE, 0, 6150 }, { STORE, 0, 6200 }, { MUNMAP, 0, 6300 } },
+	  { { 0, SW_CAUSE_TRAP }, { 3100, SW_CAUSE_TRAP },
+	    { 6200, SW_CAUSE_TRAP }, { -1, 0 } }, 3, 2, 4000, 0 },
 };
 
 static int whole_calls, page_calls;
@@ -157,6 +205,8 @@ static int run_case(const struct tcase *c)
 		.writeback_ns = c->wb_ms * MS,
 		.expire_ns = c->exp_ms * MS,
 		.background_bytes = c->bg_pages * PG,
+		.jiffy_ns = c->jiffy_us * 1000,
+		.journal_commit_ns = c->journal_ms * MS,
 	};
 	struct sw_reprotect rp = { cb_page, cb_all, NULL };
 	struct sw_decision d;
@@ -285,9 +335,45 @@ static int run_edges(void)
 	return fail;
 }
 
+/* kernel/time/timer.c calc_wheel_index()/calc_index() as the flusher's
+ * delayed work meets them (wb_wakeup_delayed, wb_workfn): when a work armed
+ * at t with interval wb fires. */
+static int run_wheel(void)
+{
+	static const struct {
+		int64_t jiffy_us, wb_ms, t_us, want_us;
+	} T[] = {
+		{ 4000, 1000, 0, 1024000 },     /* 250 j, level 1: 256 j */
+		{ 4000, 1000, 4000, 1024000 },  /* jiffy 1: 251 -> 256 */
+		{ 4000, 1000, 36000, 1056000 }, /* jiffy 9: 259 -> 264 */
+		{ 4000, 1000, 5999, 1024000 },  /* mid-jiffy counts as jiffy 1 */
+		{ 4000, 5000, 0, 5120000 },     /* 1250 j, level 2: 1280 j */
+		{ 4000, 100, 0, 104000 },       /* 25 j, level 0: +1 j */
+		{ 1000, 5000, 0, 5120000 },     /* HZ=1000: 5000 j, level 3 */
+		{ 4000, 30, 0, 36000 },         /* 8 j (rounded up), level 0: 9 j */
+		{ 0, 1000, 123, 1000123 },      /* no rounding */
+	};
+	int fail = 0;
+	for (size_t i = 0; i < sizeof(T) / sizeof(T[0]); i++) {
+		struct sw_model m = { .cfg = { .writeback_ns = T[i].wb_ms * MS,
+					      .jiffy_ns = T[i].jiffy_us * 1000 } };
+		int64_t got = sw_model_wake_after(&m, T[i].t_us * 1000);
+		if (got != T[i].want_us * 1000) {
+			printf("FAIL calc_index: jiffy %lld us, interval %lld ms, armed at %lld us: expected %lld us, saw %lld ns\n",
+			       (long long)T[i].jiffy_us, (long long)T[i].wb_ms,
+			       (long long)T[i].t_us, (long long)T[i].want_us,
+			       (long long)got);
+			fail = 1;
+		}
+	}
+	printf("%s calc_index timer-wheel rounding (%zu rows)\n",
+	       fail ? "FAIL" : "ok  ", sizeof(T) / sizeof(T[0]));
+	return fail;
+}
+
 int main(void)
 {
-	int fail = 0;
+	int fail = run_wheel();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		fail |= run_case(&cases[i]);
 	fail |= run_edges();

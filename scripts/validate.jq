@@ -1,0 +1,105 @@
+# validate.jq: the computations of `stalewin validate` (scripts/stalewin-validate)
+# over stalewin-report JSON.  --arg mode row|line|summary|footer.
+#   (arguments are read from $ARGS.named, so every mode compiles alone)
+#   row:     -n with m, r (slurped report.json of the model and real side),
+#            name fs args load, wb ex dur (ms, ms, s), res (ms)
+#   line:    one row.json -> one text line
+#   summary: -s over row.json files, id load vm -> the validate object
+#   kread:   a VM run's report.json, run every load -> rows, one per kernel
+#            reader: its replay ("model") against the real client
+#   footer:  the validate object -> text lines
+# Bands (issue 10): p50/p90 within 10 % or one resolution, whichever is
+# larger; max within one writeback interval; uncovered within 10 % or 2;
+# updates within 1 per 10 s of run.  A figure that is null in a report
+# (">end": the percentile falls among uncovered stores) equals only null.
+
+def side:
+  (.results.figures[] | select(.kind == "truth")) as $t
+  | { stores: $t.stores, uncovered: $t.unresolved, p50: $t.p50_ns,
+      p90: $t.p90_ns, p99: $t.p99_ns, max: $t.max_ns,
+      updates: .results.cost.updates };
+def abs: if . < 0 then -. else . end;
+# relative error |model - real| / max(real, resolution): windows far below
+# the resolution (a store covered by its own trap: 0 s against 3 us) are
+# not "100 % off".  null when only one side is ">end".
+def relerr($a; $b; $floor):
+  if $a == null and $b == null then 0
+  elif $a == null or $b == null then null
+  else (($a - $b) | abs) / ([$b, $floor, 1] | max) end;
+def within($a; $b; $tol):
+  if $a == null and $b == null then true
+  elif $a == null or $b == null then false
+  else (($a - $b) | abs) <= $tol end;
+def fmt_s: if . == null then ">end" else (. / 1e9 * 100 | round / 100 | tostring) + "s" end;
+def fmt_pct: if . == null then "n/a" else (. * 1000 | round / 10 | tostring) + "%" end;
+
+$ARGS.named as $a
+| $a.mode as $mode
+| if $mode == "row" then
+  ($a.m[0] | side) as $M | ($a.r[0] | side) as $R
+  | $a.wb as $wb | $a.dur as $dur | $a.res as $res
+  | ($res * 1e6) as $res_ns
+  | [ (if within($M.p50; $R.p50; ([0.1 * ($R.p50 // 0), $res_ns] | max)) then empty else "p50" end),
+      (if within($M.p90; $R.p90; ([0.1 * ($R.p90 // 0), $res_ns] | max)) then empty else "p90" end),
+      (if within($M.max; $R.max; $wb * 1e6) then empty else "max" end),
+      (if within($M.uncovered; $R.uncovered; ([2, 0.1 * $R.uncovered] | max)) then empty else "uncovered" end),
+      (if within($M.updates; $R.updates; ([1, $dur / 10] | max)) then empty else "updates" end),
+      (if (($M.stores - $R.stores) | abs) > ([1, 0.01 * $R.stores] | max) then "stores differ" else empty end)
+    ] as $fails
+  | { name: $a.name, fs: $a.fs, workload: $a.args, writeback_ms: $wb,
+      expire_ms: $a.ex, duration_s: $dur, resolution_ms: $res,
+      load_avg: $a.load,
+      model: $M, real: $R,
+      rel_err: { p50: relerr($M.p50; $R.p50; $res_ns),
+                 p90: relerr($M.p90; $R.p90; $res_ns),
+                 p99: relerr($M.p99; $R.p99; $res_ns),
+                 uncovered: relerr($M.uncovered; $R.uncovered; 1),
+                 updates: relerr($M.updates; $R.updates; 1) },
+      within: ($fails | length == 0), fails: $fails }
+elif $mode == "kread" then
+  # one report.json of a VM run -> a row per kernel reader: the real
+  # client (kread-j) against the replay of its mount options
+  . as $rep
+  | [ $rep.results.kread | to_entries[] | .key as $j | .value as $k
+      | ($rep.results.figures[] | select(.name | startswith("kread-\($j) "))
+         | select(.name | endswith("replay") | not)) as $real
+      | ($rep.results.figures[] | select(.name == "kread-\($j) replay")) as $rp
+      | ($k.mount_options | split(",")) as $o
+      | ([$o[] | select(startswith("acregmin=")) | ltrimstr("acregmin=") | tonumber] | first // (if any($o[]; . == "noac") then 0 else 3 end)) as $acmin
+      | ($a.every * 1e6) as $res_ns
+      | def side: { stores: .stores, uncovered: .unresolved, p50: .p50_ns,
+                    p90: .p90_ns, p99: .p99_ns, max: .max_ns, updates: null };
+        ($rp | side) as $M | ($real | side) as $R
+      | [ (if within($M.p50; $R.p50; ([0.1 * ($R.p50 // 0), $res_ns] | max)) then empty else "p50" end),
+          (if within($M.p90; $R.p90; ([0.1 * ($R.p90 // 0), $res_ns] | max)) then empty else "p90" end),
+          (if within($M.max; $R.max; ([$acmin * 1e9, $res_ns] | max)) then empty else "max" end),
+          (if within($M.uncovered; $R.uncovered; ([2, 0.1 * $R.uncovered] | max)) then empty else "uncovered" end),
+          (if $R.stores < 300 then "fewer than 300 stores" else empty end)
+        ] as $fails
+      | { name: "\($a.run)/kread-\($j)", fs: "NFS client guest",
+          workload: "mount \([$o[] | select(test("^(vers|ac|noac|nocto|actimeo)"))] | join(",")), reader \($k.mode) every \($a.every) ms",
+          writeback_ms: 1000, expire_ms: 5000, duration_s: 40,
+          resolution_ms: $a.every, load_avg: $a.load, model: $M, real: $R,
+          rel_err: { p50: relerr($M.p50; $R.p50; $res_ns),
+                     p90: relerr($M.p90; $R.p90; $res_ns),
+                     p99: relerr($M.p99; $R.p99; $res_ns),
+                     uncovered: relerr($M.uncovered; $R.uncovered; 1),
+                     updates: null },
+          within: ($fails | length == 0), fails: $fails } ]
+elif $mode == "line" then
+  "\(.name) [\(.fs), wb \(.writeback_ms) ms, expire \(.expire_ms) ms, \(.duration_s) s, load \(.load_avg)]\n"
+  + "  model: p50 \(.model.p50 | fmt_s) p90 \(.model.p90 | fmt_s) p99 \(.model.p99 | fmt_s) max \(.model.max | fmt_s) uncovered \(.model.uncovered) updates \(.model.updates) (\(.model.stores) stores)\n"
+  + "  real:  p50 \(.real.p50 | fmt_s) p90 \(.real.p90 | fmt_s) p99 \(.real.p99 | fmt_s) max \(.real.max | fmt_s) uncovered \(.real.uncovered) updates \(.real.updates) (\(.real.stores) stores)\n"
+  + "  err:   p50 \(.rel_err.p50 | fmt_pct) p90 \(.rel_err.p90 | fmt_pct) p99 \(.rel_err.p99 | fmt_pct)  -> \(if .within then "within bands" else "OUTSIDE: " + (.fails | join(", ")) end)"
+elif $mode == "summary" then
+  { schema: "stalewin-validate", schema_version: 1, run_id: $a.id,
+    load_avg_end: $a.load, vm: $a.vm,
+    complete: (($a.vm == null) and all(.[]; (.fails | index("run failed")) == null)),
+    pairs: .,
+    worst_p50_rel_err: ([.[] | .rel_err.p50? // null] | if any(. == null) then null else max end),
+    worst_p90_rel_err: ([.[] | .rel_err.p90? // null] | if any(. == null) then null else max end),
+    pairs_within_bands: ([.[] | select(.within)] | length),
+    pairs_total: length }
+elif $mode == "footer" then
+  "validate \(.run_id): \(.pairs_within_bands)/\(.pairs_total) pairs within bands; worst p50 error \(.worst_p50_rel_err | fmt_pct), worst p90 error \(.worst_p90_rel_err | fmt_pct)"
+else error("mode must be row, line, summary or footer") end

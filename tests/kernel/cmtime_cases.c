@@ -1,0 +1,735 @@
+/*
+ * cmtime_cases - in-guest checks of vm.mmap_cmtime_policy (vm/kernel) on
+ * the cases the review of the series found wrong or untested (issue 12).
+ * mtime and ctime are checked separately, with statx at ns resolution.
+ *
+ * Description: each case prints RESULT lines; a broken kernel shows:
+ *   same-tick    store, msync(MS_ASYNC), store, msync(MS_ASYNC) with the
+ *                second store and flush in the tick of the first flush:
+ *                the second flush leaves mtime/ctime as the first left
+ *                them (the store is consumed without moving ctime).
+ *   freeze       store (kept mapped), FIFREEZE, FITHAW, wait for the
+ *                flusher: mtime/ctime never move (the update tried during
+ *                the freeze's sync was dropped, the pages are clean).
+ *   durability   store then munmap in one tick, data written back, then
+ *                EXT4_IOC_SHUTDOWN(LOGFLUSH); after the remount (verify)
+ *                the persisted mtime/ctime are older than the data.
+ *   journal      N first stores to clean pages one tick apart: jbd2
+ *                handles from the tracepoint jbd2_handle_start; eager must
+ *                start >= N/2, deferred and lang at most a few (not one
+ *                per store), and one MS_SYNC flush adds only a few.
+ *   exit         a child stores and exits without munmap: deferred/lang
+ *                must have moved mtime/ctime by the time wait() returns.
+ *   migrate      deferred: store, move_pages() of the page to the other
+ *                NUMA node (guest booted with numa=fake=2): migration
+ *                unmaps the dirty pte (try_to_migrate_one must transfer
+ *                the dirty bit), fsync: mtime/ctime must move.
+ *   pageout      deferred: store, MADV_PAGEOUT (reclaim unmaps the pte:
+ *                try_to_unmap_one must transfer the dirty bit), fsync:
+ *                mtime/ctime must move (a lost transfer leaves them).
+ *   nfs          a client of knfsd (NFSv4.2 mount of DIR at --nfs) cached
+ *                the file; a local store through the mapping: eager and
+ *                lang must let the client see it at its next open (the
+ *                change attribute moved at the fault), deferred must not
+ *                (stale until the flush); after msync(MS_ASYNC) every
+ *                policy must.  A kernel whose lang does not bump the
+ *                change at the fault, or whose deferred flush does not,
+ *                fails.
+ *   stockfs      a filesystem that does not opt in (xfs, tmpfs): the first
+ *                store through a fresh mapping moves mtime/ctime at once
+ *                (stock) whatever the sysctl says.
+ *
+ *   cmtime_cases CASE --policy eager|deferred|lang --dir DIR
+ *                [--state FILE] [--nfs NFSDIR]
+ *
+ * Output: RESULT policy=P check=NAME expect=.. seen=.. ok=0|1,
+ * SUMMARY policy=P pass=N fail=M.  Exit 0 all passed, 1 a check failed or
+ * a runtime error, 2 bad usage, 77 a precondition (one tick) never met.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/fs.h>
+
+#ifndef EXT4_IOC_SHUTDOWN
+#define EXT4_IOC_SHUTDOWN _IOR('X', 125, uint32_t)
+#endif
+#define EXT4_GOING_FLAGS_LOGFLUSH 0x1
+#define TRACEFS "/sys/kernel/tracing"
+#define NPAGES 16
+#define ATTEMPTS 40 /* tries to fit a sequence into one tick */
+
+struct stamp {
+	int64_t t_mtime_real_ns; /* statx mtime, CLOCK_REALTIME ns */
+	int64_t t_ctime_real_ns; /* statx ctime, CLOCK_REALTIME ns */
+};
+
+static const char *g_policy; /* policy under test, from --policy */
+static const char *g_case;   /* case name, prefixes the check names */
+static int g_pass, g_fail;   /* check counters */
+static long g_page;          /* page size, bytes */
+
+static int64_t coarse_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+static int get_stamp(int fd, struct stamp *s)
+{
+	struct statx stx;
+
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_MTIME | STATX_CTIME, &stx)) {
+		fprintf(stderr, "cmtime_cases: statx: %s\n", strerror(errno));
+		return -1;
+	}
+	s->t_mtime_real_ns = (int64_t)stx.stx_mtime.tv_sec * 1000000000 +
+			     stx.stx_mtime.tv_nsec;
+	s->t_ctime_real_ns = (int64_t)stx.stx_ctime.tv_sec * 1000000000 +
+			     stx.stx_ctime.tv_nsec;
+	return 0;
+}
+
+static void result(const char *check, long long expect, long long seen,
+		   int ok)
+{
+	printf("RESULT policy=%s check=%s.%s expect=%lld seen=%lld ok=%d\n",
+	       g_policy, g_case, check, expect, seen, ok);
+	fflush(stdout);
+	if (ok)
+		g_pass++;
+	else
+		g_fail++;
+}
+
+/* Separate mtime and ctime verdicts: did each move from a to b? */
+static void result_moved(const char *what, int expect, const struct stamp *a,
+			 const struct stamp *b)
+{
+	char name[96];
+	int m = a->t_mtime_real_ns != b->t_mtime_real_ns;
+	int c = a->t_ctime_real_ns != b->t_ctime_real_ns;
+
+	snprintf(name, sizeof(name), "%s.mtime_moved", what);
+	result(name, expect, m, m == expect);
+	snprintf(name, sizeof(name), "%s.ctime_moved", what);
+	result(name, expect, c, c == expect);
+}
+
+static int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+/* A file of NPAGES allocated, written-back pages; returns an fd. */
+static int make_file(const char *dir, const char *name, char *path,
+		     size_t len)
+{
+	char *buf = calloc(1, NPAGES * g_page);
+	int fd;
+
+	snprintf(path, len, "%s/%s", dir, name);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || !buf ||
+	    pwrite(fd, buf, NPAGES * g_page, 0) != NPAGES * g_page ||
+	    fsync(fd)) {
+		fprintf(stderr, "cmtime_cases: cannot create %s: %s\n", path,
+			strerror(errno));
+		free(buf);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	free(buf);
+	return fd;
+}
+
+static volatile char *map_file(int fd)
+{
+	void *m = mmap(NULL, NPAGES * g_page, PROT_READ | PROT_WRITE,
+		       MAP_SHARED, fd, 0);
+
+	if (m == MAP_FAILED) {
+		fprintf(stderr, "cmtime_cases: mmap: %s\n", strerror(errno));
+		return NULL;
+	}
+	return m;
+}
+
+/* Clean start: data written back, ptes write-protected, then a tick. */
+static int clean(int fd, volatile char *map)
+{
+	if (msync((void *)map, NPAGES * g_page, MS_SYNC) || fsync(fd))
+		return -1;
+	sleep_ms(20);
+	return 0;
+}
+
+/*
+ * store, MS_ASYNC, store, MS_ASYNC: the second store and flush in the tick
+ * the first flush ended in.  The second flush must move both times.
+ */
+static int case_same_tick(const char *dir)
+{
+	char path[4096];
+	struct stamp s1, s2;
+	volatile char *map;
+	int fd, i;
+
+	fd = make_file(dir, "same_tick.dat", path, sizeof(path));
+	if (fd < 0 || !(map = map_file(fd)))
+		return -1;
+	for (i = 0; i < ATTEMPTS; i++) {
+		int64_t t_a_coarse_ns, t_b_coarse_ns;
+
+		if (clean(fd, map))
+			return -1;
+		map[0]++;
+		if (msync((void *)map, NPAGES * g_page, MS_ASYNC))
+			return -1;
+		t_a_coarse_ns = coarse_ns();
+		if (get_stamp(fd, &s1))
+			return -1;
+		map[8]++;
+		t_b_coarse_ns = coarse_ns();
+		if (msync((void *)map, NPAGES * g_page, MS_ASYNC) ||
+		    get_stamp(fd, &s2))
+			return -1;
+		if (t_a_coarse_ns != t_b_coarse_ns)
+			continue; /* not within one tick: try again */
+		printf("INFO case=same-tick attempt=%d first_ctime_ns=%lld "
+		       "second_ctime_ns=%lld\n", i + 1,
+		       (long long)s1.t_ctime_real_ns,
+		       (long long)s2.t_ctime_real_ns);
+		result_moved("second_flush", 1, &s1, &s2);
+		munmap((void *)map, NPAGES * g_page);
+		close(fd);
+		return 0;
+	}
+	fprintf(stderr, "cmtime_cases: same-tick: %d attempts, never a store "
+		"and flush within one tick of the previous flush\n", ATTEMPTS);
+	return 77;
+}
+
+/* Let the flusher write anything dirty now; restore on return. */
+struct wb_knobs {
+	char expire[32]; /* dirty_expire_centisecs as it was */
+	char period[32]; /* dirty_writeback_centisecs as it was */
+};
+
+static void read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, len - 1);
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = 0;
+}
+
+#define EXPIRE "/proc/sys/vm/dirty_expire_centisecs"
+#define PERIOD "/proc/sys/vm/dirty_writeback_centisecs"
+
+static void fast_flusher(struct wb_knobs *k)
+{
+	read_small(EXPIRE, k->expire, sizeof(k->expire));
+	read_small(PERIOD, k->period, sizeof(k->period));
+	write_file(EXPIRE, "1");
+	write_file(PERIOD, "10");
+}
+
+static void restore_flusher(const struct wb_knobs *k)
+{
+	if (k->expire[0])
+		write_file(EXPIRE, k->expire);
+	if (k->period[0])
+		write_file(PERIOD, k->period);
+}
+
+/* Poll up to ms for both times to move from s0; leaves the last in s1. */
+static int wait_moved(int fd, const struct stamp *s0, struct stamp *s1,
+		      long ms)
+{
+	for (; ms > 0; ms -= 20) {
+		if (get_stamp(fd, s1))
+			return -1;
+		if (s1->t_mtime_real_ns != s0->t_mtime_real_ns &&
+		    s1->t_ctime_real_ns != s0->t_ctime_real_ns)
+			return 0;
+		sleep_ms(20);
+	}
+	return 0;
+}
+
+/* store, freeze, thaw, flusher: the deferred update must not be lost. */
+static int case_freeze(const char *dir)
+{
+	char path[4096];
+	struct wb_knobs k;
+	struct stamp s0, s1;
+	volatile char *map;
+	int fd, dfd;
+
+	fd = make_file(dir, "freeze.dat", path, sizeof(path));
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (fd < 0 || dfd < 0 || !(map = map_file(fd)) || clean(fd, map))
+		return -1;
+	if (get_stamp(fd, &s0))
+		return -1;
+	map[0]++;
+	if (ioctl(dfd, FIFREEZE, 0)) {
+		fprintf(stderr, "cmtime_cases: FIFREEZE %s: %s\n", dir,
+			strerror(errno));
+		return -1;
+	}
+	if (ioctl(dfd, FITHAW, 0)) {
+		fprintf(stderr, "cmtime_cases: FITHAW %s: %s\n", dir,
+			strerror(errno));
+		return -1;
+	}
+	fast_flusher(&k);
+	/* keep it mapped: munmap would apply a pending update itself */
+	if (wait_moved(fd, &s0, &s1, 3000)) {
+		restore_flusher(&k);
+		return -1;
+	}
+	restore_flusher(&k);
+	result_moved("after_thaw", 1, &s0, &s1);
+	munmap((void *)map, NPAGES * g_page);
+	close(fd);
+	close(dfd);
+	return 0;
+}
+
+/*
+ * Phase 1: store then munmap in one tick, write the data back (no inode
+ * sync), shut the filesystem down with a log flush.  The state file gets
+ * the coarse time before the store: no persisted time may be older.
+ */
+static int case_durability_prepare(const char *dir, const char *state)
+{
+	char path[4096];
+	int64_t t_store_coarse_ns = 0;
+	volatile char *map;
+	FILE *f;
+	uint32_t flags = EXT4_GOING_FLAGS_LOGFLUSH;
+	int fd, i;
+
+	fd = make_file(dir, "durable.dat", path, sizeof(path));
+	if (fd < 0)
+		return -1;
+	for (i = 0; i < ATTEMPTS; i++) {
+		if (!(map = map_file(fd)) || clean(fd, map))
+			return -1;
+		t_store_coarse_ns = coarse_ns();
+		map[0] = 0x5a;
+		if (coarse_ns() == t_store_coarse_ns) {
+			munmap((void *)map, NPAGES * g_page);
+			break;
+		}
+		munmap((void *)map, NPAGES * g_page);
+	}
+	if (i == ATTEMPTS) {
+		fprintf(stderr, "cmtime_cases: durability: never a store and "
+			"munmap within one tick\n");
+		return 77;
+	}
+	sleep_ms(20);
+	/* data only: no fsync, which would write the inode itself */
+	if (sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE |
+			    SYNC_FILE_RANGE_WRITE |
+			    SYNC_FILE_RANGE_WAIT_AFTER)) {
+		fprintf(stderr, "cmtime_cases: sync_file_range: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	f = fopen(state, "w");
+	if (!f || fprintf(f, "%lld\n", (long long)t_store_coarse_ns) < 0 ||
+	    fclose(f)) {
+		fprintf(stderr, "cmtime_cases: cannot write %s\n", state);
+		return -1;
+	}
+	if (ioctl(fd, EXT4_IOC_SHUTDOWN, &flags)) {
+		fprintf(stderr, "cmtime_cases: EXT4_IOC_SHUTDOWN: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	printf("INFO case=durability attempt=%d t_store_coarse_ns=%lld\n",
+	       i + 1, (long long)t_store_coarse_ns);
+	close(fd);
+	return 0;
+}
+
+/* Phase 2, after the remount: the data and times that persisted. */
+static int case_durability_verify(const char *dir, const char *state)
+{
+	char path[4096];
+	long long t_store_coarse_ns;
+	struct stamp s;
+	char byte = 0;
+	FILE *f = fopen(state, "r");
+	int fd;
+
+	if (!f || fscanf(f, "%lld", &t_store_coarse_ns) != 1) {
+		fprintf(stderr, "cmtime_cases: expected a time in %s\n", state);
+		return -1;
+	}
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/durable.dat", dir);
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || pread(fd, &byte, 1, 0) != 1 || get_stamp(fd, &s)) {
+		fprintf(stderr, "cmtime_cases: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	result("data_persisted", 0x5a, byte, byte == 0x5a);
+	result("mtime_not_older_than_data", t_store_coarse_ns,
+	       s.t_mtime_real_ns, s.t_mtime_real_ns >= t_store_coarse_ns);
+	result("ctime_not_older_than_data", t_store_coarse_ns,
+	       s.t_ctime_real_ns, s.t_ctime_real_ns >= t_store_coarse_ns);
+	close(fd);
+	return 0;
+}
+
+/* jbd2_handle_start events in the trace buffer since the last clear. */
+static long trace_handles(void)
+{
+	FILE *f = fopen(TRACEFS "/trace", "r");
+	char line[512];
+	long n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (line[0] != '#' && strstr(line, "jbd2_handle_start:"))
+			n++;
+	fclose(f);
+	return n;
+}
+
+static int trace_reset(int on)
+{
+	if (write_file(TRACEFS "/events/jbd2/jbd2_handle_start/enable",
+		       on ? "1" : "0"))
+		return -1;
+	return on ? write_file(TRACEFS "/trace", "") : 0;
+}
+
+/* N first stores one tick apart, then one MS_SYNC: count jbd2 handles. */
+static int case_journal(const char *dir)
+{
+	char path[4096];
+	long n = NPAGES, h_stores, h_flush;
+	int eager = strcmp(g_policy, "eager") == 0;
+	volatile char *map;
+	int fd, i;
+
+	fd = make_file(dir, "journal.dat", path, sizeof(path));
+	if (fd < 0 || !(map = map_file(fd)) || clean(fd, map))
+		return -1;
+	if (trace_reset(1)) {
+		fprintf(stderr, "cmtime_cases: cannot enable the jbd2 trace "
+			"events under %s\n", TRACEFS);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		map[i * g_page]++;
+		sleep_ms(6); /* > 1 tick: eager stamps every store */
+	}
+	h_stores = trace_handles();
+	if (trace_reset(1) || msync((void *)map, n * g_page, MS_SYNC))
+		return -1;
+	h_flush = trace_handles();
+	trace_reset(0);
+	printf("INFO case=journal stores=%ld handles_at_stores=%ld "
+	       "handles_at_flush=%ld\n", n, h_stores, h_flush);
+	if (eager)
+		result("handles_at_stores_ge_half_n", n / 2, h_stores,
+		       h_stores >= n / 2);
+	else
+		result("handles_at_stores_le_2", 2, h_stores, h_stores <= 2);
+	result("handles_at_flush_le_4", 4, h_flush, h_flush <= 4);
+	munmap((void *)map, n * g_page);
+	close(fd);
+	return 0;
+}
+
+/* A child stores and exits without munmap; then the times moved? */
+static int case_exit(const char *dir)
+{
+	char path[4096];
+	struct stamp s0, s1;
+	volatile char *map;
+	int fd, st;
+	pid_t pid;
+
+	fd = make_file(dir, "exit.dat", path, sizeof(path));
+	if (fd < 0 || !(map = map_file(fd)) || clean(fd, map))
+		return -1;
+	munmap((void *)map, NPAGES * g_page);
+	if (get_stamp(fd, &s0))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		map = map_file(fd);
+		if (map)
+			map[0]++;
+		_exit(map ? 0 : 1);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || st != 0)
+		return -1;
+	if (get_stamp(fd, &s1))
+		return -1;
+	result_moved("after_exit", 1, &s0, &s1);
+	close(fd);
+	return 0;
+}
+
+/* store, MADV_PAGEOUT, fsync: reclaim's unmap must record the store. */
+static int case_pageout(const char *dir)
+{
+	char path[4096];
+	struct stamp s0, s1;
+	volatile char *map;
+	int fd;
+
+	fd = make_file(dir, "pageout.dat", path, sizeof(path));
+	if (fd < 0 || !(map = map_file(fd)) || clean(fd, map))
+		return -1;
+	map[0]++;
+	if (get_stamp(fd, &s0))
+		return -1;
+	if (madvise((void *)map, NPAGES * g_page, MADV_PAGEOUT)) {
+		fprintf(stderr, "cmtime_cases: MADV_PAGEOUT: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	sleep_ms(20);
+	if (fsync(fd) || get_stamp(fd, &s1))
+		return -1;
+	result_moved("fsync_after_pageout", 1, &s0, &s1);
+	munmap((void *)map, NPAGES * g_page);
+	close(fd);
+	return 0;
+}
+
+#define MPOL_MF_MOVE_FLAG (1 << 1)
+
+/* The NUMA node of the page at addr (move_pages query), or -errno. */
+static int page_node(volatile char *addr)
+{
+	void *pages[1] = { (void *)addr };
+	int status[1] = { -1 };
+
+	if (syscall(SYS_move_pages, 0, 1UL, pages, NULL, status, 0))
+		return -errno;
+	return status[0];
+}
+
+/* store, move_pages to the other node, fsync: migration records it. */
+static int case_migrate(const char *dir)
+{
+	char path[4096];
+	struct stamp s0, s1;
+	void *pages[1];
+	int node, target, status[1] = { -1 };
+	volatile char *map;
+	int fd;
+
+	fd = make_file(dir, "migrate.dat", path, sizeof(path));
+	if (fd < 0 || !(map = map_file(fd)) || clean(fd, map))
+		return -1;
+	map[0]++;
+	if (get_stamp(fd, &s0))
+		return -1;
+	node = page_node(map);
+	if (node < 0) {
+		fprintf(stderr, "cmtime_cases: move_pages query: %s\n",
+			strerror(-node));
+		return -1;
+	}
+	target = node == 0 ? 1 : 0;
+	pages[0] = (void *)map;
+	if (syscall(SYS_move_pages, 0, 1UL, pages, &target, status,
+		    MPOL_MF_MOVE_FLAG)) {
+		fprintf(stderr, "cmtime_cases: move_pages to node %d: %s "
+			"(boot the guest with numa=fake=2)\n", target,
+			strerror(errno));
+		return -1;
+	}
+	result("page_migrated_to_node", target, status[0],
+	       status[0] == target);
+	sleep_ms(20);
+	if (fsync(fd) || get_stamp(fd, &s1))
+		return -1;
+	result_moved("fsync_after_migration", 1, &s0, &s1);
+	munmap((void *)map, NPAGES * g_page);
+	close(fd);
+	return 0;
+}
+
+/* Byte 0 of path as a client opening it now sees it (close-to-open). */
+static int nfs_byte(const char *path)
+{
+	unsigned char b;
+	int fd = open(path, O_RDONLY);
+	int ok = fd >= 0 && pread(fd, &b, 1, 0) == 1;
+
+	if (fd >= 0)
+		close(fd);
+	return ok ? b : -1;
+}
+
+/* When does an NFS client that cached the file see a local mmap store? */
+static int case_nfs(const char *dir, const char *nfs)
+{
+	char path[4096], npath[4096];
+	int at_fault = strcmp(g_policy, "deferred") != 0;
+	volatile char *map;
+	int fd, seen;
+
+	fd = make_file(dir, "nfs.dat", path, sizeof(path));
+	if (fd < 0 || !(map = map_file(fd)) || clean(fd, map))
+		return -1;
+	snprintf(npath, sizeof(npath), "%s/nfs.dat", nfs);
+	if (nfs_byte(npath) != 0) { /* the client caches the zero page */
+		fprintf(stderr, "cmtime_cases: %s: expected byte 0 over NFS\n",
+			npath);
+		return -1;
+	}
+	sleep_ms(20);
+	map[0] = 0x33;
+	seen = nfs_byte(npath);
+	result("client_sees_store_before_flush", at_fault ? 0x33 : 0, seen,
+	       seen == (at_fault ? 0x33 : 0));
+	if (msync((void *)map, NPAGES * g_page, MS_ASYNC))
+		return -1;
+	seen = nfs_byte(npath);
+	result("client_sees_store_after_ms_async", 0x33, seen, seen == 0x33);
+	munmap((void *)map, NPAGES * g_page);
+	close(fd);
+	return 0;
+}
+
+/* Not opted in: a fresh mapping's first store moves the times at once. */
+static int case_stockfs(const char *dir)
+{
+	char path[4096];
+	struct stamp s0, s1;
+	volatile char *map;
+	int fd;
+
+	fd = make_file(dir, "stockfs.dat", path, sizeof(path));
+	if (fd < 0)
+		return -1;
+	sleep_ms(20);
+	if (get_stamp(fd, &s0) || !(map = map_file(fd)))
+		return -1;
+	/*
+	 * A pure store: a load first would map a tmpfs page writable at the
+	 * read fault (no write notification), and stock tmpfs never updates
+	 * the times for stores to pages mapped that way.
+	 */
+	map[0] = 1;
+	if (get_stamp(fd, &s1))
+		return -1;
+	result_moved("first_store", 1, &s0, &s1);
+	munmap((void *)map, NPAGES * g_page);
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "policy", required_argument, NULL, 'p' },
+		{ "dir", required_argument, NULL, 'd' },
+		{ "state", required_argument, NULL, 's' },
+		{ "nfs", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = NULL, *state = "/tmp/cmtime_cases.state";
+	const char *nfs = NULL;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'p')
+			g_policy = optarg;
+		else if (c == 'd')
+			dir = optarg;
+		else if (c == 's')
+			state = optarg;
+		else if (c == 'n')
+			nfs = optarg;
+		else
+			return 2;
+	}
+	g_case = optind < argc ? argv[optind] : NULL;
+	if (!g_case || !g_policy || !dir) {
+		fprintf(stderr, "usage: cmtime_cases same-tick|freeze|"
+			"durability-prepare|durability-verify|journal|exit|"
+			"migrate|pageout|stockfs|nfs --policy P --dir DIR "
+			"[--state FILE] [--nfs NFSDIR]\n");
+		return 2;
+	}
+	g_page = sysconf(_SC_PAGESIZE);
+	if (!strcmp(g_case, "same-tick"))
+		rc = case_same_tick(dir);
+	else if (!strcmp(g_case, "freeze"))
+		rc = case_freeze(dir);
+	else if (!strcmp(g_case, "durability-prepare"))
+		rc = case_durability_prepare(dir, state);
+	else if (!strcmp(g_case, "durability-verify"))
+		rc = case_durability_verify(dir, state);
+	else if (!strcmp(g_case, "journal"))
+		rc = case_journal(dir);
+	else if (!strcmp(g_case, "exit"))
+		rc = case_exit(dir);
+	else if (!strcmp(g_case, "nfs") && nfs)
+		rc = case_nfs(dir, nfs);
+	else if (!strcmp(g_case, "migrate"))
+		rc = case_migrate(dir);
+	else if (!strcmp(g_case, "pageout"))
+		rc = case_pageout(dir);
+	else if (!strcmp(g_case, "stockfs"))
+		rc = case_stockfs(dir);
+	else {
+		fprintf(stderr, "cmtime_cases: unknown case '%s' (expected "
+			"same-tick, freeze, durability-prepare, "
+			"durability-verify, journal, exit, migrate, pageout, "
+			"stockfs, nfs with --nfs)\n", g_case);
+		return 2;
+	}
+	if (rc)
+		return rc < 0 ? 1 : rc;
+	printf("SUMMARY policy=%s case=%s pass=%d fail=%d\n", g_policy, g_case,
+	       g_pass, g_fail);
+	return g_fail ? 1 : 0;
+}
