@@ -2,9 +2,11 @@
 /* runfolder.c - meta.json, clock.json and the list of logs (runfolder.h). */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -272,4 +274,50 @@ int sw_rf_write(const char *dir, const char *name, json_t *v, char *err, size_t 
 		return -EIO;
 	}
 	return 0;
+}
+
+/* faults.json: {"format":1, "faults":[...]}; one object appended under an
+ * flock on the folder, so the orchestrator's fault injector and its
+ * outage watcher may both append. */
+int sw_rf_fault_add(const char *dir, json_t *fault, char *err, size_t errlen)
+{
+	char path[4096];
+	json_error_t je;
+	int rc = 0, dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dfd < 0 || flock(dfd, LOCK_EX)) {
+		snprintf(err, errlen, "cannot lock run folder %s: %s", dir, strerror(errno));
+		if (dfd >= 0)
+			close(dfd);
+		json_decref(fault);
+		return -EIO;
+	}
+	json_t *t0 = json_object_get(fault, "t_start_real_ns");
+	json_t *t1 = json_object_get(fault, "t_end_real_ns");
+	json_int_t d;
+	if (json_is_integer(t0) && json_is_integer(t1) &&
+	    !__builtin_sub_overflow(json_integer_value(t1), json_integer_value(t0), &d))
+		json_object_set_new(fault, "dur_ns", json_integer(d));
+	snprintf(path, sizeof(path), "%s/faults.json", dir);
+	json_t *root = NULL;
+	if (access(path, F_OK) == 0) {
+		root = json_load_file(path, 0, &je);
+		if (!root || !json_is_array(json_object_get(root, "faults"))) {
+			snprintf(err, errlen, "expected {\"faults\":[...]} in %s, saw: %s", path,
+				 root ? "no faults array" : je.text);
+			rc = -EINVAL;
+		}
+	} else {
+		root = json_object();
+		json_object_set_new(root, "format", json_integer(SW_RUNFOLDER_FORMAT));
+		json_object_set_new(root, "faults", json_array());
+	}
+	if (!rc) {
+		json_array_append(json_object_get(root, "faults"), fault);
+		rc = sw_rf_write(dir, "faults.json", root, err, errlen);
+	}
+	json_decref(root);
+	json_decref(fault);
+	close(dfd);
+	return rc;
 }

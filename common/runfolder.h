@@ -8,6 +8,11 @@
  *                "interrupted", "partial", "host":{hostname, kernel,
  *                kernel_version, os}, "logs":[{file, kind, run_id}],
  *                ...the orchestrator's own keys}
+ *   faults.json {"format":1, "faults":[{"kind", "t_start_real_ns",
+ *                "t_end_real_ns" (absent: lasted to the end), "dur_ns",
+ *                "cut_short" (true: the run lost something by it),
+ *                ...the kind's own keys}]}: every fault the harness caused
+ *                and every outage it saw, host realtime
  *   clock.json  {"before":{offset_ns, err_ns, ...}, "after":{...},
  *                "drift_ns", "drift_interval_ns", "note"}
  *
@@ -36,6 +41,9 @@ json_t *sw_rf_host(void);
 json_t *sw_rf_logs(const char *dir);
 /* clock.json from the before/after estimates (either may be NULL). */
 json_t *sw_rf_clock(json_t *before, json_t *after, const char *note);
+/* Append fault (reference taken) to dir/faults.json under an flock of
+ * dir; adds dur_ns when both t_start_real_ns and t_end_real_ns are set. */
+int sw_rf_fault_add(const char *dir, json_t *fault, char *err, size_t errlen);
 /* Write v to dir/name (indent 1, keys in insertion order), atomically. */
 int sw_rf_write(const char *dir, const char *name, json_t *v, char *err, size_t errlen);
 

@@ -8,11 +8,14 @@
  *       [--table K=FILE:COL,COL...] [--argv N ARG1..ARGN]
  *   stalewin-runfolder clock DIR --before FILE [--after FILE] [--note TEXT]
  *       [--name FILE]
+ *   stalewin-runfolder fault DIR --str kind=K [--int t_start_real_ns=N]
+ *       [--int t_end_real_ns=N] [--bool cut_short=true] [--str|--int ... K=V]
  *   stalewin-runfolder record-bytes TYPE
  *
  * Keys may be dotted (server.kind).  meta adds "format", "host" (unless
  * given) and "logs" (every *.swlog in DIR).  record-bytes prints what a log
- * grows by per record of TYPE (ATTR, STORE, ...).  Exit 0, 2 bad input,
+ * grows by per record of TYPE (ATTR, STORE, ...).  fault appends one
+ * fault or outage to DIR/faults.json (runfolder.h).  Exit 0, 2 bad input,
  * 1 cannot write.
  */
 #include <stdio.h>
@@ -30,6 +33,7 @@ static void usage(FILE *f)
 	      "                 [--json K=JSON] [--json-file K=FILE] [--kv-file K=FILE]\n"
 	      "                 [--table K=FILE:COL,COL...] [--argv N ARG1..ARGN]\n"
 	      "       " PROG " clock DIR --before FILE [--after FILE] [--note TEXT] [--name FILE]\n"
+	      "       " PROG " fault DIR --str kind=K [--int t_start_real_ns=N] [--int t_end_real_ns=N] [...]\n"
 	      "       " PROG " record-bytes TYPE\n", f);
 }
 
@@ -37,6 +41,47 @@ static int bad(const char *what)
 {
 	fprintf(stderr, PROG ": %s\n", what);
 	return 2;
+}
+
+/* --str|--int|... K=V pairs into m; 0 or 2 (said why). */
+static int set_args(json_t *m, int argc, char **argv)
+{
+	static const struct { const char *opt; char kind; } kinds[] = {
+		{ "--str", 's' }, { "--int", 'i' }, { "--bool", 'b' }, { "--json", 'j' },
+		{ "--json-file", 'f' }, { "--kv-file", 'k' }, { "--table", 't' },
+	};
+	char err[512];
+	for (int i = 0; i < argc; i++) {
+		size_t k;
+		for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+			if (!strcmp(argv[i], kinds[k].opt))
+				break;
+		if (k == sizeof(kinds) / sizeof(kinds[0]) || i + 1 >= argc) {
+			snprintf(err, sizeof(err), "expected --str|--int|--bool|--json K=V, saw '%s'", argv[i]);
+			return bad(err);
+		}
+		if (sw_rf_set_arg(m, kinds[k].kind, argv[++i], err, sizeof(err)))
+			return bad(err);
+	}
+	return 0;
+}
+
+static int fault_main(const char *dir, int argc, char **argv)
+{
+	char err[600];
+	json_t *f = json_object();
+	int rc = set_args(f, argc, argv);
+	if (!rc && !json_is_string(json_object_get(f, "kind")))
+		rc = bad("expected --str kind=KIND (ganesha-restart, partition, control-outage, ...)");
+	if (rc) {
+		json_decref(f);
+		return rc;
+	}
+	if (sw_rf_fault_add(dir, f, err, sizeof(err))) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return 1;
+	}
+	return 0;
 }
 
 static int meta_main(const char *dir, int argc, char **argv)
@@ -151,6 +196,8 @@ int main(int argc, char **argv)
 		return meta_main(argv[2], argc - 3, argv + 3);
 	if (argc >= 3 && !strcmp(argv[1], "clock"))
 		return clock_main(argv[2], argc - 3, argv + 3);
+	if (argc >= 3 && !strcmp(argv[1], "fault"))
+		return fault_main(argv[2], argc - 3, argv + 3);
 	if (argc == 3 && !strcmp(argv[1], "record-bytes"))
 		return record_bytes_main(argv[2]);
 	usage(stderr);

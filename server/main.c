@@ -7,6 +7,7 @@
  * failure; every error is one line on stderr.
  */
 #include <stdio.h>
+#include <sys/prctl.h>
 #include <string.h>
 
 #include "control_http.h"
@@ -21,6 +22,9 @@ int main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "serve") == 0)
 		return sw_control_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "run") == 0) {
+		/* started as /proc/self/exe by serve, comm would be "exe": a
+		 * user looks for stalewin-writer in ps/top (15 chars, the max) */
+		prctl(PR_SET_NAME, "stalewin-writer", 0, 0, 0);
 		argc--;
 		argv++;
 	}

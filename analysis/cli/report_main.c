@@ -6,7 +6,8 @@
  * stalewin-report summary RUN... [--json] [--profiles FILE]
  * stalewin-report mail RUN... [--to LIST] [--subject S] [--attach F]...
  * stalewin-report archive add RUN --db F | list --db F | query --db F ...
- * Exit: 0 complete, 3 partial (printed, marked partial), 2 bad input,
+ * Exit: 0 complete, 4 complete with faults (faults.json: the first line
+ * names them), 3 partial (printed, marked partial), 2 bad input,
  * 1 runtime failure.
  */
 #include <errno.h>
@@ -31,7 +32,8 @@ static void usage(FILE *f)
 	      "       stalewin-report archive list --db F\n"
 	      "       stalewin-report archive query --db F [--policy P] [--kernel K]\n"
 	      "                                  [--figure NAME] [--sql SELECT...]\n"
-	      "exit: 0 complete, 3 partial report, 2 bad input, 1 runtime failure\n", f);
+	      "exit: 0 complete, 4 complete with faults, 3 partial report, 2 bad input,\n"
+	      "      1 runtime failure\n", f);
 }
 
 static FILE *open_out(const char *dir, const char *name, char *path, size_t n)

@@ -21,8 +21,10 @@ static void usage(FILE *f)
 	      "          --gran-ns N --no-munmap --no-end --run-id HEX\n"
 	      "  probe:  --no-probe --vers 3|4 --poll-us N --rtt-us N --lag-ms N\n"
 	      "          --probe-start-ms N --probe-end-ms N --lost MS-MS --gap MS-MS\n"
+	      "          --stall MS-MS (sends nothing) --slow MS-MS --slow-rtt-us N\n"
 	      "          --read-every K --read-page N --probe-run-id HEX\n"
-	      "  clock:  --offset-ns N --err-ns N (writes clock.json)\n"
+	      "  clock:  --offset-ns N --err-ns N --offset-bias-ns N (clock.json states\n"
+	      "          offset + bias: a wrong estimate) (writes clock.json)\n"
 	      "  kread:  --kread-ms N --kread-page N --kread-lag-ms N --mount-options S\n", f);
 }
 
@@ -57,7 +59,9 @@ int main(int argc, char **argv)
 		{ "read-page", 1, 0, 6 }, { "probe-run-id", 1, 0, 7 },
 		{ "offset-ns", 1, 0, 8 }, { "err-ns", 1, 0, 9 }, { "kread-ms", 1, 0, 10 },
 		{ "kread-page", 1, 0, 11 }, { "kread-lag-ms", 1, 0, 12 },
-		{ "mount-options", 1, 0, 13 }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 }
+		{ "mount-options", 1, 0, 13 }, { "stall", 1, 0, 14 }, { "slow", 1, 0, 15 },
+		{ "slow-rtt-us", 1, 0, 16 }, { "offset-bias-ns", 1, 0, 17 },
+		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 }
 	};
 	struct sw_synth_cfg c;
 	const char *out = NULL;
@@ -68,7 +72,7 @@ int main(int argc, char **argv)
 	sw_synth_defaults(&c);
 	while ((o = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		const char *a = optarg;
-		if (a && o != 'o' && o != 'p' && o != 'R' && o != 3 && o != 4 &&
+		if (a && o != 'o' && o != 'p' && o != 'R' && o != 3 && o != 4 && o != 14 && o != 15 &&
 		    o != 7 && o != 13 && num(a, &v)) {
 			fprintf(stderr, "stalewin-synth: expected a number, saw '%s'\n", a);
 			return 2;
@@ -99,9 +103,12 @@ int main(int argc, char **argv)
 		case 1: c.probe_start_ns = (int64_t)(v * 1e6); break;
 		case 2: c.probe_end_ns = (int64_t)(v * 1e6); break;
 		case 3:
-		case 4: {
-			struct sw_synth_win *w = o == 3 ? &c.lost[c.nlost] : &c.gaps[c.ngaps];
-			int *n = o == 3 ? &c.nlost : &c.ngaps;
+		case 4:
+		case 14:
+		case 15: {
+			struct sw_synth_win *w = o == 3 ? &c.lost[c.nlost] : o == 4 ? &c.gaps[c.ngaps]
+					       : o == 14 ? &c.stall[c.nstall] : &c.slow[c.nslow];
+			int *n = o == 3 ? &c.nlost : o == 4 ? &c.ngaps : o == 14 ? &c.nstall : &c.nslow;
 			if (*n == SW_SYNTH_MAX_WIN || win(a, w)) {
 				fprintf(stderr, "stalewin-synth: expected FROM_MS-TO_MS (at most %d), saw '%s'\n",
 					SW_SYNTH_MAX_WIN, a);
@@ -119,6 +126,8 @@ int main(int argc, char **argv)
 		case 11: c.kread_page = (uint64_t)v; break;
 		case 12: c.kread_lag_ns = (int64_t)(v * 1e6); break;
 		case 13: c.kread_mount_options = a; break;
+		case 16: c.slow_rtt_ns = (int64_t)(v * 1e3); break;
+		case 17: c.offset_bias_ns = (int64_t)v; c.clock_json = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}

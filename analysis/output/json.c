@@ -169,6 +169,22 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 	}
 	json_object_set_new(root, "results", res);
 
+	char status[1024];
+	sw_status_line(S, status, sizeof(status));
+	json_object_set_new(end, "status", json_string(status));
+	json_t *fa = json_array();
+	for (int i = 0; i < S->nfaults; i++) {
+		const struct sw_fault *F = &S->fault[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "kind", json_string(F->kind));
+		json_object_set_new(o, "t_start_real_ns", I(F->t_start_ns));
+		json_object_set_new(o, "t_end_real_ns", F->t_end_ns < 0 ? json_null() : I(F->t_end_ns));
+		json_object_set_new(o, "dur_ns", F->t_end_ns < 0 ? json_null() : I(F->t_end_ns >= F->t_start_ns ? F->t_end_ns - F->t_start_ns : -1));
+		json_object_set_new(o, "cut_short", json_boolean(F->cut_short));
+		json_object_set_new(o, "stores", I(F->stores));
+		json_array_append_new(fa, o);
+	}
+	json_object_set_new(end, "faults", fa);
 	json_object_set_new(end, "complete", json_boolean(S->complete && !S->partial));
 	json_object_set_new(end, "partial", json_boolean(S->partial));
 	json_object_set_new(end, "exit_code", I(exit_code));
@@ -192,7 +208,7 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 
 int sw_fmt_json(FILE *f, const struct sw_summary *S)
 {
-	json_t *j = sw_summary_json(S, S->partial ? 3 : 0);
+	json_t *j = sw_summary_json(S, S->partial ? 3 : S->nfaults ? 4 : 0);
 	int rc = json_dumpf(j, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', f);
 	json_decref(j);

@@ -119,9 +119,9 @@ static void header(FILE *f, const struct sw_summary *S)
 {
 	char b[1024], d1[16], d2[16], d3[16], d4[16];
 
+	sw_status_line(S, b, sizeof(b));
 	fprintf(f, "stalewin report  run %016llx  %s%s\n",
-		(unsigned long long)S->run_id,
-		S->partial ? "PARTIAL (see Problems)" : "complete",
+		(unsigned long long)S->run_id, b,
 		S->synthetic ? "  [synthetic logs]" : "");
 	kv(f, "command", S->cmdline);
 	snprintf(b, sizeof(b), "%s%s%s", S->kernel, S->trap[0] ? "  trap " : "", S->trap);

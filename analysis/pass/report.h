@@ -82,6 +82,15 @@ struct sw_problem {
 	char msg[400];
 };
 
+#define SW_MAX_FAULTS 16
+struct sw_fault { /* one entry of the run folder's faults.json */
+	char kind[32];           /* partition, ganesha-pause, control-outage... */
+	int64_t t_start_ns;      /* writer realtime (host realtime + offset) */
+	int64_t t_end_ns;        /* writer realtime; -1: lasted to the end */
+	int cut_short;           /* the orchestrator lost something by it */
+	uint64_t stores;         /* stores with t_s in [t_start, t_end] */
+};
+
 struct sw_summary {
 	/* identity (from the logs' headers and meta) */
 	char run_dir[SW_PATHLEN];
@@ -97,6 +106,7 @@ struct sw_summary {
 	/* writer */
 	int64_t t_start_ns, t_end_ns; /* first record, END (or last record) */
 	int complete;            /* writer log has END */
+	uint32_t end_reason;     /* its enum sw_end_reason, 0 without END */
 	uint64_t records;        /* writer records read */
 	uint64_t stores, traps, updates, upd_cause[10];
 	uint64_t spurious, collisions, cleans, syncs, munmaps;
@@ -129,6 +139,9 @@ struct sw_summary {
 	int partial;             /* exit 3 */
 	/* the validate run the model rows rest on (validation.c) */
 	char valid_wb[160], valid_replay[160];
+	/* faults.json: what the harness caused or saw (exit 4 if not partial) */
+	int nfaults;
+	struct sw_fault fault[SW_MAX_FAULTS];
 };
 /* Fill valid_wb/valid_replay from a `stalewin validate --json` file. */
 int sw_validation_load(struct sw_summary *S, const char *file, char *err, int errlen);
@@ -174,10 +187,21 @@ struct sw_analyze_opts {
 	const char *cmdline_override;          /* NULL: from meta */
 };
 
-/* Analyze a run folder.  Returns 0 (complete), 3 (partial: S->prob says
- * why), 2 (bad input: nothing to report, S->prob[0] says why) or 1. */
+/* Analyze a run folder.  Returns 0 (complete), 4 (complete, with faults:
+ * S->fault), 3 (partial: S->prob says why), 2 (bad input: nothing to report, S->prob[0] says why) or 1. */
 int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 	       struct sw_summary *S);
+
+/* faults.json of dir into S (after the clock is known; faults.c). */
+void sw_faults_load(struct sw_summary *S, const char *dir);
+/* A store at t_s (writer realtime): count it in every fault it falls in. */
+void sw_faults_on_store(struct sw_summary *S, int64_t t_s_ns);
+/* After the pass: faults that cut the run short, a writer stopped early. */
+void sw_faults_finish(struct sw_summary *S);
+/* The report's status: "complete", "complete, with faults: ..." or
+ * "PARTIAL: ..." naming each fault (when, how long, stores) and each log
+ * that ended early. */
+void sw_status_line(const struct sw_summary *S, char *buf, size_t n);
 
 /* Record an input problem (windows.c, runload.c). */
 void sw_problem(struct sw_summary *S, const char *file, int64_t record,

@@ -559,6 +559,7 @@ static int writer_pass(struct pass *P, struct sw_wev_reader *wr)
 		switch (rec.type) {
 		case SW_REC_STORE:
 			S->t_end_ns = ev.store.t_after_real_ns;
+			sw_faults_on_store(S, ev.store.t_after_real_ns);
 			on_store(P, &ev.store, ev.own);
 			break;
 		case SW_REC_UPDATE:
@@ -573,9 +574,13 @@ static int writer_pass(struct pass *P, struct sw_wev_reader *wr)
 		case SW_REC_MUNMAP:
 			S->munmaps++;
 			break;
-		case SW_REC_END:
+		case SW_REC_END: {
+			struct sw_rec_end e;
+			memcpy(&e, rec.payload, sizeof(e));
 			S->complete = 1;
+			S->end_reason = e.reason;
 			break;
+		}
 		case SW_REC_NOTE: {
 			struct sw_rec_note n;
 			memcpy(&n, rec.payload, sizeof(n));
@@ -652,6 +657,7 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 	P->in = in;
 	if ((rc = sw_input_load(run_dir, S, in)) != 0)
 		goto out;
+	sw_faults_load(S, run_dir);
 	setup_figures(P);
 	setup_observers(P);
 	if (sw_wev_open(&wr, in->writer, err)) {
@@ -670,7 +676,8 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 	writer_pass(P, &wr);
 	check_observers(S);
 	sw_races_read(S, in);
-	rc = S->partial ? 3 : 0;
+	sw_faults_finish(S);
+	rc = S->partial ? 3 : S->nfaults ? 4 : 0;
 out:
 	if (wr_open)
 		sw_wev_close(&wr);

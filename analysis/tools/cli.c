@@ -33,6 +33,9 @@ int sw_report_problems_stderr(const struct sw_summary *S, int rc)
 	if (rc == 3)
 		fprintf(stderr, "stalewin-report: partial report (%llu problems), exit 3\n",
 			(unsigned long long)S->nprob_total);
+	if (rc == 4)
+		fprintf(stderr, "stalewin-report: complete, with %d faults (faults.json), exit 4\n",
+			S->nfaults);
 	return rc;
 }
 

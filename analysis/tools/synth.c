@@ -330,8 +330,13 @@ static void synth_poll(struct synth *S, int64_t tp)
 		S->t_poll = c->t0_real_ns + gend;
 		return;
 	}
+	if (in_win(c->stall, c->nstall, rel, &gend)) { /* probe stalled */
+		S->t_poll = c->t0_real_ns + gend;
+		return;
+	}
+	int64_t rtt = in_win(c->slow, c->nslow, rel, NULL) ? c->slow_rtt_ns : c->rtt_ns;
 	a.t_send_real_ns = S->t_poll - c->offset_ns;
-	a.t_recv_real_ns = a.t_send_real_ns + c->rtt_ns;
+	a.t_recv_real_ns = a.t_send_real_ns + rtt;
 	a.t_send_mono_ns = a.t_send_real_ns - c->t0_real_ns;
 	a.t_recv_mono_ns = a.t_recv_real_ns - c->t0_real_ns;
 	if (in_win(c->lost, c->nlost, rel, NULL)) {
@@ -367,6 +372,9 @@ static void synth_poll(struct synth *S, int64_t tp)
 		app(S, S->p, SW_REC_READ, &r, sizeof(r));
 	}
 	S->t_poll += c->poll_ns;
+	/* a slow reply holds up the next request (a depth-1 probe) */
+	if (rtt != c->rtt_ns && S->t_poll < a.t_recv_real_ns + c->offset_ns)
+		S->t_poll = a.t_recv_real_ns + c->offset_ns;
 }
 
 /* The closing records of every log, clock.json and meta.json. */
@@ -410,8 +418,8 @@ static int synth_end(struct synth *S, const char *dir, int64_t pend, char *err,
 		snprintf(js, sizeof(js),
 			 "{\"before\":{\"offset_ns\":%lld,\"err_ns\":%lld,\"rtt_min_ns\":%lld,\"samples\":8,\"t_real_ns\":%lld},"
 			 "\"after\":{\"offset_ns\":%lld,\"err_ns\":%lld,\"rtt_min_ns\":%lld,\"samples\":8,\"t_real_ns\":%lld}}\n",
-			 (long long)c->offset_ns, (long long)c->err_ns, (long long)c->rtt_ns,
-			 (long long)(c->t0_real_ns - c->offset_ns), (long long)c->offset_ns,
+			 (long long)(c->offset_ns + c->offset_bias_ns), (long long)c->err_ns, (long long)c->rtt_ns,
+			 (long long)(c->t0_real_ns - c->offset_ns), (long long)(c->offset_ns + c->offset_bias_ns),
 			 (long long)c->err_ns, (long long)c->rtt_ns, (long long)(TE - c->offset_ns));
 		if (write_text(path, js, err, errlen) && !rc)
 			rc = -EIO;

@@ -54,11 +54,19 @@ struct sw_synth_cfg {
 	int nlost;
 	struct sw_synth_win gaps[SW_SYNTH_MAX_WIN]; /* server down */
 	int ngaps;
+	struct sw_synth_win stall[SW_SYNTH_MAX_WIN]; /* probe sends nothing */
+	int nstall;
+	struct sw_synth_win slow[SW_SYNTH_MAX_WIN]; /* replies take slow_rtt_ns,
+				       the next request waits for each */
+	int nslow;
+	int64_t slow_rtt_ns;        /* round trip of a request sent in slow[] */
 	int read_every;             /* a READ of read_page every K GETATTRs */
 	uint64_t read_page;
 	/* clock: probe realtime = writer realtime - offset_ns */
 	int clock_json;             /* 1: write clock.json */
 	int64_t offset_ns, err_ns;
+	int64_t offset_bias_ns;     /* clock.json states offset_ns + this: a
+				       wrong estimate (clock-error class) */
 	/* kernel-mount reader: fresh read of kread_page every kread_ns */
 	int64_t kread_ns;           /* 0: no kread log */
 	uint64_t kread_page;

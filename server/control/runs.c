@@ -362,7 +362,10 @@ static int spawn_child(struct ctl_run *r, char *err, size_t errlen)
 	posix_spawnattr_setpgroup(&at, 0);
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
 				 POSIX_SPAWN_SETPGROUP);
-	rc = posix_spawn(&r->pid, av[0], &fa, &at, av, environ);
+	/* exec the writer's path, named stalewin-writer in ps (argv[0]) */
+	const char *path = av[0];
+	av[0] = "stalewin-writer";
+	rc = posix_spawn(&r->pid, path, &fa, &at, av, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
 	free(av);

@@ -7,14 +7,16 @@
 # distorted must be explained by it, not counted as unexplained.  A probe
 # that hides outages, or a report that ignores them, fails here.
 . "$(dirname "$0")/e2e_lib.sh"
-ALLOW_PARTIAL=1 run_exp fault --policy eager --fs tmpfs --workload rewrite --duration 5 \
+ALLOW_FAULTS=1 run_exp fault --policy eager --fs tmpfs --workload rewrite --duration 5 \
 	--interval-ms 100 --writeback-ms 300 --expire-ms 900 --fault ganesha-restart@1.5:1
 [ -s "$RUN/faults.json" ] || fail "no faults.json: the fault was not injected"
-grep -q '"restart_rc":0' "$RUN/faults.json" || fail "ganesha did not come back: $(cat "$RUN/faults.json")"
+[ "$(fault_key ganesha-restart restart_rc)" = 0 ] || fail "ganesha did not come back: $(cat "$RUN/faults.json")"
 # down time in ns, exactly (digits, not doubles): t_restart - t_killed
-down=$(sed -E 's/.*"t_killed_real_ns":([0-9]+).*"t_restart_real_ns":([0-9]+).*/\2 \1/' "$RUN/faults.json" |
+down=$(echo "$(fault_key ganesha-restart t_restart_real_ns) $(fault_key ganesha-restart t_killed_real_ns)" |
 	awk '{ l = length($1); printf "%d", (substr($1, 1, l - 9) - substr($2, 1, l - 9)) * 1000000000 + substr($1, l - 8) - substr($2, l - 8) }')
 [ "$down" -gt 0 ] || fail "bad fault times in $(cat "$RUN/faults.json")"
+head -n 1 "$RUN/report.txt" | grep -q 'complete, with faults: ganesha-restart at' ||
+	fail "the report's first line does not name the restart: $(head -n 1 "$RUN/report.txt")"
 jqr '.results.observers[0].gaps >= 1' || fail "the report shows no gap for the probe: $(jq -c '.results.observers[0] | {gaps, gap_ns, failures}' "$RUN/report.json")"
 jqr --argjson d "$down" '.results.observers[0].gap_ns >= $d' ||
 	fail "gap $(jq .results.observers[0].gap_ns "$RUN/report.json") ns shorter than the $down ns ganesha was down"

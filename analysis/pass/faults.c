@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/* faults.c - the run folder's faults.json (common/runfolder.h): every fault
+ * the orchestrator caused and every outage it saw, the stores each one
+ * overlapped, and the report's status line built from them. */
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+#include "satmath.h"
+
+static int64_t int_of(json_t *o, const char *k, int64_t dflt)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_integer(v) ? (int64_t)json_integer_value(v) : dflt;
+}
+
+void sw_faults_load(struct sw_summary *S, const char *dir)
+{
+	char path[SW_PATHLEN + 16];
+	json_error_t je;
+	json_t *root, *a, *f;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/faults.json", dir);
+	root = json_load_file(path, 0, &je);
+	if (!root) {
+		FILE *t = fopen(path, "r");
+		if (t) { /* there but unreadable: the faults are unknown */
+			fclose(t);
+			sw_problem(S, path, -1, 1, "expected faults.json as JSON, saw: %s (line %d)",
+				   je.text, je.line);
+		}
+		return;
+	}
+	a = json_object_get(root, "faults");
+	if (!json_is_array(a)) {
+		sw_problem(S, path, -1, 1, "expected {\"faults\":[...]}, saw no faults array");
+		json_decref(root);
+		return;
+	}
+	json_array_foreach(a, i, f) {
+		json_t *k = json_object_get(f, "kind");
+		int64_t t0 = int_of(f, "t_start_real_ns", -1), t1 = int_of(f, "t_end_real_ns", -1);
+		if (!json_is_string(k) || t0 < 0) {
+			sw_problem(S, path, (int64_t)i, 1,
+				   "expected a fault with \"kind\" and \"t_start_real_ns\", saw entry %zu without them", i);
+			continue;
+		}
+		if (S->nfaults == SW_MAX_FAULTS) {
+			sw_problem(S, path, (int64_t)i, 0, "more than %d faults: the rest are not shown",
+				   SW_MAX_FAULTS);
+			break;
+		}
+		struct sw_fault *F = &S->fault[S->nfaults++];
+		snprintf(F->kind, sizeof(F->kind), "%s", json_string_value(k));
+		F->t_start_ns = sa(t0, S->offset_ns);
+		F->t_end_ns = t1 < 0 ? -1 : sa(t1, S->offset_ns);
+		F->cut_short = json_is_true(json_object_get(f, "cut_short"));
+	}
+	json_decref(root);
+}
+
+void sw_faults_on_store(struct sw_summary *S, int64_t t_s_ns)
+{
+	for (int i = 0; i < S->nfaults; i++) {
+		struct sw_fault *F = &S->fault[i];
+		if (t_s_ns >= F->t_start_ns && (F->t_end_ns < 0 || t_s_ns <= F->t_end_ns))
+			F->stores++;
+	}
+}
+
+void sw_faults_finish(struct sw_summary *S)
+{
+	for (int i = 0; i < S->nfaults; i++)
+		if (S->fault[i].cut_short)
+			sw_problem(S, "faults.json", i, 1,
+				   "%s at %.2f s cut the run short (the orchestrator lost its writer or its logs)",
+				   S->fault[i].kind, ss(S->fault[i].t_start_ns, S->t_start_ns) / 1e9);
+	if (S->complete && S->end_reason != SW_END_DONE)
+		sw_problem(S, "writer.swlog", -1, 1,
+			   "expected the writer to end at its planned duration (END reason %u), saw END reason %u (%s) at %.2f s: the run was cut short",
+			   SW_END_DONE, S->end_reason,
+			   S->end_reason == SW_END_SIGNAL ? "stopped by a signal or a stop request" : "stopped by an error",
+			   ss(S->t_end_ns, S->t_start_ns) / 1e9);
+}
+
+__attribute__((format(printf, 4, 5)))
+static size_t put(char *buf, size_t n, size_t used, const char *fmt, ...)
+{
+	va_list ap;
+	if (used >= n)
+		return used;
+	va_start(ap, fmt);
+	int w = vsnprintf(buf + used, n - used, fmt, ap);
+	va_end(ap);
+	return w < 0 ? used : used + (size_t)w;
+}
+
+void sw_status_line(const struct sw_summary *S, char *buf, size_t n)
+{
+	size_t used = 0;
+
+	if (!S->partial && !S->nfaults) {
+		snprintf(buf, n, "complete");
+		return;
+	}
+	used = put(buf, n, 0, "%s", S->partial ? "PARTIAL: " : "complete, with faults: ");
+	for (int i = 0; i < S->nfaults; i++) {
+		const struct sw_fault *F = &S->fault[i];
+		double at = ss(F->t_start_ns, S->t_start_ns) / 1e9;
+		if (i)
+			used = put(buf, n, used, "; ");
+		if (F->t_end_ns < 0)
+			used = put(buf, n, used, "%s at %.2f s, to the end (%llu stores)", F->kind,
+				   at, (unsigned long long)F->stores);
+		else
+			used = put(buf, n, used, "%s at %.2f s for %.2f s (%llu stores)", F->kind, at,
+				   ss(F->t_end_ns, F->t_start_ns) / 1e9, (unsigned long long)F->stores);
+	}
+	if (!S->partial)
+		return;
+	/* each log (or file) that made the report partial, once */
+	int named = 0;
+	for (int i = 0; i < S->nprob; i++) {
+		const struct sw_problem *p = &S->prob[i];
+		int seen = 0;
+		if (!p->partial)
+			continue;
+		for (int j = 0; j < i && !seen; j++)
+			seen = S->prob[j].partial && !strcmp(S->prob[j].file, p->file);
+		if (seen)
+			continue;
+		const char *base = strrchr(p->file, '/');
+		used = put(buf, n, used, "%s", named ? ", " : (S->nfaults ? "; cut short: " : "cut short: "));
+		used = put(buf, n, used, "%s", base ? base + 1 : p->file);
+		named = 1;
+	}
+	put(buf, n, used, "%s", named ? " (see Problems)" : "");
+}
