@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* replay.c - the Linux NFS client's cache rules as a small state machine. */
+#include <stddef.h>
 #include <stdint.h>
 
 #include "replay.h"
@@ -13,6 +14,8 @@ static int64_t sat(__int128 v)
 
 static int64_t grid_ceil(const struct sw_replay *r, int64_t x)
 {
+	if (r->reads) /* a kernel reader's own reads (issue 10) */
+		return r->reads->ceil(r->reads->ctx, x < r->t0_ns ? r->t0_ns : x);
 	__int128 P = r->p->period_ns > 0 ? r->p->period_ns : 1;
 	if (x <= r->t0_ns)
 		return r->t0_ns;
@@ -29,6 +32,7 @@ void sw_replay_init(struct sw_replay *r, const struct sw_profile *p,
 		    int64_t t0_ns, uint64_t key)
 {
 	r->p = p;
+	r->reads = NULL;
 	r->t0_ns = t0_ns;
 	r->t_attr_ns = t0_ns;
 	r->timeo_ns = p->noac ? 0 : p->acregmin_ns;
@@ -41,6 +45,14 @@ void sw_replay_init(struct sw_replay *r, const struct sw_profile *p,
 	 * first read) and its attributes come after that read began (VM:
 	 * the first revalidation 3.1 s after it, v3 and v4.2) */
 	r->strict = 1;
+}
+
+void sw_replay_init_reads(struct sw_replay *r, const struct sw_profile *p,
+			  const struct sw_read_src *reads, int64_t t0_ns,
+			  uint64_t key)
+{
+	sw_replay_init(r, p, t0_ns, key);
+	r->reads = reads;
 }
 
 int64_t sw_replay_next_reval(const struct sw_replay *r)
@@ -62,6 +74,15 @@ int64_t sw_replay_next_reval(const struct sw_replay *r)
 	 * no change).  An NFSv4 READ compound carries no GETATTR
 	 * (nfs4_xdr_enc_read: SEQUENCE PUTFH READ; nfs4_read_done_cb
 	 * refreshes nothing), so v4 never moves it. */
+	if (r->reads) {
+		/* logged reads are not on an exact grid: "the read exactly
+		 * attrtimeo later" is the one within a jiffy of it (jiffies
+		 * compare, HZ=250: 4 ms; the reads' own jitter is sub-ms), and
+		 * "strictly after" the first read more than a jiffy after */
+		int64_t tol = SW_REPLAY_JIFFY_NS;
+		return grid_ceil(r, sat((__int128)r->t_attr_ns + r->timeo_ns +
+					(r->strict ? tol + 1 : -tol)));
+	}
 	return grid_ceil(r, sat((__int128)r->t_attr_ns + r->timeo_ns + (r->strict ? 1 : 0)));
 }
 
@@ -94,7 +115,7 @@ void sw_replay_advance(struct sw_replay *r, int64_t t_ns)
 		int64_t nx = sw_replay_next_reval(r);
 		if (nx >= t_ns || nx <= r->t_attr_ns) /* saturated: stop */
 			return;
-		if (r->srv_key == r->key && !r->strict &&
+		if (!r->reads && r->srv_key == r->key && !r->strict &&
 		    (every_read(r) || r->timeo_ns >= r->p->acregmax_ns)) {
 			/* constant step from here on: jump in closed form */
 			__int128 step = (__int128)nx - r->t_attr_ns;
@@ -121,5 +142,6 @@ int64_t sw_replay_pending_fill(const struct sw_replay *r)
 {
 	if (r->srv_key == r->key)
 		return -1;
-	return sw_replay_next_reval(r);
+	int64_t f = sw_replay_next_reval(r);
+	return f == INT64_MAX ? -1 : f;
 }

@@ -48,8 +48,19 @@ void sw_profile_from_mount(const char *opts, int64_t period_ns, int cto,
 /* One line describing the profile ("v3 ac 3..60s cto read/100ms"). */
 void sw_profile_describe(const struct sw_profile *p, char *buf, int len);
 
+/* Where the replayed reads come from when not the ideal grid: ceil(ctx, x)
+ * is the first read starting at or after x (writer realtime, ns),
+ * INT64_MAX when there is none (a kernel reader's logged reads, issue 10). */
+#define SW_REPLAY_JIFFY_NS 4000000 /* HZ=250: the kernel's time grain */
+
+struct sw_read_src {
+	int64_t (*ceil)(void *ctx, int64_t x_ns);
+	void *ctx;
+};
+
 struct sw_replay {
 	const struct sw_profile *p; /* the profile (not owned) */
+	const struct sw_read_src *reads; /* NULL: reads at t0 + k * period */
 	int64_t t0_ns;        /* first read (writer realtime) */
 	int64_t t_attr_ns;    /* time of the last revalidation (a read time) */
 	int64_t timeo_ns;     /* current attribute cache timeout */
@@ -68,6 +79,10 @@ struct sw_replay {
 /* Start: first read at t0 fetches data and attributes (key). */
 void sw_replay_init(struct sw_replay *r, const struct sw_profile *p,
 		    int64_t t0_ns, uint64_t key);
+/* The same, reading at the times `reads` gives (t0: the first of them). */
+void sw_replay_init_reads(struct sw_replay *r, const struct sw_profile *p,
+			  const struct sw_read_src *reads, int64_t t0_ns,
+			  uint64_t key);
 /* Perform every revalidation at a read time < t (server key unchanged). */
 void sw_replay_advance(struct sw_replay *r, int64_t t_ns);
 /* The server's key changes at t (an update). */
@@ -76,7 +91,7 @@ void sw_replay_update(struct sw_replay *r, int64_t t_ns, uint64_t key);
 int64_t sw_replay_next_reval(const struct sw_replay *r);
 /* With the state advanced to t (sw_replay_advance(t) done on a copy): if a
  * change is pending (srv_key != key), the time the client drops its cache
- * (>= t), else -1. */
+ * (>= t), else -1 (also when no read is left to see it). */
 int64_t sw_replay_pending_fill(const struct sw_replay *r);
 
 #endif

@@ -12,6 +12,7 @@
 #include "observer.h"
 #include "report.h"
 #include "races.h"
+#include "readtimes.h"
 #include "runload.h"
 #include "satmath.h"
 #include "swlog.h"
@@ -116,6 +117,10 @@ struct pass {
 		int valid, eof;
 		int64_t t_last_read_ns; /* writer clock: last KREAD's t_after */
 		struct sw_replay sim;  /* replay of its mount options */
+		struct swlog_reader *r2; /* second cursor: its read times */
+		int open2;
+		int64_t offset_ns;     /* probe -> writer clock (S->offset_ns) */
+		struct sw_readtimes rt; /* the replay's reads (issue 10) */
 	} kc[SW_MAX_KREAD];
 	struct upd last, prev;    /* last two updates the main reader saw */
 	int have_last, have_prev;
@@ -150,6 +155,26 @@ static void fig_add(struct sw_fig *f, int64_t w)
 
 static int kread_next(struct sw_summary *S, struct sw_kread *K, struct kcur *C);
 
+/* the replay's read source for a kernel reader: the start of each read it
+ * logged (KREAD t_before; nfs_file_read -> nfs_revalidate_mapping checks
+ * the attribute cache as the read begins), failed reads left out */
+static int kread_time_next(void *ctx, int64_t *t_ns)
+{
+	struct kcur *C = ctx;
+	struct swlog_rec rec;
+	struct sw_rec_kread q;
+	while (swlog_next(C->r2, &rec) == SWLOG_OK && rec.type != SW_REC_END) {
+		if (rec.type != SW_REC_KREAD || rec.len < sizeof(q))
+			continue;
+		memcpy(&q, rec.payload, sizeof(q));
+		if (q.err)
+			continue;
+		*t_ns = sa(q.t_before_real_ns, C->offset_ns);
+		return 1;
+	}
+	return 0;
+}
+
 static void sims_start(struct pass *P, int64_t t0)
 {
 	struct sw_summary *S = P->S;
@@ -161,11 +186,15 @@ static void sims_start(struct pass *P, int64_t t0)
 		 * its own period from there (issue 10) */
 		struct kcur *C = &P->kc[j];
 		int64_t tj = t0;
+		C->offset_ns = S->offset_ns;
 		if (C->open && !C->valid && !C->eof)
 			kread_next(S, &S->kr[j], C);
 		if (C->valid)
 			tj = sa(C->q.t_before_real_ns, S->offset_ns);
-		sw_replay_init(&C->sim, &S->kr[j].prof, tj, 0);
+		if (C->open2)
+			sw_replay_init_reads(&C->sim, &S->kr[j].prof, &C->rt.src, tj, 0);
+		else
+			sw_replay_init(&C->sim, &S->kr[j].prof, tj, 0);
 	}
 	P->sims_up = 1;
 }
@@ -425,8 +454,12 @@ static void on_update(struct pass *P, const struct sw_rec_update *u)
 	memset(P->fill_ok, 0, sizeof(P->fill_ok));
 	for (int i = 0; i < S->nprof; i++)
 		sw_replay_update(&P->sim[i], x.t, key_of(&S->prof[i], &x));
-	for (int j = 0; j < S->nkread; j++)
+	for (int j = 0; j < S->nkread; j++) {
 		sw_replay_update(&P->kc[j].sim, x.t, key_of(&S->kr[j].prof, &x));
+		/* the live replay asks for nothing before its last revalidation */
+		if (P->kc[j].open2)
+			sw_readtimes_drop_before(&P->kc[j].rt, P->kc[j].sim.t_attr_ns);
+	}
 	if (trap) {
 		P->trap = x;
 		P->have_trap = 1;
@@ -523,6 +556,12 @@ static void setup_figures(struct pass *P)
 			sw_problem(S, in->kread[j], -1, 1, "%s", err);
 		else
 			P->kc[j].open = 1;
+		/* its read times, walked by their own cursor (readtimes.h) */
+		if (P->kc[j].open && !swlog_open(&P->kc[j].r2, in->kread[j], err)) {
+			P->kc[j].open2 = 1;
+			sw_readtimes_init(&P->kc[j].rt, kread_time_next, &P->kc[j],
+					  K->prof.period_ns);
+		}
 	}
 	S->has_kread = S->nkread > 0;
 }
@@ -683,9 +722,14 @@ out:
 		sw_wev_close(&wr);
 	if (P->tc.opened)
 		sw_wev_close(&P->tc.w);
-	for (int j = 0; j < SW_MAX_KREAD; j++)
+	for (int j = 0; j < SW_MAX_KREAD; j++) {
 		if (P->kc[j].open)
 			swlog_reader_close(P->kc[j].r);
+		if (P->kc[j].open2) {
+			swlog_reader_close(P->kc[j].r2);
+			sw_readtimes_free(&P->kc[j].rt);
+		}
+	}
 	for (int i = 0; i < SW_MAX_OBS; i++)
 		if (P->cur[i].opened)
 			sw_obs_close(&P->cur[i]);

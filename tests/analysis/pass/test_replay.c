@@ -6,11 +6,15 @@
  * a change detected at the wrong revalidation, a timeout not reset to
  * acregmin after a change, noac/actimeo/cto not revalidating as their
  * options say, NFSv3 invalidating on an mtime-only or equal-ctime update,
- * or mount options parsed into the wrong profile.
+ * or mount options parsed into the wrong profile; replayed at a kernel
+ * reader's logged read times (issue 10): a revalidation on the ideal grid
+ * where the reader had stalled, a read past the last logged one taken from
+ * nowhere, or a window that forgets reads the replay still needs.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "readtimes.h"
 #include "replay.h"
 
 #include "check.h"
@@ -200,11 +204,108 @@ static void parsing(void)
 	      "profile line parsed wrong: %s", err);
 }
 
+/* The replay at given read times (a kernel reader's KREAD t_before): the
+ * rules are the same (nfs_attribute_timeout against read_cache_jiffies,
+ * nfs_update_inode's doubling, v3 READ post-op attributes via
+ * nfs3_read_done -> nfs_refresh_inode), only the reads are the logged
+ * ones, so a stalled read moves the revalidation as it did in the guest.
+ * Reads: up to three runs [from, to] every step ms. */
+static void logged_reads(void)
+{
+	static const struct {
+		const char *line;
+		int64_t seg[3][3];  /* from_ms, to_ms, step_ms */
+		int64_t t_upd_ms;   /* one change */
+		int64_t fill_ms;    /* read that refetches (-1: none) */
+		int64_t next_ms;    /* the revalidation after it (0: skip) */
+		int jitter;         /* 1: odd reads -0.3 ms, even +0.3 ms */
+	} c[] = {
+		/* stall 2.9 -> 3.5 s: the first revalidation (strictly after
+		 * 3 s, the open's attributes) is the read at 3.5, not 3.1;
+		 * then v4 exactly 3 s later (GETATTR at its own read), v3 the
+		 * first read strictly after (READ post-op attributes) */
+		{ "v4 vers=4 acregmin=3 acregmax=60 period_ms=100",
+		  { { 0, 2900, 100 }, { 3500, 20000, 100 } }, 2000, 3500, 6500, 0 },
+		{ "v3 vers=3 acregmin=3 acregmax=60 period_ms=100",
+		  { { 0, 2900, 100 }, { 3500, 20000, 100 } }, 2000, 3500, 6600, 0 },
+		/* the stall lands on the doubled timeout: no change at 3.1 s
+		 * (timeout 6 s), the read due at 9.1 s comes at 9.8 s */
+		{ "v4b vers=4 acregmin=3 acregmax=60 period_ms=100",
+		  { { 0, 9000, 100 }, { 9800, 20000, 100 } }, 5000, 9800, 12800, 0 },
+		/* close-to-open: every read, a stall 1.0 -> 1.6 s */
+		{ "c vers=3 acregmin=3 acregmax=60 cto period_ms=100",
+		  { { 0, 1000, 100 }, { 1600, 5000, 100 } }, 1050, 1600, 1700, 0 },
+		/* reads stop at 4 s: past them the period continues from the
+		 * last read (no change at 3.1 s, doubled: 9.1 s) */
+		{ "e vers=4 acregmin=3 acregmax=60 period_ms=100",
+		  { { 0, 4000, 100 } }, 5000, 9100, 0, 0 },
+		/* sub-ms jitter of a real reader (+-0.3 ms around the 100 ms
+		 * grid): v4's read "exactly 3 s" after the refetch at 3.1 s is
+		 * the one at 6.0997 s (the same jiffy, HZ=250), v3's "strictly
+		 * after" the one at 6.2003 s, not 6.1003 s */
+		{ "j4 vers=4 acregmin=3 acregmax=60 period_ms=100",
+		  { { 0, 20000, 100 } }, 2000, 3100, 6100, 1 },
+		{ "j3 vers=3 acregmin=3 acregmax=60 period_ms=100",
+		  { { 0, 20000, 100 } }, 2000, 3100, 6200, 1 },
+		/* reads 700 ms apart: 3.5 s (no change, timeout 6 s), 9.8 s
+		 * finds the change of 7 s; v4 then the first read at or after
+		 * 12.8 s: 13.3 s */
+		{ "i vers=4 acregmin=3 acregmax=60 period_ms=700",
+		  { { 0, 20000, 700 } }, 7000, 9800, 13300, 0 },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		static int64_t t[1024];
+		size_t n = 0;
+		for (int s = 0; s < 3; s++)
+			for (int64_t x = c[i].seg[s][0]; c[i].seg[s][2] > 0 && x <= c[i].seg[s][1] && n < 1024;
+			     x += c[i].seg[s][2])
+				t[n++] = MS(x);
+		for (size_t k = 1; c[i].jitter && k < n; k++)
+			t[k] += k % 2 ? -300000 : 300000;
+		struct sw_readtimes_array a = { .t = t, .n = n };
+		struct sw_readtimes rt;
+		struct sw_profile p;
+		struct sw_replay r;
+		char err[256];
+		CHECK(sw_profile_parse(c[i].line, &p, err, sizeof(err)) == 0, "%s", err);
+		sw_readtimes_init(&rt, sw_readtimes_array_next, &a, p.period_ns);
+		sw_replay_init_reads(&r, &p, &rt.src, t[0], 1);
+		sw_replay_update(&r, MS(c[i].t_upd_ms), 2);
+		/* the pass forgets reads before the live revalidation */
+		sw_readtimes_drop_before(&rt, r.t_attr_ns);
+		int64_t f = sw_replay_pending_fill(&r);
+		int64_t jf = c[i].jitter ? ((c[i].fill_ms / 100) % 2 ? -300000 : 300000) : 0;
+		CHECK(f == (c[i].fill_ms < 0 ? -1 : MS(c[i].fill_ms) + jf),
+		      "%s: expected the refetch at %lld ms, saw %.3f s", p.name,
+		      (long long)c[i].fill_ms, f / 1e9);
+		if (c[i].next_ms && f > 0) {
+			sw_replay_advance(&r, f + 1);
+			sw_readtimes_drop_before(&rt, r.t_attr_ns);
+			int64_t nx = sw_replay_next_reval(&r);
+			int64_t jn = c[i].jitter ? ((c[i].next_ms / 100) % 2 ? -300000 : 300000) : 0;
+			CHECK(nx == MS(c[i].next_ms) + jn, "%s: expected the next revalidation at %lld ms, saw %.3f s",
+			      p.name, (long long)c[i].next_ms, nx / 1e9);
+		}
+		sw_readtimes_free(&rt);
+	}
+	/* no read logged at all: nothing is ever seen */
+	struct sw_readtimes_array a0 = { .t = NULL, .n = 0 };
+	struct sw_readtimes rt;
+	struct sw_replay r;
+	sw_readtimes_init(&rt, sw_readtimes_array_next, &a0, MS(100));
+	sw_replay_init_reads(&r, prof("v3-default"), &rt.src, 0, 1);
+	sw_replay_update(&r, S(1), 2);
+	CHECK(sw_replay_pending_fill(&r) == -1, "no reads: expected no refetch, saw %.3f s",
+	      sw_replay_pending_fill(&r) / 1e9);
+	sw_readtimes_free(&rt);
+}
+
 int main(void)
 {
 	adaptive();
 	fixed_profiles();
 	refetch_attrs();
+	logged_reads();
 	timeout_boundary();
 	parsing();
 	if (failures)
