@@ -28,7 +28,9 @@ static int num(const char *v, double *out)
 	char *e;
 	errno = 0;
 	*out = strtod(v, &e);
-	return errno || e == v || *e || *out < 0 ? -EINVAL : 0;
+	/* seconds and milliseconds become int64 ns: a day is plenty, and a
+	 * larger value would overflow the conversion (found by fuzz_tables) */
+	return errno || e == v || *e || !(*out >= 0 && *out <= 86400000.0) ? -EINVAL : 0;
 }
 
 int sw_profile_parse(const char *line, struct sw_profile *p, char *err,
@@ -61,7 +63,7 @@ int sw_profile_parse(const char *line, struct sw_profile *p, char *err,
 		}
 		if (!eq || num(eq + 1, &d)) {
 			snprintf(err, errlen,
-				 "profile %s: expected KEY=NUMBER, noac or cto, saw '%s'",
+				 "profile %s: expected KEY=NUMBER (0 to 86400000), noac or cto, saw '%s'",
 				 p->name, tok);
 			return -EINVAL;
 		}

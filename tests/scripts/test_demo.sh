@@ -10,7 +10,15 @@
 # interrupted (SIGINT to its process group, as Ctrl-C) while a native run
 # is pinned restores the host's sysctls.  Needs root, nfs-ganesha, a loop
 # ext4 and the build; ~60 s.
+#
+#   test_demo.sh [all|pin|rows]   pin: the pinning and both restores, no
+#   row check; rows: (1) with the row check only.  The row check fails in
+#   about one run of three today (native's uncovered share moves with where
+#   the kernel's last writeback falls before the run's end, the model's
+#   does not): ctest runs `rows` under the label open-disagreement.
 set -uo pipefail
+part=${1:-all}
+case $part in all|pin|rows) ;; *) echo "expected all, pin or rows, saw '$part'" >&2; exit 2 ;; esac
 SRC=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 BLD=${SW_BUILD_DIR:-$SRC/build}
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: the demo needs root" >&2; exit 77; }
@@ -46,13 +54,19 @@ if [ -s "$T/d1/summary.json" ]; then
 	read -r e n < <(jq -r '[(.rows[] | select(.policy == "eager") | .uncovered_share),
 		(.rows[] | select(.policy | startswith("native")) | .uncovered_share)] | @tsv' "$T/d1/summary.json")
 	echo "uncovered share: eager (emulated) $e, native $n"
-	# ASSERTION ON THE WRITEBACK MODEL (branch validity fixes it): the
+	# ASSERTION ON THE WRITEBACK MODEL (part rows or all): the
 	# emulated eager and the running kernel leave the same share of stores
 	# without an update before the end, within 10 points
+	[ "$part" = pin ] ||
 	awk -v e="$e" -v n="$n" 'BEGIN { d = (e - n) * 100; if (d < 0) d = -d; exit !(d <= 10) }' ||
 		fail "MODEL: uncovered shares of eager (emulated) $e and native $n are more than 10 points apart"
 else
 	fail "no summary.json in the demo's folder"
+fi
+
+if [ "$part" = rows ]; then
+	[ $fails -eq 0 ] && echo "demo: native and emulated eager rows within 10 points"
+	exit $((fails > 0))
 fi
 
 # (2) interrupted during the native run: restored
@@ -73,5 +87,5 @@ rc=$?
 grep -q "restored vm.dirty_writeback_centisecs=$O_WB vm.dirty_expire_centisecs=$O_EX" "$T/d2.err" ||
 	fail "the interrupted demo did not say it restored: $(tail -5 "$T/d2.err")"
 [ ! -e /run/stalewin-sysctl.lock.saved ] || fail "saved originals left in /run"
-[ $fails -eq 0 ] && echo "demo: native pinned to the model and restored (also on Ctrl-C), rows within 10 points"
+[ $fails -eq 0 ] && echo "demo: native pinned to the model and restored (also on Ctrl-C)$([ "$part" = all ] && echo ", rows within 10 points")"
 exit $((fails > 0))

@@ -199,6 +199,9 @@ static void parsing(void)
 	CHECK(sw_profile_parse("x vers=4 bogus=1", &p, err, sizeof(err)) != 0 && strstr(err, "bogus"),
 	      "unknown key must be rejected naming it, saw '%s'", err);
 	CHECK(sw_profile_parse("x period_ms=0", &p, err, sizeof(err)) != 0, "period 0 must be rejected");
+	/* fuzz_tables found 6e25 s overflowing the conversion to ns (UBSan) */
+	CHECK(sw_profile_parse("x acregmin=6e25", &p, err, sizeof(err)) != 0 && strstr(err, "86400000"),
+	      "an out-of-range number must be rejected naming the range, saw '%s'", err);
 	CHECK(sw_profile_parse("y vers=4 actimeo=2 cto period_ms=50", &p, err, sizeof(err)) == 0 &&
 	      p.vers == 4 && p.acregmin_ns == S(2) && p.cto && p.period_ns == MS(50),
 	      "profile line parsed wrong: %s", err);
