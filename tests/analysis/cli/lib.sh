@@ -10,3 +10,14 @@ T=$(mktemp -d "/tmp/sw-${1:-cli}-XXXXXX")
 trap 'rm -rf "$T"' EXIT
 fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+# golden_start "$@": for the golden tests (summary, mail): G the golden
+# folder, update=1 with --update-golden, the binaries checked, cd into $T.
+golden_start() {
+	G=$SRC/tests/analysis/cli/golden
+	update=0
+	[ "${1:-}" = "--update-golden" ] && update=1
+	for x in "$SYN" "$REP"; do
+		[ -x "$x" ] || { echo "expected $x to be built" >&2; exit 1; }
+	done
+	cd "$T" || exit 1
+}

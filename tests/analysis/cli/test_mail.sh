@@ -9,13 +9,7 @@
 #   tests/analysis/cli/test_mail.sh --update-golden
 set -uo pipefail
 . "$(dirname "$0")/lib.sh" mail
-G=$SRC/tests/analysis/cli/golden
-update=0
-[ "${1:-}" = "--update-golden" ] && update=1
-for x in "$SYN" "$REP"; do
-	[ -x "$x" ] || { echo "expected $x to be built" >&2; exit 1; }
-done
-cd "$T"
+golden_start "$@"
 "$SYN" --out e --policy eager --duration 40 --kread-ms 500 --lost 30050-30150 \
 	--mount-options rw,relatime,vers=3,actimeo=5 >/dev/null || fail "synth e"
 "$SYN" --out d --policy deferred --duration 40 >/dev/null || fail "synth d"
