@@ -245,6 +245,7 @@ static int map_file(struct sw_run *R, char *err, size_t errlen)
 		.jiffy_ns = sw_model_host_jiffy_ns(),
 		.journal_commit_ns = o->journal_commit_ms * SW_NS_PER_MS,
 		.bg_share = o->bg_share,
+		.create_meta_pages = o->create_meta_pages,
 	};
 	if (sw_model_init(&R->model, &mc, o->policy, sw_mono_ns(), e2, sizeof(e2)))
 		return say(err, errlen, 1, "%s", e2);

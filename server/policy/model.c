@@ -50,6 +50,8 @@ int sw_model_init(struct sw_model *m, const struct sw_model_cfg *cfg,
 	return 0;
 }
 
+static void journal_update(struct sw_model *m, int64_t t);
+
 void sw_model_start(struct sw_model *m, int64_t t_mono_ns)
 {
 	/* wb_init(): last_old_flush = jiffies; no delayed work is armed
@@ -58,6 +60,13 @@ void sw_model_start(struct sw_model *m, int64_t t_mono_ns)
 	m->t_last_old_flush_mono_ns = t_mono_ns;
 	m->t_commit_mono_ns = INT64_MAX;
 	m->bdev_dirty = 0;
+	m->bdev_pages = 1;
+	/* the file's creation (ext4_create: a handle) starts a transaction
+	 * now; its metadata blocks go to the bdev inode at that commit */
+	if (m->cfg.create_meta_pages > 0) {
+		m->bdev_pages = m->cfg.create_meta_pages;
+		journal_update(m, t_mono_ns);
+	}
 }
 
 static int64_t floor_div(int64_t a, int64_t b)
@@ -345,6 +354,15 @@ static void flush(struct sw_model *m, uint32_t cause, int64_t t,
 		journal_commit(m, t);
 }
 
+/* The bdev inode written back: its pages complete with the run's (the
+ * inode table block; the creation's metadata the first time). */
+static void bdev_writeback(struct sw_model *m)
+{
+	m->bdev_dirty = 0;
+	m->pending_events += m->bdev_pages;
+	m->bdev_pages = 1;
+}
+
 int64_t sw_model_next_tick(const struct sw_model *m)
 {
 	return m->t_commit_mono_ns < m->t_next_tick_mono_ns
@@ -384,10 +402,8 @@ int sw_model_tick(struct sw_model *m, int64_t t_mono_ns,
 			    tick - m->t_dirtied_when_mono_ns >= m->cfg.expire_ns)
 				flush(m, SW_CAUSE_KUPDATE, tick, rp, d);
 			if (m->bdev_dirty &&
-			    tick - m->t_bdev_dirtied_when_mono_ns >= m->cfg.expire_ns) {
-				m->bdev_dirty = 0;
-				m->pending_events++; /* the inode table block */
-			}
+			    tick - m->t_bdev_dirtied_when_mono_ns >= m->cfg.expire_ns)
+				bdev_writeback(m);
 		}
 		/* wb_do_writeback(): wb_check_background_flush() after the
 		 * periodic pass; when wb_over_bg_thresh() it writes every
@@ -397,8 +413,7 @@ int sw_model_tick(struct sw_model *m, int64_t t_mono_ns,
 			if (m->inode_dirty)
 				flush(m, SW_CAUSE_BACKGROUND, tick, rp, d);
 			if (m->bdev_dirty)
-				m->pending_events++;
-			m->bdev_dirty = 0;
+				bdev_writeback(m);
 		}
 		/* the run's pages complete after its decisions */
 		fprop_writeout(m, tick, m->pending_events);

@@ -63,8 +63,12 @@
  * the host's 6.18 with loop ext4 never did (traced, issue 10).  The
  * validate pairs in the guest alternate: stretches of per-run updates and
  * 4-5 s gaps (expiry), as the wb's folded count passes 8 and ages back to
- * 0 (SW_BG_FPROP; events the model cannot see, the guest's other
- * writeout on that disk, decide how often).
+ * 0 (SW_BG_FPROP).  What makes it pass 8 was traced in the patched 6.1
+ * guest (writeback and jbd2 tracepoints, deferred, the same rewrite): the
+ * file's creation journals 5 metadata blocks, and the first checkpoint
+ * writeback of the block device inode writes them ("ino=<bdev> wrote=5",
+ * later commits 1); with the file's 6 pages before it the count folds,
+ * background stops, and the file waits for expiry (create_meta_pages).
  * Background: when cache-dirty bytes exceed background_bytes after a trap,
  * the trap's decision says so and the caller flushes (cause BACKGROUND).
  */
@@ -95,6 +99,16 @@ struct sw_model_cfg {
 	int bg_share;              /* enum sw_bg_share: when a flusher run
 				      finds the wb over its background
 				      threshold (wb_check_background_flush) */
+	uint32_t create_meta_pages; /* block-device pages the file's
+				      creation dirtied in the journal (ext4,
+				      a new file: inode and block bitmaps,
+				      group descriptor, inode table block,
+				      directory block = 5, traced in the 6.1
+				      guest); the creation starts a
+				      transaction at the run's start and the
+				      first checkpoint writeback writes them
+				      all (fprop counts them); 0: the file
+				      existed, or not modelled */
 };
 
 /* The wb's share of the background threshold (wb_over_bg_thresh ->
@@ -158,6 +172,9 @@ struct sw_model {
 					    buffers dirty the block device
 					    inode on the same wb */
 	int64_t t_bdev_dirtied_when_mono_ns; /* valid when bdev_dirty */
+	uint32_t bdev_pages;             /* pages of the bdev inode's next
+					    writeback (1: the inode table
+					    block; more after a creation) */
 	struct sw_pcpu wb_events;        /* wb->completions.events (pages
 					    written back, fprop) */
 	struct sw_pcpu dom_events;       /* the domain's completions.events */
