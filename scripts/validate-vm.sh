@@ -60,23 +60,23 @@ vm_eager_stock() {
 	[ $json = 1 ] || jq -r -f "$jqprog" --arg mode line "$P.row.json"
 }
 
-# deferred emulated (tmpfs, stock guest) against the patched kernel's own
-# deferred (native ext4, vm.mmap_cmtime_policy=deferred): $1 the kernel tool
+# $3 (deferred or lang) emulated (tmpfs, stock guest) against the patched
+# kernel's own (native ext4, vm.mmap_cmtime_policy=$3): $1 the kernel tool
 # (prints the patched vmlinux), $2 its path for the row
-vm_deferred_patched() {
-	local kt=$1 kp=$2 P=$out/vm-deferred-patched l0; l0=$(load)
+vm_policy_patched() {
+	local kt=$1 kp=$2 pol=$3 P=$out/vm-$3-patched l0; l0=$(load)
 	local ok=1
-	nice -n 10 "$SW_TOP/stalewin" vm run --policy deferred --fs tmpfs --workload rewrite \
+	nice -n 10 "$SW_TOP/stalewin" vm run --policy "$pol" --fs tmpfs --workload rewrite \
 		--duration 30 "${VM_SYS[@]}" "${VM_MODEL[@]}" --out "$P/model" >"$P.model.log" 2>&1 || ok=0
 	[ -s "$P/model/report.json" ] || ok=0
-	SW_VM_KERNEL_TOOL=$kt nice -n 10 "$SW_TOP/stalewin" vm run --kernel patched --policy deferred \
+	SW_VM_KERNEL_TOOL=$kt nice -n 10 "$SW_TOP/stalewin" vm run --kernel patched --policy "$pol" \
 		--workload rewrite --duration 30 "${VM_SYS[@]}" --out "$P/real" >"$P.real.log" 2>&1 || ok=0
 	[ -s "$P/real/report.json" ] || ok=0
 	if [ $ok = 0 ]; then
-		echo "$prog: vm deferred/patched run failed: $(tail -n2 "$P.model.log" "$P.real.log")" >&2
-		jq -n '{name:"vm-deferred-patched", within:false, fails:["run failed"]}' >"$P.row.json"
+		echo "$prog: vm $pol/patched run failed: $(tail -n2 "$P.model.log" "$P.real.log")" >&2
+		jq -n --arg name "vm-$pol-patched" '{name:$name, within:false, fails:["run failed"]}' >"$P.row.json"
 	else
-		jq -n --arg name vm-deferred-patched --arg fs "guest ext4, patched kernel $kp" \
+		jq -n --arg name "vm-$pol-patched" --arg fs "guest ext4, patched kernel $kp" \
 			--arg args "--workload rewrite --interval-ms 100" --argjson wb 1000 \
 			--argjson ex 5000 --argjson dur 30 --argjson res 100 --arg load "$l0 / $(load)" \
 			--slurpfile m "$P/model/report.json" --slurpfile r "$P/real/report.json" \
@@ -116,7 +116,7 @@ run_vm_pairs() {
 	if [ ! -x "$k" ] || ! kp=$("$k" --print-path 2>/dev/null); then
 		vm_skips+=("deferred/lang against the patched guest kernel: no patched kernel built (vm/kernel/stalewin-vm-kernel --print-path; or validate --kernel VMLINUX)")
 	else
-		vm_deferred_patched "$k" "$kp"
-		[ $quick = 1 ] || vm_skips+=("lang against the patched guest kernel: not implemented in validate yet")
+		vm_policy_patched "$k" "$kp" deferred
+		[ $quick = 1 ] || vm_policy_patched "$k" "$kp" lang
 	fi
 }
