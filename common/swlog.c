@@ -502,9 +502,10 @@ static int bad_record(struct swlog_reader *r, const char *what)
 	return torn ? SWLOG_TORN : SWLOG_CORRUPT;
 }
 
-/* The payload of a checked frame at r->off to the caller; next frame. */
-static int take_frame(struct swlog_reader *r, struct swlog_rec *rec, uint16_t type,
-		      uint32_t len)
+/* The payload of a checked frame at r->off to the caller; next frame.
+ * Inlined in both paths of next_frame: it runs for every record. */
+static inline __attribute__((always_inline)) int
+take_frame(struct swlog_reader *r, struct swlog_rec *rec, uint16_t type, uint32_t len)
 {
 	const uint8_t *p = r->map + r->off;
 	if (len > r->cap) {
