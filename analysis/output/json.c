@@ -99,13 +99,16 @@ static json_t *end_json(const struct sw_summary *S, int exit_code)
 		json_array_append_new(fa, o);
 	}
 	json_object_set_new(end, "faults", fa);
-	json_object_set_new(end, "complete", json_boolean(S->complete && !S->partial));
-	json_object_set_new(end, "partial", json_boolean(S->partial));
-	json_object_set_new(end, "exit_code", I(exit_code));
-	json_object_set_new(end, "writer_records", I(S->records));
-	json_object_set_new(end, "stores", I(S->stores));
-	json_object_set_new(end, "t_start_real_ns", I(S->t_start_ns));
-	json_object_set_new(end, "t_end_real_ns", I(S->t_end_ns));
+	/* numbers only: json_pack cannot fail on them; update keeps the order */
+	json_t *n = json_pack("{s:b,s:b,s:I,s:I,s:I,s:I,s:I}",
+			      "complete", S->complete && !S->partial, "partial", S->partial,
+			      "exit_code", (json_int_t)exit_code,
+			      "writer_records", (json_int_t)S->records,
+			      "stores", (json_int_t)S->stores,
+			      "t_start_real_ns", (json_int_t)S->t_start_ns,
+			      "t_end_real_ns", (json_int_t)S->t_end_ns);
+	json_object_update(end, n);
+	json_decref(n);
 	for (int i = 0; i < S->nprob; i++) {
 		json_t *p = json_object();
 		json_object_set_new(p, "file", json_string(S->prob[i].file));
