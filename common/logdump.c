@@ -10,6 +10,14 @@
 
 #include "swlog.h"
 
+/* what ATTR and READ replies start with */
+static void print_reply(uint64_t seq, unsigned target, unsigned vers, int64_t send,
+			int64_t recv, int status)
+{
+	printf(" seq=%" PRIu64 " target=%u v%u send=%" PRId64 " recv=%" PRId64 " status=%d",
+	       seq, target, vers, send, recv, status);
+}
+
 static void print_attrs(const struct sw_attrs *a)
 {
 	printf(" size=%" PRIu64 " mtime=%" PRId64 " ctime=%" PRId64, a->size,
@@ -78,19 +86,17 @@ static void print_rec(const struct swlog_rec *rec)
 	}
 	case SW_REC_ATTR: {
 		const struct sw_rec_attr *a = p;
-		printf(" seq=%" PRIu64 " target=%u v%u send=%" PRId64 " recv=%" PRId64
-		       " status=%d", a->seq, a->target, a->vers, a->t_send_real_ns,
-		       a->t_recv_real_ns, a->status);
+		print_reply(a->seq, a->target, a->vers, a->t_send_real_ns, a->t_recv_real_ns,
+			    a->status);
 		if (a->status == 0)
 			print_attrs(&a->attrs);
 		break;
 	}
 	case SW_REC_READ: {
 		const struct sw_rec_read *r = p;
-		printf(" seq=%" PRIu64 " target=%u v%u send=%" PRId64 " recv=%" PRId64
-		       " status=%d page=%" PRIu64 " gen=%" PRIu64 " flags=%#x", r->seq,
-		       r->target, r->vers, r->t_send_real_ns, r->t_recv_real_ns,
-		       r->status, r->page, r->gen, r->flags);
+		print_reply(r->seq, r->target, r->vers, r->t_send_real_ns, r->t_recv_real_ns,
+			    r->status);
+		printf(" page=%" PRIu64 " gen=%" PRIu64 " flags=%#x", r->page, r->gen, r->flags);
 		if (r->status == 0)
 			print_attrs(&r->attrs);
 		break;

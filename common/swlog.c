@@ -326,13 +326,24 @@ uint64_t swlog_records(const struct swlog_writer *w)
 /* reader: the file is mapped read-only and walked in place; payloads are
  * copied to an aligned buffer (frames are only 4-byte aligned), and pages
  * already passed are dropped from this mapping so RSS stays bounded by
- * DROP_EVERY, not by the log's size. */
+ * DROP_EVERY, not by the log's size.  Clones (swlog_reader_clone) share
+ * the mapping: a frame one of them has checked is not checked again. */
 
 #define DROP_EVERY (8u << 20)
 
-struct swlog_reader {
+struct swlog_map { /* one open file's mapping, shared by its clones */
 	const uint8_t *map;    /* whole file, PROT_READ; NULL if empty */
 	size_t size;           /* file size at open, bytes */
+	size_t checked;        /* frames in [data start, checked) passed every
+				  check of next_frame */
+	int refs;              /* readers on it */
+};
+
+struct swlog_reader {
+	struct swlog_map *m;   /* the mapping (shared with clones) */
+	const uint8_t *map;    /* m->map */
+	size_t size;           /* m->size */
+	size_t data;           /* offset of the first frame */
 	size_t off;            /* offset of the next frame */
 	size_t dropped;        /* bytes [0, dropped) madvised away */
 	uint64_t index;        /* next record number */
@@ -372,12 +383,14 @@ int swlog_open(struct swlog_reader **out, const char *path,
 		return -EINVAL;
 	}
 	struct swlog_reader *r = calloc(1, sizeof(*r));
-	if (!r) {
+	if (!r || !(r->m = calloc(1, sizeof(*r->m)))) {
+		free(r);
 		close(fd);
 		return -ENOMEM;
 	}
+	r->m->refs = 1;
 	snprintf(r->path, sizeof(r->path), "%s", path);
-	r->size = (size_t)st.st_size;
+	r->size = r->m->size = (size_t)st.st_size;
 	if (r->size > 0) {
 		void *m = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (m == MAP_FAILED) {
@@ -386,7 +399,7 @@ int swlog_open(struct swlog_reader **out, const char *path,
 			close(fd);
 			return open_fail(r, -e);
 		}
-		r->map = m;
+		r->map = r->m->map = m;
 		madvise(m, r->size, MADV_SEQUENTIAL);
 	}
 	close(fd);
@@ -437,7 +450,38 @@ int swlog_open(struct swlog_reader **out, const char *path,
 	r->meta[mlen] = 0;
 	r->kind = (enum swlog_kind)get_le16(h + 10);
 	r->run_id = get_le64(h + 16);
-	r->off = HDR_FIXED + mlen + 4;
+	r->off = r->data = r->m->checked = HDR_FIXED + mlen + 4;
+	*out = r;
+	return 0;
+}
+
+int swlog_reader_clone(struct swlog_reader **out, const struct swlog_reader *src)
+{
+	struct swlog_reader *r = calloc(1, sizeof(*r));
+	size_t mlen = strlen(src->meta);
+
+	*out = NULL;
+	if (!r)
+		return -ENOMEM;
+	r->meta = malloc(mlen + 1);
+	r->cap = 4096;
+	r->buf = malloc(r->cap);
+	if (!r->meta || !r->buf) {
+		free(r->meta);
+		free(r->buf);
+		free(r);
+		return -ENOMEM;
+	}
+	memcpy(r->meta, src->meta, mlen + 1);
+	r->m = src->m;
+	r->m->refs++;
+	r->map = src->map;
+	r->size = src->size;
+	r->off = r->data = src->data;
+	memcpy(r->path, src->path, sizeof(r->path));
+	r->version = src->version;
+	r->kind = src->kind;
+	r->run_id = src->run_id;
 	*out = r;
 	return 0;
 }
@@ -458,10 +502,46 @@ static int bad_record(struct swlog_reader *r, const char *what)
 	return torn ? SWLOG_TORN : SWLOG_CORRUPT;
 }
 
+/* The payload of a checked frame at r->off to the caller; next frame.
+ * Inlined in both paths of next_frame: it runs for every record. */
+static inline __attribute__((always_inline)) int
+take_frame(struct swlog_reader *r, struct swlog_rec *rec, uint16_t type, uint32_t len)
+{
+	const uint8_t *p = r->map + r->off;
+	if (len > r->cap) {
+		uint64_t *nb = realloc(r->buf, len);
+		if (!nb)
+			return -ENOMEM;
+		r->buf = nb;
+		r->cap = len;
+	}
+	memcpy(r->buf, p + FRAME_HEAD, len);
+	rec->type = type;
+	rec->len = len;
+	rec->payload = r->buf;
+	rec->offset = r->off;
+	rec->index = r->index++;
+	r->off += FRAME_HEAD + len + FRAME_TAIL;
+	if (r->off > r->m->checked)
+		r->m->checked = r->off;
+	if (r->off - r->dropped >= DROP_EVERY) {
+		size_t upto = r->off & ~(size_t)(DROP_EVERY - 1);
+		if (upto > r->dropped) {
+			madvise((void *)(r->map + r->dropped), upto - r->dropped,
+				MADV_DONTNEED);
+			r->dropped = upto;
+		}
+	}
+	return SWLOG_OK;
+}
+
 static int next_frame(struct swlog_reader *r, struct swlog_rec *rec)
 {
 	size_t left = r->size - r->off;
 	char what[160];
+	if (r->off < r->m->checked) /* a clone checked it already */
+		return take_frame(r, rec, get_le16(r->map + r->off + 4),
+				  get_le32(r->map + r->off));
 	if (left == 0)
 		return SWLOG_EOF;
 	if (left < FRAME_HEAD) {
@@ -494,29 +574,7 @@ static int next_frame(struct swlog_reader *r, struct swlog_rec *rec)
 			 swlog_type_name(type), min, len);
 		return SWLOG_CORRUPT;
 	}
-	if (len > r->cap) {
-		uint64_t *nb = realloc(r->buf, len);
-		if (!nb)
-			return -ENOMEM;
-		r->buf = nb;
-		r->cap = len;
-	}
-	memcpy(r->buf, p + FRAME_HEAD, len);
-	rec->type = type;
-	rec->len = len;
-	rec->payload = r->buf;
-	rec->offset = r->off;
-	rec->index = r->index++;
-	r->off += FRAME_HEAD + len + FRAME_TAIL;
-	if (r->off - r->dropped >= DROP_EVERY) {
-		size_t upto = r->off & ~(size_t)(DROP_EVERY - 1);
-		if (upto > r->dropped) {
-			madvise((void *)(r->map + r->dropped), upto - r->dropped,
-				MADV_DONTNEED);
-			r->dropped = upto;
-		}
-	}
-	return SWLOG_OK;
+	return take_frame(r, rec, type, len);
 }
 
 int swlog_next(struct swlog_reader *r, struct swlog_rec *rec)
@@ -542,8 +600,11 @@ void swlog_reader_close(struct swlog_reader *r)
 {
 	if (!r)
 		return;
-	if (r->map)
-		munmap((void *)r->map, r->size);
+	if (r->m && --r->m->refs == 0) {
+		if (r->map)
+			munmap((void *)r->map, r->size);
+		free(r->m);
+	}
 	free(r->meta);
 	free(r->buf);
 	free(r);

@@ -88,6 +88,11 @@ struct swlog_reader;
 
 int swlog_open(struct swlog_reader **out, const char *path,
 	       char err[SWLOG_ERRLEN]);
+/* A second reader of the same open log, from its first record: it shares
+ * src's mapping (no second open) and skips the checks of the frames src or
+ * another clone already checked.  Close each with swlog_reader_close; the
+ * mapping goes with the last.  Not thread-safe: one thread per log. */
+int swlog_reader_clone(struct swlog_reader **out, const struct swlog_reader *src);
 /* Returns enum swlog_status (>= 0) or a negative errno on a read error.
  * For TORN/CORRUPT the reason (offset, record number, what was expected and
  * what was seen) is in swlog_reader_error(). */

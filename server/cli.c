@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <float.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,40 @@ static int ms_opt(const char *name, const char *arg, int64_t *v, char *err,
 	return 0;
 }
 
+/* The options that are one number into a field of struct sw_opts:
+ * milliseconds (int64_t) or a plain count (uint64_t) */
+static const struct num_field {
+	int id;
+	const char *name;
+	size_t off;
+	int ms;
+} num_fields[] = {
+	{ O_MSA, "msync-async-ms", offsetof(struct sw_opts, msync_async_ms), 1 },
+	{ O_MSS, "msync-sync-ms", offsetof(struct sw_opts, msync_sync_ms), 1 },
+	{ O_FSYNC, "fsync-ms", offsetof(struct sw_opts, fsync_ms), 1 },
+	{ O_WB, "writeback-ms", offsetof(struct sw_opts, writeback_ms), 1 },
+	{ O_JC, "journal-commit-ms", offsetof(struct sw_opts, journal_commit_ms), 1 },
+	{ O_EXP, "expire-ms", offsetof(struct sw_opts, expire_ms), 1 },
+	{ O_NPOLL, "native-poll-ms", offsetof(struct sw_opts, native_poll_ms), 1 },
+	{ O_PAGE, "page", offsetof(struct sw_opts, wl.page), 0 },
+	{ O_HOTPAGES, "hot-pages", offsetof(struct sw_opts, wl.hot_pages), 0 },
+	{ O_SEED, "seed", offsetof(struct sw_opts, wl.seed), 0 },
+	{ O_BSTORES, "burst-stores", offsetof(struct sw_opts, wl.burst_stores), 0 },
+};
+
+/* 0, -EINVAL (err says why), or 1 if c is not one of num_fields */
+static int num_field_opt(struct sw_opts *o, int c, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof(num_fields) / sizeof(num_fields[0]); i++) {
+		const struct num_field *f = &num_fields[i];
+		void *v = (char *)o + f->off;
+		if (f->id == c)
+			return f->ms ? ms_opt(f->name, optarg, v, err, errlen)
+				     : num_opt(f->name, optarg, v, 0, err, errlen);
+	}
+	return 1;
+}
+
 /* The workload's options: 0, -EINVAL (err says why), or 1 if c is not one
  * of them. */
 static int workload_opt(struct sw_opts *o, int c, char *err, size_t errlen)
@@ -135,10 +170,6 @@ static int workload_opt(struct sw_opts *o, int c, char *err, size_t errlen)
 			return rc;
 		o->wl.interval_ns = ms * SW_NS_PER_MS;
 		break;
-	case O_PAGE:
-		if ((rc = num_opt("page", optarg, &o->wl.page, 0, err, errlen)))
-			return rc;
-		break;
 	case O_RATE:
 		if (parse_dbl(optarg, &o->wl.rate) || o->wl.rate < 0)
 			BAD("expected --rate in stores/s >= 0, saw '%s'", optarg);
@@ -149,21 +180,9 @@ static int workload_opt(struct sw_opts *o, int c, char *err, size_t errlen)
 		if (!o->wl.pages)
 			BAD("expected --pages > 0, saw 0");
 		break;
-	case O_HOTPAGES:
-		if ((rc = num_opt("hot-pages", optarg, &o->wl.hot_pages, 0, err, errlen)))
-			return rc;
-		break;
 	case O_HOTSHARE:
 		if (parse_dbl(optarg, &o->wl.hot_share))
 			BAD("expected --hot-share as a number in [0,1], saw '%s'", optarg);
-		break;
-	case O_SEED:
-		if ((rc = num_opt("seed", optarg, &o->wl.seed, 0, err, errlen)))
-			return rc;
-		break;
-	case O_BSTORES:
-		if ((rc = num_opt("burst-stores", optarg, &o->wl.burst_stores, 0, err, errlen)))
-			return rc;
 		break;
 	case O_SILENCE:
 		if ((rc = ms_opt("silence-ms", optarg, &ms, err, errlen)))
@@ -251,23 +270,7 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 				BAD("expected --trap uffd-sigbus|mprotect|uffd, saw '%s'", optarg);
 			o->trap = optarg;
 			break;
-		case O_MSA:
-			if ((rc = ms_opt("msync-async-ms", optarg, &o->msync_async_ms, err, errlen)))
-				return rc;
-			break;
-		case O_MSS:
-			if ((rc = ms_opt("msync-sync-ms", optarg, &o->msync_sync_ms, err, errlen)))
-				return rc;
-			break;
-		case O_FSYNC:
-			if ((rc = ms_opt("fsync-ms", optarg, &o->fsync_ms, err, errlen)))
-				return rc;
-			break;
 		case O_NOMUNMAP: o->no_munmap = 1; break;
-		case O_WB:
-			if ((rc = ms_opt("writeback-ms", optarg, &o->writeback_ms, err, errlen)))
-				return rc;
-			break;
 		case O_BGRUN:
 			if (!strcmp(optarg, "none"))
 				o->bg_share = SW_BG_NONE;
@@ -285,14 +288,6 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 				BAD("expected --create-meta-pages from 0 to 1024, saw '%s'", optarg);
 			o->create_meta_pages = (uint32_t)u;
 			break;
-		case O_JC:
-			if ((rc = ms_opt("journal-commit-ms", optarg, &o->journal_commit_ms, err, errlen)))
-				return rc;
-			break;
-		case O_EXP:
-			if ((rc = ms_opt("expire-ms", optarg, &o->expire_ms, err, errlen)))
-				return rc;
-			break;
 		case O_BG:
 			if ((rc = num_opt("dirty-background-bytes", optarg, &u, 1, err, errlen)))
 				return rc;
@@ -303,10 +298,6 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 		case O_FORCE: o->force = 1; break;
 		case O_POPULATE: o->populate = 1; break;
 		case O_NPONLY: o->native_poll_only = 1; break;
-		case O_NPOLL:
-			if ((rc = ms_opt("native-poll-ms", optarg, &o->native_poll_ms, err, errlen)))
-				return rc;
-			break;
 		case O_SPIN:
 			if ((rc = num_opt("uffd-spin-us", optarg, &u, 0, err, errlen)))
 				return rc;
@@ -317,7 +308,8 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 		case ':':
 			BAD("expected a value after %s", argv[optind - 1]);
 		default:
-			if ((rc = workload_opt(o, c, err, errlen)) <= 0) {
+			if ((rc = num_field_opt(o, c, err, errlen)) <= 0 ||
+			    (rc = workload_opt(o, c, err, errlen)) <= 0) {
 				if (rc)
 					return rc;
 				break;

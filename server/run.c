@@ -107,32 +107,25 @@ static void apply(struct sw_run *R, const struct sw_decision *d,
 		do_update(R, d->cause, SW_NO_PAGE);
 }
 
-enum model_ev { EV_TICK, EV_BG, EV_MSA, EV_MSS, EV_FSYNC };
+/* one model event (model.h): the model's step under the mapping's lock,
+ * then its decision applied */
+typedef void (*model_step)(struct sw_model *m, int64_t t_mono_ns,
+			   const struct sw_reprotect *rp, struct sw_decision *d);
 
-static void model_event(struct sw_run *R, enum model_ev ev)
+static void model_tick(struct sw_model *m, int64_t t_mono_ns,
+		       const struct sw_reprotect *rp, struct sw_decision *d)
+{
+	sw_model_tick(m, t_mono_ns, rp, d);
+}
+
+static void model_event(struct sw_run *R, model_step step)
 {
 	struct sw_reprotect rp = sw_map_reprotect(&R->mp);
 	struct sw_decision d;
 	int64_t t_real = sw_real_ns(), t_mono = sw_mono_ns();
 
 	sw_map_lock(&R->mp);
-	switch (ev) {
-	case EV_TICK:
-		sw_model_tick(&R->model, t_mono, &rp, &d);
-		break;
-	case EV_BG:
-		sw_model_background(&R->model, t_mono, &rp, &d);
-		break;
-	case EV_MSA:
-		sw_model_msync_async(&R->model, t_mono, &rp, &d);
-		break;
-	case EV_MSS:
-		sw_model_msync_sync(&R->model, t_mono, &rp, &d);
-		break;
-	case EV_FSYNC:
-		sw_model_fsync(&R->model, t_mono, &rp, &d);
-		break;
-	}
+	step(&R->model, t_mono, &rp, &d);
 	sw_map_unlock(&R->mp);
 	apply(R, &d, t_real, t_mono, sw_mono_ns() - t_mono);
 }
@@ -291,7 +284,7 @@ static void do_store(struct sw_run *R, uint64_t page)
 	}
 	logged(R, swlog_append(R->log, SW_REC_STORE, &s, sizeof(s)));
 	if (bg)
-		model_event(R, EV_BG);
+		model_event(R, sw_model_background);
 }
 
 static void do_sync(struct sw_run *R, uint32_t cause)
@@ -302,9 +295,9 @@ static void do_sync(struct sw_run *R, uint32_t cause)
 	s.t_real_ns = sw_real_ns();
 	s.t_mono_ns = sw_mono_ns();
 	if (!R->native) /* the model acts as the patched kernel would, inside */
-		model_event(R, cause == SW_CAUSE_MSYNC_ASYNC ? EV_MSA
-			       : cause == SW_CAUSE_MSYNC_SYNC ? EV_MSS
-							       : EV_FSYNC);
+		model_event(R, cause == SW_CAUSE_MSYNC_ASYNC ? sw_model_msync_async
+			       : cause == SW_CAUSE_MSYNC_SYNC ? sw_model_msync_sync
+							       : sw_model_fsync);
 	if (cause == SW_CAUSE_FSYNC)
 		rc = fsync(R->fd);
 	else
@@ -382,7 +375,7 @@ static int loop(struct sw_run *R)
 
 	if (R->native && look_ns > 0)
 		next_look = t0 + look_ns;
-	R->wl.ops->next(&R->wl, &page, &off);
+	sw_wl_next(&R->wl, &page, &off);
 	for (;;) {
 		if (g_stop)
 			return SW_END_SIGNAL;
@@ -398,7 +391,7 @@ static int loop(struct sw_run *R)
 		if (now >= t_end)
 			return SW_END_DONE;
 		if (!R->native && sw_model_next_tick(&R->model) <= now)
-			model_event(R, EV_TICK);
+			model_event(R, model_tick);
 		if (now >= next_msa) {
 			do_sync(R, SW_CAUSE_MSYNC_ASYNC);
 			next_msa += o->msync_async_ms * MSNS;
@@ -432,7 +425,7 @@ static int loop(struct sw_run *R)
 				sw_run_note(R, SW_NOTE_WARN, msg);
 			}
 			do_store(R, page);
-			R->wl.ops->next(&R->wl, &page, &off);
+			sw_wl_next(&R->wl, &page, &off);
 			continue;
 		}
 		int64_t wake = min64(t0 + off, t_end);
@@ -515,7 +508,7 @@ int sw_run_main(struct sw_run *R)
 		R->last_mtime_ns = sw_ts_ns(&st.st_mtim);
 		R->last_ctime_ns = sw_ts_ns(&st.st_ctim);
 	}
-	R->rate_planned = R->wl.ops->planned_rate(&R->wl);
+	R->rate_planned = R->wl.rate_planned;
 	R->cpu_t0_ns = thread_cpu_ns(&R->nivcsw_t0);
 	R->cpu_proc_t0_ns = ru_cpu_ns(RUSAGE_SELF, NULL);
 	R->t0_mono_ns = sw_mono_ns();

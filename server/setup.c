@@ -171,7 +171,7 @@ static int self_check(struct sw_run *R, char *err, size_t errlen)
 	if (statx(R->fd, "", AT_EMPTY_PATH, mask, &b) != 0)
 		return say(err, errlen, 1, "self-check: statx of %s: %s", R->r.path,
 			   strerror(errno));
-	R->mp.trap->rearm_page(&R->mp, 0);
+	sw_trap_rearm_page(&R->mp, 0);
 	if (seq1 == seq0)
 		return say(err, errlen, 1,
 			   "self-check failed: a store to a clean page did not trap (filesystem %s, trap %s); refusing to run",

@@ -19,7 +19,6 @@
 
 #include "cli.h"
 #include "fmt.h"
-#include "fmt_csv.h"
 
 static void usage(FILE *f)
 {
@@ -105,31 +104,24 @@ static int report_main(int argc, char **argv)
 		fjson = want_json ? stdout : NULL;
 	}
 	struct sw_summary *S = malloc(sizeof(*S));
-	struct sw_csv csv = { .f = fcsv };
-	struct sw_row_sink sinks[2];
-	int ns = 0;
-	struct sw_plot *pl = NULL;
-	char err[512];
+	char err[512], pd[4200];
 	if (!S)
 		return 1;
-	if (fcsv)
-		sinks[ns++] = sw_csv_sink(&csv);
-	if (plots) {
-		char pd[4200];
-		snprintf(pd, sizeof(pd), "%s/plots", out ? out : run);
-		if (!(pl = sw_plot_new(pd, err, sizeof(err)))) {
-			fprintf(stderr, "stalewin-report: %s\n", err);
-			free(S);
-			return 1;
-		}
-		sinks[ns++] = sw_plot_sink(pl);
+	snprintf(pd, sizeof(pd), "%s/plots", out ? out : run);
+	if (plots && mkdir(pd, 0777) && errno != EEXIST) {
+		fprintf(stderr, "stalewin-report: cannot create %s: %s\n", pd, strerror(errno));
+		free(S);
+		return 1;
 	}
+	/* the outputs that need each store: the CSV all, the plots the first */
 	struct sw_analyze_opts ao = { .nprof = nprof, .prof = nprof ? prof : NULL,
-				      .nsinks = ns, .sinks = sinks };
+				      .keep_rows = fcsv ? UINT64_MAX : plots ? SW_PLOT_POINTS : 0,
+				      .keep_updates = plots ? SW_PLOT_POINTS : 0 };
 	(void)cmd;
 	int rc = sw_analyze(run, &ao, S);
 	if (rc == 2 || rc == 1) {
 		sw_report_problems_stderr(S, 2);
+		sw_rows_free(S->rows);
 		free(S);
 		return rc;
 	}
@@ -140,18 +132,20 @@ static int report_main(int argc, char **argv)
 	snprintf(S->valid_replay, sizeof(S->valid_replay), "not validated (stalewin validate --vm; --validation FILE)");
 	if (vfile && sw_validation_load(S, vfile, err, sizeof(err))) {
 		fprintf(stderr, "stalewin-report: %s\n", err);
+		sw_rows_free(S->rows);
 		free(S);
 		return 2;
 	}
 	if (vfile && !strncmp(S->policy, "native", 6))
 		snprintf(S->valid_wb, sizeof(S->valid_wb), "no model: the kernel's own writeback");
+	/* every output from the same finished summary */
 	if (fcsv)
-		sw_csv_finish(&csv, S);
+		sw_fmt_csv(fcsv, S);
 	if (ftxt)
 		sw_fmt_text(ftxt, S);
 	if (fjson)
 		sw_fmt_json(fjson, S);
-	if (pl && sw_plot_finish(pl, S, err, sizeof(err))) {
+	if (plots && sw_fmt_plots(pd, S, err, sizeof(err))) {
 		fprintf(stderr, "stalewin-report: plots: %s\n", err);
 		if (!rc)
 			rc = 1;
@@ -167,6 +161,7 @@ static int report_main(int argc, char **argv)
 		rc = 1;
 	}
 	sw_report_problems_stderr(S, rc);
+	sw_rows_free(S->rows);
 	free(S);
 	return rc;
 }

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* csv.c - one row per store, written as the pass resolves each one.
- * Units are in the column names; an empty cell means "no end in the logs"
- * (uncovered / unseen), never a made-up number. */
+/* csv.c - one row per store, from the finished summary's per-store table
+ * (S->rows).  Units are in the column names; an empty cell means "no end
+ * in the logs" (uncovered / unseen), never a made-up number. */
 #include <ctype.h>
 #include <string.h>
 
 #include "fmt.h"
-#include "fmt_csv.h"
 
 static void colname(char *dst, size_t n, const char *name)
 {
@@ -16,9 +15,8 @@ static void colname(char *dst, size_t n, const char *name)
 	dst[j] = 0;
 }
 
-static void header(struct sw_csv *c, const struct sw_summary *S)
+static void header(FILE *f, const struct sw_summary *S)
 {
-	FILE *f = c->f;
 	char n[64];
 	fputs("store_index,page,gen,t_s_real_ns,trap_ns,flags,own_update,race_gap_ns,"
 	      "w_truth_ns,uncovered,w_truth_lower_bound_ns,truth_cause", f);
@@ -32,7 +30,6 @@ static void header(struct sw_csv *c, const struct sw_summary *S)
 	for (int j = 0; j < S->nkread; j++)
 		fprintf(f, ",kread%d_w_ns,kread%d_replay_w_ns", j, j);
 	fputc('\n', f);
-	c->hdr = 1;
 }
 
 static void cell(FILE *f, int64_t v)
@@ -43,14 +40,10 @@ static void cell(FILE *f, int64_t v)
 		fputc(',', f);
 }
 
-static void row(void *ctx, const struct sw_summary *S, const struct sw_store_row *r)
+static void row(FILE *f, const struct sw_store_row *r)
 {
-	struct sw_csv *c = ctx;
-	FILE *f = c->f;
 	static const char *st[] = { "ok", "no-reference", "unseen" };
 	char m[64];
-	if (!c->hdr)
-		header(c, S);
 	fprintf(f, "%llu,%llu,%llu,%lld,%lld,%u,%d,",
 		(unsigned long long)r->index, (unsigned long long)r->page,
 		(unsigned long long)r->gen, (long long)r->t_s_ns,
@@ -77,14 +70,15 @@ static void row(void *ctx, const struct sw_summary *S, const struct sw_store_row
 	fputc('\n', f);
 }
 
-struct sw_row_sink sw_csv_sink(struct sw_csv *c)
+int sw_fmt_csv(FILE *f, const struct sw_summary *S)
 {
-	return (struct sw_row_sink){ .row = row, .ctx = c };
-}
+	struct sw_store_row r;
+	uint64_t n = sw_rows_n(S->rows);
 
-int sw_csv_finish(struct sw_csv *c, const struct sw_summary *S)
-{
-	if (!c->hdr)
-		header(c, S);
-	return ferror(c->f) ? -1 : 0;
+	header(f, S);
+	for (uint64_t i = 0; i < n; i++) {
+		sw_rows_get(S->rows, i, &r);
+		row(f, &r);
+	}
+	return ferror(f) ? -1 : 0;
 }

@@ -9,6 +9,13 @@
 #include "figstats.h"
 #include "report.h"
 
+/* CSV: one row per store of S->rows (a header only without the table). */
+int sw_fmt_csv(FILE *f, const struct sw_summary *S);
+/* Plots into dir (made if missing): the CDF of each figure and the
+ * timeline of the first SW_PLOT_POINTS stores and updates of S->rows,
+ * through gnuplot.  Returns 0 or -1 with err filled. */
+#define SW_PLOT_POINTS 20000
+int sw_fmt_plots(const char *dir, const struct sw_summary *S, char *err, int errlen);
 /* "1.23s", "850us", "-" for < 0 */
 void sw_fmt_dur(char *buf, int len, int64_t ns);
 /* a quantile value as the table prints it: "-", ">end" or a duration */

@@ -79,12 +79,55 @@ static json_t *profile(const struct sw_profile *p)
 	return o;
 }
 
+/* "end": the status, the faults, the problems */
+static json_t *end_json(const struct sw_summary *S, int exit_code)
+{
+	json_t *end = json_object(), *probs = json_array();
+	char status[1024];
+	sw_status_line(S, status, sizeof(status));
+	json_object_set_new(end, "status", json_string(status));
+	json_t *fa = json_array();
+	for (int i = 0; i < S->nfaults; i++) {
+		const struct sw_fault *F = &S->fault[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "kind", json_string(F->kind));
+		json_object_set_new(o, "t_start_real_ns", I(F->t_start_ns));
+		json_object_set_new(o, "t_end_real_ns", F->t_end_ns < 0 ? json_null() : I(F->t_end_ns));
+		json_object_set_new(o, "dur_ns", F->t_end_ns < 0 ? json_null() : I(F->t_end_ns >= F->t_start_ns ? F->t_end_ns - F->t_start_ns : -1));
+		json_object_set_new(o, "cut_short", json_boolean(F->cut_short));
+		json_object_set_new(o, "stores", I(F->stores));
+		json_array_append_new(fa, o);
+	}
+	json_object_set_new(end, "faults", fa);
+	/* numbers only: json_pack cannot fail on them; update keeps the order */
+	json_t *n = json_pack("{s:b,s:b,s:I,s:I,s:I,s:I,s:I}",
+			      "complete", S->complete && !S->partial, "partial", S->partial,
+			      "exit_code", (json_int_t)exit_code,
+			      "writer_records", (json_int_t)S->records,
+			      "stores", (json_int_t)S->stores,
+			      "t_start_real_ns", (json_int_t)S->t_start_ns,
+			      "t_end_real_ns", (json_int_t)S->t_end_ns);
+	json_object_update(end, n);
+	json_decref(n);
+	for (int i = 0; i < S->nprob; i++) {
+		json_t *p = json_object();
+		json_object_set_new(p, "file", json_string(S->prob[i].file));
+		json_object_set_new(p, "record", S->prob[i].record >= 0 ? I(S->prob[i].record) : json_null());
+		json_object_set_new(p, "partial", json_boolean(S->prob[i].partial));
+		json_object_set_new(p, "message", json_string(S->prob[i].msg));
+		json_array_append_new(probs, p);
+	}
+	json_object_set_new(end, "problems", probs);
+	json_object_set_new(end, "problems_total", I(S->nprob_total));
+	return end;
+}
+
 json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 {
 	json_t *root = json_object(), *st = json_object(), *res = json_object();
-	json_t *end = json_object(), *figs = json_array(), *obs = json_array();
+	json_t *figs = json_array(), *obs = json_array();
 	json_t *profs = json_array(), *cost = json_object(), *bc = json_object();
-	json_t *race = json_object(), *probs = json_array(), *fs = json_object();
+	json_t *race = json_object(), *fs = json_object();
 	json_t *clk = json_object(), *opt = json_object();
 	char hex[32];
 
@@ -169,40 +212,7 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 	}
 	json_object_set_new(root, "results", res);
 
-	char status[1024];
-	sw_status_line(S, status, sizeof(status));
-	json_object_set_new(end, "status", json_string(status));
-	json_t *fa = json_array();
-	for (int i = 0; i < S->nfaults; i++) {
-		const struct sw_fault *F = &S->fault[i];
-		json_t *o = json_object();
-		json_object_set_new(o, "kind", json_string(F->kind));
-		json_object_set_new(o, "t_start_real_ns", I(F->t_start_ns));
-		json_object_set_new(o, "t_end_real_ns", F->t_end_ns < 0 ? json_null() : I(F->t_end_ns));
-		json_object_set_new(o, "dur_ns", F->t_end_ns < 0 ? json_null() : I(F->t_end_ns >= F->t_start_ns ? F->t_end_ns - F->t_start_ns : -1));
-		json_object_set_new(o, "cut_short", json_boolean(F->cut_short));
-		json_object_set_new(o, "stores", I(F->stores));
-		json_array_append_new(fa, o);
-	}
-	json_object_set_new(end, "faults", fa);
-	json_object_set_new(end, "complete", json_boolean(S->complete && !S->partial));
-	json_object_set_new(end, "partial", json_boolean(S->partial));
-	json_object_set_new(end, "exit_code", I(exit_code));
-	json_object_set_new(end, "writer_records", I(S->records));
-	json_object_set_new(end, "stores", I(S->stores));
-	json_object_set_new(end, "t_start_real_ns", I(S->t_start_ns));
-	json_object_set_new(end, "t_end_real_ns", I(S->t_end_ns));
-	for (int i = 0; i < S->nprob; i++) {
-		json_t *p = json_object();
-		json_object_set_new(p, "file", json_string(S->prob[i].file));
-		json_object_set_new(p, "record", S->prob[i].record >= 0 ? I(S->prob[i].record) : json_null());
-		json_object_set_new(p, "partial", json_boolean(S->prob[i].partial));
-		json_object_set_new(p, "message", json_string(S->prob[i].msg));
-		json_array_append_new(probs, p);
-	}
-	json_object_set_new(end, "problems", probs);
-	json_object_set_new(end, "problems_total", I(S->nprob_total));
-	json_object_set_new(root, "end", end);
+	json_object_set_new(root, "end", end_json(S, exit_code));
 	return root;
 }
 

@@ -44,6 +44,17 @@ void sw_fmt_wrap(FILE *f, const char *lead, const char *indent, const char *cont
 	fputc('\n', f);
 }
 
+/* s after dst's *used bytes (sep before it unless dst is empty): 0, or -1
+ * when it does not fit (the lists stop there) */
+static int join(char *dst, size_t n, size_t *used, const char *sep, const char *s)
+{
+	int w = snprintf(dst + *used, n - *used, "%s%s", *used ? sep : "", s);
+	if (w < 0 || (size_t)w >= n - *used)
+		return -1;
+	*used += (size_t)w;
+	return 0;
+}
+
 /* distinct values of one field over the runs, "a, b" */
 static void distinct(char *dst, size_t n, const struct sw_runfacts *facts, int nr,
 		     size_t off)
@@ -57,10 +68,8 @@ static void distinct(char *dst, size_t n, const struct sw_runfacts *facts, int n
 			seen = !strcmp(v, (const char *)&facts[j] + off);
 		if (seen || !v[0])
 			continue;
-		int w = snprintf(dst + used, n - used, "%s%s", used ? "; " : "", v);
-		if (w < 0 || (size_t)w >= n - used)
+		if (join(dst, n, &used, "; ", v))
 			break;
-		used += (size_t)w;
 	}
 	if (!dst[0])
 		snprintf(dst, n, "unknown");
@@ -79,11 +88,11 @@ static void method(FILE *f, const struct sw_runrow *rows, const struct sw_runfac
 			seen = !strcmp(fa[i].policy, fa[j].policy) && !strcmp(fa[i].realised, fa[j].realised);
 		if (seen)
 			continue;
-		int w = snprintf(pol + used, sizeof(pol) - used, "%s%s (%s)", used ? ", " : "",
-				 fa[i].policy, fa[i].realised[0] ? fa[i].realised : "unknown");
-		if (w < 0 || (size_t)w >= sizeof(pol) - used)
+		char one[sizeof(fa[i].policy) + sizeof(fa[i].realised) + 8];
+		snprintf(one, sizeof(one), "%s (%s)", fa[i].policy,
+			 fa[i].realised[0] ? fa[i].realised : "unknown");
+		if (join(pol, sizeof(pol), &used, ", ", one))
 			break;
-		used += (size_t)w;
 	}
 	char dur[256] = "";
 	used = 0;
@@ -92,10 +101,8 @@ static void method(FILE *f, const struct sw_runrow *rows, const struct sw_runfac
 		snprintf(one, sizeof(one), "%.0f s", fa[i].duration_s);
 		if (strstr(dur, one))
 			continue;
-		int w = snprintf(dur + used, sizeof(dur) - used, "%s%s", used ? " or " : "", one);
-		if (w < 0 || (size_t)w >= sizeof(dur) - used)
+		if (join(dur, sizeof(dur), &used, " or ", one))
 			break;
-		used += (size_t)w;
 	}
 	snprintf(buf, sizeof(buf),
 		 "A writer stored into a shared mapping of a file exported over NFS "
@@ -147,10 +154,8 @@ static void environment(FILE *f, const struct sw_runfacts *fa, int n)
 				 fa[i].sysctl_pinned ? " (pinned to the model's values for the run)" : "");
 		if (strstr(wb, one))
 			continue;
-		int w = snprintf(wb + used, sizeof(wb) - used, "%s%s", used ? "; " : "", one);
-		if (w < 0 || (size_t)w >= sizeof(wb) - used)
+		if (join(wb, sizeof(wb), &used, "; ", one))
 			break;
-		used += (size_t)w;
 	}
 	env_line(f, "writeback:", wb);
 	DISTINCT(b, fa, n, nfs);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* plot.c - plots through gnuplot: CDF of windows per figure and a
- * timeline of stores, updates and observations.  SVG always, PNG when
- * gnuplot has the png terminal.  The data files stay beside the plots. */
+/* plot.c - plots through gnuplot, from the finished summary: CDF of
+ * windows per figure and a timeline of stores, updates and observations.
+ * SVG always, PNG when gnuplot has the png terminal.  The data files stay
+ * beside the plots. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -12,94 +13,67 @@
 #include "fmt.h"
 #include "satmath.h"
 
-#define TL_MAX 20000 /* timeline points kept (first stores of the run) */
-
-struct sw_plot {
-	char dir[SW_PATHLEN];
-	FILE *tl, *up;          /* timeline.dat, updates.dat */
-	uint64_t ntl, nup;
-	int64_t t0;
-};
-
-struct sw_plot *sw_plot_new(const char *dir, char *err, int errlen)
+/* timeline.dat and updates.dat: the first SW_PLOT_POINTS stores and
+ * updates of the per-store table, times from its first event */
+static int timeline(const char *dir, const struct sw_summary *S, char *err, int errlen)
 {
-	struct sw_plot *p = calloc(1, sizeof(*p));
-	char path[SW_PATHLEN + 32];
-	if (!p) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	snprintf(p->dir, sizeof(p->dir), "%.1000s", dir);
-	if (mkdir(dir, 0777) && errno != EEXIST) {
-		snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
-		free(p);
-		return NULL;
-	}
-	snprintf(path, sizeof(path), "%s/timeline.dat", p->dir);
-	p->tl = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/updates.dat", p->dir);
-	p->up = fopen(path, "w");
-	if (!p->tl || !p->up) {
+	char path[2 * SW_PATHLEN + 64];
+	struct sw_store_row r;
+	int64_t t0 = sw_rows_t0(S->rows), t;
+	uint32_t cause;
+	uint64_t n = sw_rows_n(S->rows), nu = sw_rows_nupdates(S->rows);
+	FILE *tl, *up;
+
+	snprintf(path, sizeof(path), "%s/timeline.dat", dir);
+	tl = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/updates.dat", dir);
+	up = fopen(path, "w");
+	if (!tl || !up) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		if (p->tl)
-			fclose(p->tl);
-		if (p->up)
-			fclose(p->up);
-		free(p);
-		return NULL;
+		if (tl)
+			fclose(tl);
+		if (up)
+			fclose(up);
+		return -1;
 	}
-	fputs("# t_s_s w_truth_s(-1 uncovered) w_obs0_s(-1 none) page\n", p->tl);
-	fputs("# t_s cause\n", p->up);
-	return p;
+	fputs("# t_s_s w_truth_s(-1 uncovered) w_obs0_s(-1 none) page\n", tl);
+	fputs("# t_s cause\n", up);
+	for (uint64_t i = 0; i < n && i < SW_PLOT_POINTS; i++) {
+		sw_rows_get(S->rows, i, &r);
+		double wo = r.nobs && r.obs[0].status == SW_OBS_OK ? r.obs[0].w_ns / 1e9 : -1;
+		fprintf(tl, "%.9f %.9f %.9f %llu\n", ss(r.t_s_ns, t0) / 1e9,
+			r.w_truth_ns >= 0 ? r.w_truth_ns / 1e9 : -1, wo,
+			(unsigned long long)r.page);
+	}
+	for (uint64_t i = 0; i < nu && i < SW_PLOT_POINTS; i++) {
+		sw_rows_update(S->rows, i, &t, &cause);
+		fprintf(up, "%.9f %s\n", ss(t, t0) / 1e9, sw_cause_name(cause));
+	}
+	fclose(tl);
+	fclose(up);
+	return 0;
 }
 
-static void row(void *ctx, const struct sw_summary *S, const struct sw_store_row *r)
-{
-	struct sw_plot *p = ctx;
-	(void)S;
-	if (!p->t0)
-		p->t0 = r->t_s_ns;
-	if (p->ntl++ >= TL_MAX)
-		return;
-	double wo = r->nobs && r->obs[0].status == SW_OBS_OK ? r->obs[0].w_ns / 1e9 : -1;
-	fprintf(p->tl, "%.9f %.9f %.9f %llu\n", ss(r->t_s_ns, p->t0) / 1e9,
-		r->w_truth_ns >= 0 ? r->w_truth_ns / 1e9 : -1, wo,
-		(unsigned long long)r->page);
-}
-
-static void update(void *ctx, const struct sw_summary *S, int64_t t, uint32_t cause)
-{
-	struct sw_plot *p = ctx;
-	(void)S;
-	if (!p->t0)
-		p->t0 = t;
-	if (p->nup++ >= TL_MAX)
-		return;
-	fprintf(p->up, "%.9f %s\n", ss(t, p->t0) / 1e9, sw_cause_name(cause));
-}
-
-struct sw_row_sink sw_plot_sink(struct sw_plot *p)
-{
-	return (struct sw_row_sink){ .row = row, .update = update, .ctx = p };
-}
-
-int sw_plot_finish(struct sw_plot *p, const struct sw_summary *S, char *err, int errlen)
+int sw_fmt_plots(const char *dir, const struct sw_summary *S, char *err, int errlen)
 {
 	char path[2 * SW_PATHLEN + 64];
 	enum sw_fig_kind kind;
-	int nf = 0, rc = 0;
+	int rc = 0;
 	const struct sw_fig *g;
-	fclose(p->tl);
-	fclose(p->up);
-	snprintf(path, sizeof(path), "%s/cdf.dat", p->dir);
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (timeline(dir, S, err, errlen))
+		return -1;
+	snprintf(path, sizeof(path), "%s/cdf.dat", dir);
 	FILE *f = fopen(path, "w");
 	if (!f) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		free(p);
 		return -1;
 	}
 	/* one gnuplot data block per figure: window_s share */
-	for (int i = 0; (g = sw_fig_at(S, i, &kind)); i++, nf++) {
+	for (int i = 0; (g = sw_fig_at(S, i, &kind)); i++) {
 		fprintf(f, "# %s\n", g->name);
 		for (int x = 0; x <= 240; x++) {
 			double ns = pow(10, 3 + x / 24.0);
@@ -108,14 +82,13 @@ int sw_plot_finish(struct sw_plot *p, const struct sw_summary *S, char *err, int
 		fputs("\n\n", f);
 	}
 	fclose(f);
-	snprintf(path, sizeof(path), "%s/plots.gp", p->dir);
+	snprintf(path, sizeof(path), "%s/plots.gp", dir);
 	f = fopen(path, "w");
 	if (!f) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		free(p);
 		return -1;
 	}
-	fprintf(f, "cd '%s'\n", p->dir);
+	fprintf(f, "cd '%s'\n", dir);
 	fputs("do for [t in 'svg png'] {\n"
 	      " if (strstrt(GPVAL_TERMINALS, t.' ') > 0 || strstrt(GPVAL_TERMINALS, ' '.t) > 0) {\n"
 	      "  if (t eq 'svg') { set terminal svg size 900,500 } else { set terminal png size 900,500 }\n", f);
@@ -135,13 +108,11 @@ int sw_plot_finish(struct sw_plot *p, const struct sw_summary *S, char *err, int
 	      "  unset ytics\n  set ytics\n  set yrange [*:*]\n"
 	      " }\n}\n", f);
 	fclose(f);
-	snprintf(path, sizeof(path), "gnuplot '%s/plots.gp' 2>'%s/gnuplot.err'", p->dir, p->dir);
+	snprintf(path, sizeof(path), "gnuplot '%s/plots.gp' 2>'%s/gnuplot.err'", dir, dir);
 	int st = system(path);
 	if (st != 0) {
-		snprintf(err, errlen, "gnuplot failed (status %d): see %s/gnuplot.err", st, p->dir);
+		snprintf(err, errlen, "gnuplot failed (status %d): see %s/gnuplot.err", st, dir);
 		rc = -1;
 	}
-	(void)nf;
-	free(p);
 	return rc;
 }

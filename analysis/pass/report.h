@@ -142,11 +142,14 @@ struct sw_summary {
 	/* faults.json: what the harness caused or saw (exit 4 if not partial) */
 	int nfaults;
 	struct sw_fault fault[SW_MAX_FAULTS];
+	/* the per-store table when asked for (sw_analyze_opts.keep_rows),
+	 * else NULL; the caller frees it (sw_rows_free) */
+	struct sw_rows *rows;
 };
 /* Fill valid_wb/valid_replay from a `stalewin validate --json` file. */
 int sw_validation_load(struct sw_summary *S, const char *file, char *err, int errlen);
 
-struct sw_store_row { /* one store, handed to a row sink as it resolves */
+struct sw_store_row { /* one store as the pass resolved it (sw_rows_get) */
 	uint64_t index;          /* 0-based store number */
 	uint64_t page, gen;
 	int64_t t_s_ns;          /* STORE.t_after_real_ns */
@@ -173,17 +176,26 @@ struct sw_store_row { /* one store, handed to a row sink as it resolves */
 	} kr[SW_MAX_KREAD];
 };
 
-struct sw_row_sink {
-	void (*row)(void *ctx, const struct sw_summary *s, const struct sw_store_row *r);
-	void (*update)(void *ctx, const struct sw_summary *s, int64_t t_ns, uint32_t cause);
-	void *ctx;
-};
+/* The per-store table of a pass (rows.c), kept only when an output needs
+ * each store (sw_analyze_opts.keep_rows): the CSV's rows, the plots'
+ * timeline.  The outputs read it from the finished summary (S->rows). */
+struct sw_rows;
+struct sw_rows *sw_rows_new(const struct sw_summary *S, uint64_t keep_rows,
+			    uint64_t keep_updates);
+int sw_rows_add(struct sw_rows *t, const struct sw_store_row *r); /* -1: no memory */
+void sw_rows_add_update(struct sw_rows *t, int64_t t_ns, uint32_t cause);
+uint64_t sw_rows_n(const struct sw_rows *t);        /* stores kept (0 for NULL) */
+void sw_rows_get(const struct sw_rows *t, uint64_t i, struct sw_store_row *r);
+uint64_t sw_rows_nupdates(const struct sw_rows *t); /* updates kept */
+void sw_rows_update(const struct sw_rows *t, uint64_t i, int64_t *t_ns, uint32_t *cause);
+int64_t sw_rows_t0(const struct sw_rows *t); /* first store's t_s or update's t */
+void sw_rows_free(struct sw_rows *t);
 
 struct sw_analyze_opts {
 	int nprof;                             /* 0: the built-in table */
 	const struct sw_profile *prof;
-	int nsinks;
-	const struct sw_row_sink *sinks;
+	uint64_t keep_rows;                    /* stores S->rows keeps (0: no table) */
+	uint64_t keep_updates;                 /* updates it keeps (the plots') */
 	const char *cmdline_override;          /* NULL: from meta */
 };
 
@@ -208,16 +220,9 @@ void sw_problem(struct sw_summary *S, const char *file, int64_t record,
 		int partial, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
-/* Formats (each its own module). */
+/* Formats (each its own module, analysis/output/fmt.h). */
 int sw_fmt_text(FILE *f, const struct sw_summary *S);
 int sw_fmt_json(FILE *f, const struct sw_summary *S);
-/* CSV is a row sink: fmt_csv.h. */
-/* Plots: a sink collecting timeline data, then gnuplot. */
-struct sw_plot;
-struct sw_plot *sw_plot_new(const char *dir, char *err, int errlen);
-struct sw_row_sink sw_plot_sink(struct sw_plot *p);
-int sw_plot_finish(struct sw_plot *p, const struct sw_summary *S, char *err,
-		   int errlen);
 
 /* Helpers shared by the formats. */
 const char *sw_cause_name(uint32_t cause);

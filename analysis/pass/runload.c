@@ -145,8 +145,10 @@ static void load_clock(struct sw_summary *S, const char *dir)
 	json_decref(c);
 }
 
+/* keep: where to leave the open reader (the writer log's, for the pass),
+ * NULL to close it */
 static int check_header(struct sw_summary *S, const char *path,
-			enum swlog_kind want, int partial)
+			enum swlog_kind want, int partial, struct swlog_reader **keep)
 {
 	struct swlog_reader *r;
 	char err[SWLOG_ERRLEN];
@@ -189,7 +191,10 @@ static int check_header(struct sw_summary *S, const char *path,
 			K->page = UINT64_MAX; /* first KREAD record decides */
 		json_decref(m);
 	}
-	swlog_reader_close(r);
+	if (keep && !bad)
+		*keep = r;
+	else
+		swlog_reader_close(r);
 	return bad ? -1 : 0;
 }
 
@@ -236,7 +241,7 @@ int sw_input_load(const char *dir, struct sw_summary *S, struct sw_input *in)
 			   strerror(errno));
 		return 2;
 	}
-	if (check_header(S, in->writer, SWLOG_KIND_WRITER, 1))
+	if (check_header(S, in->writer, SWLOG_KIND_WRITER, 1, &in->writer_r))
 		return 2;
 	load_clock(S, dir);
 
@@ -251,7 +256,7 @@ int sw_input_load(const char *dir, struct sw_summary *S, struct sw_input *in)
 		}
 		int k = in->nprobe++;
 		snprintf(in->probe[k], SW_PATHLEN, "%.1000s", path);
-		if (check_header(S, path, SWLOG_KIND_PROBE, 1))
+		if (check_header(S, path, SWLOG_KIND_PROBE, 1, NULL))
 			continue;
 		if (sw_obs_scan_log(path, &in->scan[k], err)) {
 			sw_problem(S, path, -1, 1, "%s", err);
@@ -293,7 +298,7 @@ int sw_input_load(const char *dir, struct sw_summary *S, struct sw_input *in)
 		snprintf(path, sizeof(path), "%s/kread-%d.swlog", dir, j);
 		if (access(path, F_OK) != 0)
 			break;
-		if (check_header(S, path, SWLOG_KIND_READER, 1) != 0)
+		if (check_header(S, path, SWLOG_KIND_READER, 1, NULL) != 0)
 			continue;
 		int n = in->nkread;
 		snprintf(in->kread[n], sizeof(in->kread[n]), "%.1000s", path);

@@ -4,12 +4,16 @@
 #define STALEWIN_RUNLOAD_H
 
 #include "observer.h"
+#include "swlog.h"
 #include "report.h"
 
 #define SW_MAX_PROBES 8
 
 struct sw_input {
 	char writer[SW_PATHLEN];
+	struct swlog_reader *writer_r;       /* the writer log, open once for
+						the pass (its header checked);
+						the pass takes it */
 	int nprobe;
 	char probe[SW_MAX_PROBES][SW_PATHLEN];
 	int probe_ok[SW_MAX_PROBES];        /* 1: used */
@@ -20,7 +24,8 @@ struct sw_input {
 	int kread_cto[SW_MAX_KREAD];          /* open/read/close mode */
 };
 
-/* Returns 0, or 2 when there is nothing to report (S->prob says why). */
+/* Returns 0, or 2 when there is nothing to report (S->prob says why).
+ * On 0 in->writer_r is open: the caller closes it. */
 int sw_input_load(const char *dir, struct sw_summary *S, struct sw_input *in);
 
 #endif

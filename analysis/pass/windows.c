@@ -3,7 +3,10 @@
  * windows.c - the one pass: writer log in order, each store resolved at
  * once by cursors that read ahead in the same logs (the next update, the
  * probe's next differing reply, the kernel reader's next generation), so
- * memory holds a few records per cursor, never the stores of the run.
+ * memory holds a few records per cursor, never the stores of the run.  The
+ * writer log is opened once (runload.c); the truth lookahead is a clone of
+ * the pass's reader over the same mapping, and races.c takes the trap
+ * pairs from the pass's own stream.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -29,7 +32,7 @@ struct upd { /* an UPDATE as the pass needs it */
 	int equal_prev;   /* same stamps as the update before */
 };
 
-struct truth_cur { /* a second reader over writer.swlog: UPDATEs ahead */
+struct truth_cur { /* a clone of the pass's reader: UPDATEs ahead */
 	struct sw_wev_reader w;
 	int opened;
 	struct upd q[TC_LOOKAHEAD];
@@ -101,6 +104,8 @@ struct pass {
 	struct sw_summary *S;
 	const struct sw_analyze_opts *o;
 	struct sw_input *in;
+	struct sw_races *races;
+	int rows_full;            /* the per-store table ran out of memory */
 	struct truth_cur tc;
 	struct sw_obs_cursor cur[SW_MAX_OBS];
 	struct sw_replay sim[SW_MAX_PROFILES];
@@ -427,9 +432,12 @@ static void on_store(struct pass *P, const struct sw_rec_store *s, int own_trap)
 	R->nkread = S->nkread;
 	for (int j = 0; j < S->nkread; j++)
 		kread_store(P, j, s);
-	for (int i = 0; i < P->o->nsinks; i++)
-		if (P->o->sinks[i].row)
-			P->o->sinks[i].row(P->o->sinks[i].ctx, S, R);
+	if (S->rows && !P->rows_full && sw_rows_add(S->rows, R)) {
+		P->rows_full = 1;
+		sw_problem(S, P->in->writer, -1, 1,
+			   "out of memory for the per-store table: stores from %llu on left out of the CSV and plots",
+			   (unsigned long long)R->index);
+	}
 }
 
 static void on_update(struct pass *P, const struct sw_rec_update *u)
@@ -468,9 +476,8 @@ static void on_update(struct pass *P, const struct sw_rec_update *u)
 	P->have_prev = P->have_last;
 	P->last = x;
 	P->have_last = 1;
-	for (int i = 0; i < P->o->nsinks; i++)
-		if (P->o->sinks[i].update)
-			P->o->sinks[i].update(P->o->sinks[i].ctx, S, x.t, x.cause);
+	if (S->rows)
+		sw_rows_add_update(S->rows, x.t, x.cause);
 }
 
 static void setup_observers(struct pass *P)
@@ -557,7 +564,7 @@ static void setup_figures(struct pass *P)
 		else
 			P->kc[j].open = 1;
 		/* its read times, walked by their own cursor (readtimes.h) */
-		if (P->kc[j].open && !swlog_open(&P->kc[j].r2, in->kread[j], err)) {
+		if (P->kc[j].open && !swlog_reader_clone(&P->kc[j].r2, P->kc[j].r)) {
 			P->kc[j].open2 = 1;
 			sw_readtimes_init(&P->kc[j].rt, kread_time_next, &P->kc[j],
 					  K->prof.period_ns);
@@ -600,6 +607,8 @@ static int writer_pass(struct pass *P, struct sw_wev_reader *wr)
 			S->t_end_ns = ev.store.t_after_real_ns;
 			sw_faults_on_store(S, ev.store.t_after_real_ns);
 			on_store(P, &ev.store, ev.own);
+			if (ev.own && P->races)
+				sw_races_pair(P->races, &ev);
 			break;
 		case SW_REC_UPDATE:
 			on_update(P, &ev.upd);
@@ -618,6 +627,8 @@ static int writer_pass(struct pass *P, struct sw_wev_reader *wr)
 			memcpy(&e, rec.payload, sizeof(e));
 			S->complete = 1;
 			S->end_reason = e.reason;
+			if (P->races)
+				sw_races_end(P->races);
 			break;
 		}
 		case SW_REC_NOTE: {
@@ -635,6 +646,8 @@ static int writer_pass(struct pass *P, struct sw_wev_reader *wr)
 			break;
 		}
 	}
+	if (P->races)
+		sw_races_end(P->races);
 	if (st == SWLOG_TORN)
 		sw_problem(S, in->writer, (int64_t)S->records, 1,
 			   "torn last record (the writer died mid-write); the %llu records before it used: %s",
@@ -669,14 +682,54 @@ static void check_observers(struct sw_summary *S)
 	}
 }
 
+/* The pass's cursors over the writer log runload.c opened: the main
+ * reader, its clone for the truth lookahead, the race scan. */
+static int open_writer(struct pass *P, struct sw_wev_reader *wr)
+{
+	sw_wev_attach(wr, P->in->writer_r);
+	P->in->writer_r = NULL;
+	if (sw_wev_clone(&P->tc.w, wr))
+		return -1;
+	P->tc.opened = 1;
+	P->tc.w.updates_only = 1;
+	int nomem;
+	P->races = sw_races_open(P->S, P->in, wr, &nomem);
+	if (nomem)
+		return -1;
+	if ((P->o->keep_rows || P->o->keep_updates) &&
+	    !(P->S->rows = sw_rows_new(P->S, P->o->keep_rows, P->o->keep_updates)))
+		return -1;
+	return 0;
+}
+
+static void close_pass(struct pass *P, struct sw_wev_reader *wr)
+{
+	if (wr->r)
+		sw_wev_close(wr);
+	if (P->in->writer_r)
+		swlog_reader_close(P->in->writer_r);
+	if (P->tc.opened)
+		sw_wev_close(&P->tc.w);
+	sw_races_free(P->races);
+	for (int j = 0; j < SW_MAX_KREAD; j++) {
+		if (P->kc[j].open)
+			swlog_reader_close(P->kc[j].r);
+		if (P->kc[j].open2) {
+			swlog_reader_close(P->kc[j].r2);
+			sw_readtimes_free(&P->kc[j].rt);
+		}
+	}
+	for (int i = 0; i < SW_MAX_OBS; i++)
+		if (P->cur[i].opened)
+			sw_obs_close(&P->cur[i]);
+}
+
 int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 	       struct sw_summary *S)
 {
 	struct pass *P = calloc(1, sizeof(*P));
 	struct sw_input *in = calloc(1, sizeof(*in));
-	struct sw_wev_reader wr;
-	int wr_open = 0;
-	char err[SWLOG_ERRLEN];
+	struct sw_wev_reader wr = { 0 };
 	int rc = 0;
 
 	if (!P || !in) {
@@ -699,40 +752,17 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 	sw_faults_load(S, run_dir);
 	setup_figures(P);
 	setup_observers(P);
-	if (sw_wev_open(&wr, in->writer, err)) {
-		sw_problem(S, in->writer, -1, 1, "%s", err);
-		rc = 2;
+	if (open_writer(P, &wr)) {
+		sw_problem(S, in->writer, -1, 1, "out of memory for the pass's readers");
+		rc = 1;
 		goto out;
 	}
-	wr_open = 1;
-	if (sw_wev_open(&P->tc.w, in->writer, err)) {
-		sw_problem(S, in->writer, -1, 1, "%s", err);
-		rc = 2;
-		goto out;
-	}
-	P->tc.opened = 1;
-	P->tc.w.updates_only = 1;
 	writer_pass(P, &wr);
 	check_observers(S);
-	sw_races_read(S, in);
 	sw_faults_finish(S);
 	rc = S->partial ? 3 : S->nfaults ? 4 : 0;
 out:
-	if (wr_open)
-		sw_wev_close(&wr);
-	if (P->tc.opened)
-		sw_wev_close(&P->tc.w);
-	for (int j = 0; j < SW_MAX_KREAD; j++) {
-		if (P->kc[j].open)
-			swlog_reader_close(P->kc[j].r);
-		if (P->kc[j].open2) {
-			swlog_reader_close(P->kc[j].r2);
-			sw_readtimes_free(&P->kc[j].rt);
-		}
-	}
-	for (int i = 0; i < SW_MAX_OBS; i++)
-		if (P->cur[i].opened)
-			sw_obs_close(&P->cur[i]);
+	close_pass(P, &wr);
 	free(P);
 	free(in);
 	return rc;

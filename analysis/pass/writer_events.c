@@ -10,6 +10,18 @@ int sw_wev_open(struct sw_wev_reader *w, const char *path, char err[SWLOG_ERRLEN
 	return swlog_open(&w->r, path, err);
 }
 
+void sw_wev_attach(struct sw_wev_reader *w, struct swlog_reader *r)
+{
+	memset(w, 0, sizeof(*w));
+	w->r = r;
+}
+
+int sw_wev_clone(struct sw_wev_reader *dst, const struct sw_wev_reader *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	return swlog_reader_clone(&dst->r, src->r);
+}
+
 void sw_wev_close(struct sw_wev_reader *w)
 {
 	if (w->r)

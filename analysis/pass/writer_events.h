@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * writer_events.h - the one reader of a writer log every analysis cursor
- * uses.  It checks each record once (payload long enough, time within
+ * uses; a pass opens the log once and its further cursors are clones.  It checks each record once (payload long enough, time within
  * SW_WEV_SANE_NS of the log's first record) and pairs each STORE with the
  * UPDATE its own trap made: by the STORE's upd_seq (records.h) where the
  * writer logged it, else, for logs written before upd_seq existed, with the
@@ -59,6 +59,11 @@ struct sw_wev_reader {
 
 /* Returns 0 or -errno with err filled (swlog_open). */
 int sw_wev_open(struct sw_wev_reader *w, const char *path, char err[SWLOG_ERRLEN]);
+/* A reader over a log already open (runload.c's header check): w owns r. */
+void sw_wev_attach(struct sw_wev_reader *w, struct swlog_reader *r);
+/* A further cursor over src's log from its first record, without opening
+ * the file again (swlog_reader_clone): 0 or -ENOMEM. */
+int sw_wev_clone(struct sw_wev_reader *dst, const struct sw_wev_reader *src);
 /* The checks and the pairing of one record (sw_wev_next's slow path). */
 void sw_wev_check(struct sw_wev_reader *w, struct sw_wev *ev);
 

@@ -1,10 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /* cli.c - what the subcommands of stalewin-report share (cli.h): the
- * command line as one string, problems to stderr, a profile file. */
+ * command line as one string, problems to stderr, a profile file, the
+ * usage and run-count answers. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+
+int sw_cli_usage(int opt, const char *usage)
+{
+	fputs(usage, opt == 'h' ? stdout : stderr);
+	return opt == 'h' ? 0 : 2;
+}
+
+int sw_cli_check_runs(const char *cmd, int n, int max)
+{
+	if (n >= 1 && n <= max)
+		return 0;
+	fprintf(stderr, "stalewin-report %s: expected 1..%d run folders, saw %d\n", cmd, max, n);
+	return 2;
+}
 
 void sw_join_argv(char *dst, size_t n, int argc, char **argv)
 {

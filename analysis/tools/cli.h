@@ -11,4 +11,9 @@ int sw_mail_main(int argc, char **argv);
 void sw_join_argv(char *dst, size_t n, int argc, char **argv);
 int sw_report_problems_stderr(const struct sw_summary *S, int rc);
 int sw_load_profiles(const char *file, struct sw_profile *prof, int *nprof);
+/* The usage text for an option getopt did not take: to stdout and 0 for
+ * 'h' (--help), else to stderr and 2 (the exit code). */
+int sw_cli_usage(int opt, const char *usage);
+/* 0 for 1 <= n <= max run folders, else 2 with the message for `cmd`. */
+int sw_cli_check_runs(const char *cmd, int n, int max);
 #endif

@@ -108,18 +108,13 @@ int sw_mail_main(int argc, char **argv)
 			attach[h.nattach++] = optarg;
 			break;
 		default:
-			fputs("usage: stalewin-report mail RUN... [--to LIST] [--from ADDR]\n"
-			      "         [--subject S] [--date RFC5322-DATE] [--attach FILE]...\n",
-			      o == 'h' ? stdout : stderr);
-			return o == 'h' ? 0 : 2;
+			return sw_cli_usage(o, "usage: stalewin-report mail RUN... [--to LIST] [--from ADDR]\n"
+					    "         [--subject S] [--date RFC5322-DATE] [--attach FILE]...\n");
 		}
 	}
 	int n = argc - optind;
-	if (n < 1 || n > SW_SUMMARY_MAX_RUNS) {
-		fprintf(stderr, "stalewin-report mail: expected 1..%d run folders, saw %d\n",
-			SW_SUMMARY_MAX_RUNS, n);
+	if (sw_cli_check_runs("mail", n, SW_SUMMARY_MAX_RUNS))
 		return 2;
-	}
 	for (const char *s = h.subject; s && *s; s++)
 		if (*s == '\n' || *s == '\r') {
 			fputs("stalewin-report mail: expected a one-line --subject, saw a line break\n",

@@ -45,18 +45,12 @@ int sw_summary_main(int argc, char **argv)
 		else if (o == 'P') {
 			if (sw_load_profiles(optarg, prof, &nprof))
 				return 2;
-		} else {
-			fputs("usage: stalewin-report summary RUN... [--json] [--profiles FILE]\n",
-			      o == 'h' ? stdout : stderr);
-			return o == 'h' ? 0 : 2;
-		}
+		} else
+			return sw_cli_usage(o, "usage: stalewin-report summary RUN... [--json] [--profiles FILE]\n");
 	}
 	int n = argc - optind;
-	if (n < 1 || n > SW_SUMMARY_MAX_RUNS) {
-		fprintf(stderr, "stalewin-report summary: expected 1..%d run folders, saw %d\n",
-			SW_SUMMARY_MAX_RUNS, n);
+	if (sw_cli_check_runs("summary", n, SW_SUMMARY_MAX_RUNS))
 		return 2;
-	}
 	struct sw_runrow *rows = calloc((size_t)n, sizeof(*rows));
 	struct sw_summary *S = malloc(sizeof(*S));
 	int rc = 1;

@@ -20,8 +20,7 @@
 
 char *probe_meta_json(const struct probe_opts *o, int argc, char **argv)
 {
-	json_t *m = json_object(), *a = json_array(), *ts = json_array(),
-	       *pg = json_array();
+	json_t *m, *a = json_array(), *ts = json_array(), *pg = json_array();
 	struct utsname un;
 	char host[256] = "";
 	char *s;
@@ -39,27 +38,23 @@ char *probe_meta_json(const struct probe_opts *o, int argc, char **argv)
 		json_array_append_new(pg, json_integer((json_int_t)o->read_page[i]));
 	gethostname(host, sizeof(host) - 1);
 	uname(&un);
-	json_object_set_new(m, "tool", json_string("stalewin-probe"));
-	json_object_set_new(m, "tool_version", json_string(STALEWIN_VERSION));
-	json_object_set_new(m, "libnfs_version", json_string(SW_LIBNFS_VERSION));
-	json_object_set_new(m, "argv", a);
-	json_object_set_new(m, "targets", ts);
-	json_object_set_new(m, "depth", json_integer(o->depth));
-	json_object_set_new(m, "rate_per_s", json_real(o->rate));
-	json_object_set_new(m, "duration_s", json_real(o->duration_s));
-	json_object_set_new(m, "timeout_ms", json_integer(o->timeout_ms));
-	json_object_set_new(m, "connect_timeout_ms", json_integer(o->connect_timeout_ms));
-	json_object_set_new(m, "backoff_max_ms", json_integer(o->backoff_max_ms));
-	json_object_set_new(m, "read_pages", pg);
-	json_object_set_new(m, "read_every", json_integer(o->read_every));
-	json_object_set_new(m, "page_size", json_integer(o->page_size));
-	json_object_set_new(m, "hostname", json_string(host));
-	json_object_set_new(m, "kernel", json_pack("{s:s,s:s,s:s}", "sysname",
-		un.sysname, "release", un.release, "version", un.version));
-	json_object_set_new(m, "t_start_real_ns", json_integer(sw_real_ns()));
-	json_object_set_new(m, "t_start_mono_ns", json_integer(sw_mono_ns()));
-	json_object_set_new(m, "gap_open_end",
-		json_string("a GAP record with t_end_*_ns == 0 was still open when the run ended"));
+	/* one pack, in the order the keys are written */
+	m = json_pack("{s:s,s:s,s:s,s:o,s:o,s:I,s:f,s:f,s:I,s:I,s:I,s:o,s:I,s:I,s:s,"
+		      "s:{s:s,s:s,s:s},s:I,s:I,s:s}",
+		"tool", "stalewin-probe", "tool_version", STALEWIN_VERSION,
+		"libnfs_version", SW_LIBNFS_VERSION, "argv", a, "targets", ts,
+		"depth", (json_int_t)o->depth, "rate_per_s", o->rate,
+		"duration_s", o->duration_s, "timeout_ms", (json_int_t)o->timeout_ms,
+		"connect_timeout_ms", (json_int_t)o->connect_timeout_ms,
+		"backoff_max_ms", (json_int_t)o->backoff_max_ms, "read_pages", pg,
+		"read_every", (json_int_t)o->read_every, "page_size", (json_int_t)o->page_size,
+		"hostname", host,
+		"kernel", "sysname", un.sysname, "release", un.release, "version", un.version,
+		"t_start_real_ns", (json_int_t)sw_real_ns(),
+		"t_start_mono_ns", (json_int_t)sw_mono_ns(),
+		"gap_open_end", "a GAP record with t_end_*_ns == 0 was still open when the run ended");
+	if (!m)
+		return NULL;
 	s = json_dumps(m, JSON_COMPACT);
 	json_decref(m);
 	return s;

@@ -258,6 +258,24 @@ static int bg_over(struct sw_model *m, int64_t t)
 	}
 }
 
+/* The policy's decisions (policy.h) on the inode's state: a trap updates
+ * now if trap_updates, and owes one with flush_owed ... */
+static int pol_trap(struct sw_model *m)
+{
+	if (m->pol->flush_owed)
+		m->ps.pending = 1;
+	return m->pol->trap_updates;
+}
+
+/* ... which the next flush, msync(MS_ASYNC) or munmap pays. */
+static int pol_pay(struct sw_model *m)
+{
+	if (!m->ps.pending)
+		return 0;
+	m->ps.pending = 0;
+	return 1;
+}
+
 static void count_update(struct sw_model *m, struct sw_decision *d, int upd,
 			 int64_t t)
 {
@@ -292,7 +310,7 @@ int sw_model_trap(struct sw_model *m, uint64_t page, int64_t t_mono_ns,
 			m->t_next_tick_mono_ns = sw_model_wake_after(m, t_mono_ns);
 	}
 	m->traps++;
-	count_update(m, d, m->pol->on_trap(&m->ps), t_mono_ns);
+	count_update(m, d, pol_trap(m), t_mono_ns);
 	if (m->cfg.background_bytes &&
 	    m->ndirty * (uint64_t)m->cfg.page_size > m->cfg.background_bytes)
 		d->background_due = 1;
@@ -346,7 +364,7 @@ static void flush(struct sw_model *m, uint32_t cause, int64_t t,
 	 * fsync every 2.3 s, kupdate cleaned the page every 3.1 s anyway. */
 	if (cause == SW_CAUSE_FSYNC || cause == SW_CAUSE_MSYNC_SYNC)
 		m->inode_dirty = vfs_dirty;
-	count_update(m, d, m->pol->on_flush(&m->ps), t);
+	count_update(m, d, pol_pay(m), t);
 	/* ext4_sync_file() -> jbd2_complete_transaction(): fsync and
 	 * msync(MS_SYNC) commit the running transaction now */
 	if ((cause == SW_CAUSE_FSYNC || cause == SW_CAUSE_MSYNC_SYNC) &&
@@ -442,37 +460,37 @@ void sw_model_background(struct sw_model *m, int64_t t_mono_ns,
 void sw_model_msync_async(struct sw_model *m, int64_t t_mono_ns,
 			  const struct sw_reprotect *rp, struct sw_decision *d)
 {
-	int wrp = 0;
-	(void)t_mono_ns;
 	decision_init(d, SW_CAUSE_MSYNC_ASYNC);
-	int upd = m->pol->on_msync_async(&m->ps, &wrp);
-	if (wrp)
+	int upd = pol_pay(m);
+	if (m->pol->flush_owed)
 		d->cleaned = wrprotect(m, rp, 0);
 	count_update(m, d, upd, t_mono_ns);
+}
+
+/* msync(MS_SYNC) and fsync: a flush now, its pages written out now */
+static void sync_now(struct sw_model *m, uint32_t cause, int64_t t_mono_ns,
+		     const struct sw_reprotect *rp, struct sw_decision *d)
+{
+	flush(m, cause, t_mono_ns, rp, d);
+	fprop_writeout(m, t_mono_ns, m->pending_events);
+	m->pending_events = 0;
 }
 
 void sw_model_msync_sync(struct sw_model *m, int64_t t_mono_ns,
 			 const struct sw_reprotect *rp, struct sw_decision *d)
 {
-	(void)t_mono_ns;
-	flush(m, SW_CAUSE_MSYNC_SYNC, t_mono_ns, rp, d);
-	fprop_writeout(m, t_mono_ns, m->pending_events);
-	m->pending_events = 0;
+	sync_now(m, SW_CAUSE_MSYNC_SYNC, t_mono_ns, rp, d);
 }
 
 void sw_model_fsync(struct sw_model *m, int64_t t_mono_ns,
 		    const struct sw_reprotect *rp, struct sw_decision *d)
 {
-	(void)t_mono_ns;
-	flush(m, SW_CAUSE_FSYNC, t_mono_ns, rp, d);
-	fprop_writeout(m, t_mono_ns, m->pending_events);
-	m->pending_events = 0;
+	sync_now(m, SW_CAUSE_FSYNC, t_mono_ns, rp, d);
 }
 
 void sw_model_munmap(struct sw_model *m, int64_t t_mono_ns,
 		     struct sw_decision *d)
 {
-	(void)t_mono_ns;
 	decision_init(d, SW_CAUSE_MUNMAP);
-	count_update(m, d, m->pol->on_munmap(&m->ps), t_mono_ns);
+	count_update(m, d, pol_pay(m), t_mono_ns);
 }

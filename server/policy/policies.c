@@ -5,6 +5,9 @@
 #include "parse.h"
 #include "policy.h"
 
+extern const struct sw_policy_ops sw_policy_eager, sw_policy_deferred, sw_policy_lang,
+	sw_policy_none, sw_policy_native;
+
 const struct sw_policy_ops *const sw_policies[] = {
 	&sw_policy_eager,
 	&sw_policy_deferred,

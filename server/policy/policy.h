@@ -2,12 +2,9 @@
 /*
  * policy.h - an mtime/ctime policy (docs/semantics.md, "The
  * policies") as a table of decisions.  Each policy is one
- * `static const struct sw_policy_ops` in its own file (policy/<name>.c),
- * listed in policies.c.  The hooks are pure: they read and write only the
- * per-inode policy state below and return whether the file's times must be
- * updated now.  They are called from the trap path (a SIGSEGV handler or the
- * userfaultfd thread), so they must stay async-signal-safe: no allocation,
- * no locks, no I/O.
+ * `const struct sw_policy_ops` in its own file (policy/<name>.c), listed
+ * in policies.c: when it updates the times, which model.c applies to the
+ * per-inode state below.
  */
 #ifndef STALEWIN_POLICY_H
 #define STALEWIN_POLICY_H
@@ -19,29 +16,22 @@ struct sw_pstate {
 	int pending; /* AS_CMTIME: an update is owed at the next flush (0/1) */
 };
 
+/* A policy is data: model.c applies these decisions, so the trap path (a
+ * SIGSEGV handler or the userfaultfd thread) stays async-signal-safe. */
 struct sw_policy_ops {
 	const char *name;    /* CLI name: --policy NAME */
 	const char *summary; /* one line for --help and the README */
 	int emulated;        /* 1: trapped on tmpfs by the writer; 0: native */
-	/* First store to a clean (write-protected) page. Returns 1: update now,
-	 * before the store's data lands. */
-	int (*on_trap)(struct sw_pstate *st);
-	/* A cleaning pass: kupdate / background writeback, msync(MS_SYNC),
-	 * fsync.  Pages are write-protected again by the model whatever the
-	 * policy; returns 1: update now. */
-	int (*on_flush)(struct sw_pstate *st);
-	/* msync(MS_ASYNC).  *wrprotect = 1 asks the model to write-protect the
-	 * dirty pages (deferred patch 4/5) without cleaning the inode. */
-	int (*on_msync_async)(struct sw_pstate *st, int *wrprotect);
-	/* munmap or exit with the mapping in place. */
-	int (*on_munmap)(struct sw_pstate *st);
+	/* 1: the first store to a clean (write-protected) page updates the
+	 * times now, before the store's data lands */
+	int trap_updates;
+	/* 1: that store also owes an update (pending), paid at the next
+	 * cleaning pass (kupdate / background writeback, msync(MS_SYNC),
+	 * fsync), at msync(MS_ASYNC) (which then write-protects the dirty
+	 * pages, deferred patch 4/5, without cleaning the inode) and at
+	 * munmap or exit with the mapping in place */
+	int flush_owed;
 };
-
-extern const struct sw_policy_ops sw_policy_eager;
-extern const struct sw_policy_ops sw_policy_deferred;
-extern const struct sw_policy_ops sw_policy_lang;
-extern const struct sw_policy_ops sw_policy_none;
-extern const struct sw_policy_ops sw_policy_native;
 
 /* NULL-terminated list, in the order --help prints them. */
 extern const struct sw_policy_ops *const sw_policies[];

@@ -85,18 +85,10 @@ static int mp_setup(struct sw_mapping *mp, char *err, size_t errlen)
 	return 0;
 }
 
-static int mp_rearm_page(struct sw_mapping *mp, uint64_t page)
+static int mp_rearm(struct sw_mapping *mp, uint8_t *addr, size_t len)
 {
-	if (mprotect(mp->base + page * mp->page_size, mp->page_size, PROT_READ))
-		return -errno;
-	return 0;
-}
-
-static int mp_rearm_all(struct sw_mapping *mp)
-{
-	if (mprotect(mp->base, mp->len, PROT_READ))
-		return -errno;
-	return 0;
+	(void)mp;
+	return mprotect(addr, len, PROT_READ) ? -errno : 0;
 }
 
 static void mp_teardown(struct sw_mapping *mp)
@@ -113,7 +105,6 @@ static void mp_teardown(struct sw_mapping *mp)
 const struct sw_trap_ops sw_trap_mprotect = {
 	.name = "mprotect",
 	.setup = mp_setup,
-	.rearm_page = mp_rearm_page,
-	.rearm_all = mp_rearm_all,
+	.rearm = mp_rearm,
 	.teardown = mp_teardown,
 };

@@ -21,6 +21,16 @@ const struct sw_trap_ops *sw_trap_find(const char *name)
 	return sw_parse_named((const void *const *)sw_traps, name);
 }
 
+int sw_trap_rearm_page(struct sw_mapping *mp, uint64_t page)
+{
+	return mp->trap->rearm(mp, mp->base + page * mp->page_size, mp->page_size);
+}
+
+int sw_trap_rearm_all(struct sw_mapping *mp)
+{
+	return mp->trap->rearm(mp, mp->base, mp->len);
+}
+
 void sw_trap_act(struct sw_mapping *mp, uint64_t page)
 {
 	struct sw_trap_slot *s = &mp->slot;
@@ -62,13 +72,13 @@ void sw_map_unlock(struct sw_mapping *mp)
 static void rp_page(void *ctx, uint64_t page)
 {
 	struct sw_mapping *mp = ctx;
-	mp->trap->rearm_page(mp, page);
+	sw_trap_rearm_page(mp, page);
 }
 
 static void rp_all(void *ctx)
 {
 	struct sw_mapping *mp = ctx;
-	mp->trap->rearm_all(mp);
+	sw_trap_rearm_all(mp);
 }
 
 struct sw_reprotect sw_map_reprotect(struct sw_mapping *mp)

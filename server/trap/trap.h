@@ -79,9 +79,9 @@ struct sw_trap_ops {
 	const char *name; /* --trap NAME */
 	/* Maps fd [0, len) and arms every page. Returns 0 or -errno + err. */
 	int (*setup)(struct sw_mapping *mp, char *err, size_t errlen);
-	/* Write-protect (re-arm) one page / the whole mapping again. */
-	int (*rearm_page)(struct sw_mapping *mp, uint64_t page);
-	int (*rearm_all)(struct sw_mapping *mp);
+	/* Write-protect (re-arm) the pages of [addr, addr + len) again
+	 * (sw_trap_rearm_page, sw_trap_rearm_all). Returns 0 or -errno. */
+	int (*rearm)(struct sw_mapping *mp, uint8_t *addr, size_t len);
 	/* Unmaps and releases; safe after a failed setup. */
 	void (*teardown)(struct sw_mapping *mp);
 };
@@ -91,6 +91,9 @@ extern const struct sw_trap_ops sw_trap_uffd;
 extern const struct sw_trap_ops sw_trap_uffd_sigbus;
 extern const struct sw_trap_ops *const sw_traps[];
 const struct sw_trap_ops *sw_trap_find(const char *name);
+/* Re-arm one page / the whole mapping through mp->trap->rearm. */
+int sw_trap_rearm_page(struct sw_mapping *mp, uint64_t page);
+int sw_trap_rearm_all(struct sw_mapping *mp);
 
 /* Called by a mechanism on a trap on `page`: the policy's decision and
  * update.  Async-signal-safe. */

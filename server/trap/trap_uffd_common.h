@@ -22,8 +22,7 @@ int sw_uffd_register_minor(int uffd, void *base, size_t len, char *err,
 int sw_uffd_map(struct sw_mapping *mp, char *err, size_t errlen);
 /* Cleaning: MADV_DONTNEED zaps the pte(s) and keeps the shmem page, so the
  * next store raises a minor fault again. */
-int sw_uffd_rearm_page(struct sw_mapping *mp, uint64_t page);
-int sw_uffd_rearm_all(struct sw_mapping *mp);
+int sw_uffd_rearm(struct sw_mapping *mp, uint8_t *addr, size_t len);
 /* munmap the mapping and close the userfaultfd (both idempotent). */
 void sw_uffd_release(struct sw_mapping *mp);
 

@@ -153,7 +153,6 @@ static void uf_teardown(struct sw_mapping *mp)
 const struct sw_trap_ops sw_trap_uffd = {
 	.name = "uffd",
 	.setup = uf_setup,
-	.rearm_page = sw_uffd_rearm_page,
-	.rearm_all = sw_uffd_rearm_all,
+	.rearm = sw_uffd_rearm,
 	.teardown = uf_teardown,
 };

@@ -73,18 +73,10 @@ int sw_uffd_map(struct sw_mapping *mp, char *err, size_t errlen)
 	return 0;
 }
 
-int sw_uffd_rearm_page(struct sw_mapping *mp, uint64_t page)
+int sw_uffd_rearm(struct sw_mapping *mp, uint8_t *addr, size_t len)
 {
-	if (madvise(mp->base + page * mp->page_size, mp->page_size, MADV_DONTNEED))
-		return -errno;
-	return 0;
-}
-
-int sw_uffd_rearm_all(struct sw_mapping *mp)
-{
-	if (madvise(mp->base, mp->len, MADV_DONTNEED))
-		return -errno;
-	return 0;
+	(void)mp;
+	return madvise(addr, len, MADV_DONTNEED) ? -errno : 0;
 }
 
 void sw_uffd_release(struct sw_mapping *mp)

@@ -199,7 +199,6 @@ static void sb_teardown(struct sw_mapping *mp)
 const struct sw_trap_ops sw_trap_uffd_sigbus = {
 	.name = "uffd-sigbus",
 	.setup = sb_setup,
-	.rearm_page = sw_uffd_rearm_page,
-	.rearm_all = sw_uffd_rearm_all,
+	.rearm = sw_uffd_rearm,
 	.teardown = sb_teardown,
 };

@@ -1,9 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* burst.c - --burst-stores stores to consecutive pages of the working
  * set (at --rate, or flat out), then --silence-ms of nothing, repeated. */
-#include <errno.h>
-#include <stdio.h>
-
 #include "workload.h"
 
 static int burst_init(struct sw_wl *w, char *err, size_t errlen)
@@ -11,14 +8,11 @@ static int burst_init(struct sw_wl *w, char *err, size_t errlen)
 	int rc = sw_wl_check_pages(w, err, errlen);
 	if (rc)
 		return rc;
-	if (w->p.burst_stores == 0) {
-		snprintf(err, errlen, "expected --burst-stores > 0, saw 0");
-		return -EINVAL;
-	}
-	if (w->p.silence_ns < 0) {
-		snprintf(err, errlen, "expected --silence-ms >= 0");
-		return -EINVAL;
-	}
+	if (w->p.burst_stores == 0)
+		return sw_wl_fail(err, errlen, "expected --burst-stores > 0, saw 0");
+	if (w->p.silence_ns < 0)
+		return sw_wl_fail(err, errlen, "expected --silence-ms >= 0");
+	w->rate_planned = 0; /* flat out or at --rate in bursts: no average */
 	return 0;
 }
 
@@ -30,13 +24,6 @@ static void burst_next(struct sw_wl *w, uint64_t *page, int64_t *t_off_ns)
 	*page = w->i % w->p.pages;
 	*t_off_ns = (int64_t)k * (burst_ns + w->p.silence_ns) +
 		    sw_wl_rate_offset(w->p.rate, j);
-	w->i++;
-}
-
-static double burst_rate(const struct sw_wl *w)
-{
-	(void)w;
-	return 0; /* the bursts are flat out or at --rate; no average check */
 }
 
 const struct sw_workload_ops sw_wl_burst = {
@@ -44,5 +31,4 @@ const struct sw_workload_ops sw_wl_burst = {
 	.summary = "--burst-stores stores, then --silence-ms silence, repeated",
 	.init = burst_init,
 	.next = burst_next,
-	.planned_rate = burst_rate,
 };

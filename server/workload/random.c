@@ -2,9 +2,6 @@
 /* random.c - seeded random pages at --rate stores/s: uniform over the
  * working set, or a hot set [0, --hot-pages) receiving --hot-share of the
  * stores and the rest uniform over the other pages. */
-#include <errno.h>
-#include <stdio.h>
-
 #include "workload.h"
 
 static int random_init(struct sw_wl *w, char *err, size_t errlen)
@@ -12,18 +9,14 @@ static int random_init(struct sw_wl *w, char *err, size_t errlen)
 	int rc = sw_wl_check_pages(w, err, errlen);
 	if (rc)
 		return rc;
-	if (w->p.hot_pages >= w->p.pages && w->p.hot_pages) {
-		snprintf(err, errlen,
-			 "expected --hot-pages below the working set (%llu pages), saw %llu",
-			 (unsigned long long)w->p.pages,
-			 (unsigned long long)w->p.hot_pages);
-		return -EINVAL;
-	}
-	if (w->p.hot_share < 0 || w->p.hot_share > 1) {
-		snprintf(err, errlen, "expected --hot-share in [0,1], saw %g",
-			 w->p.hot_share);
-		return -EINVAL;
-	}
+	if (w->p.hot_pages >= w->p.pages && w->p.hot_pages)
+		return sw_wl_fail(err, errlen,
+				  "expected --hot-pages below the working set (%llu pages), saw %llu",
+				  (unsigned long long)w->p.pages,
+				  (unsigned long long)w->p.hot_pages);
+	if (w->p.hot_share < 0 || w->p.hot_share > 1)
+		return sw_wl_fail(err, errlen, "expected --hot-share in [0,1], saw %g",
+				  w->p.hot_share);
 	return 0;
 }
 
@@ -37,12 +30,6 @@ static void random_next(struct sw_wl *w, uint64_t *page, int64_t *t_off_ns)
 	else
 		*page = p->hot_pages + sw_wl_rand_below(w, p->pages - p->hot_pages);
 	*t_off_ns = sw_wl_rate_offset(p->rate, w->i);
-	w->i++;
-}
-
-static double random_rate(const struct sw_wl *w)
-{
-	return w->p.rate;
 }
 
 const struct sw_workload_ops sw_wl_random = {
@@ -50,5 +37,4 @@ const struct sw_workload_ops sw_wl_random = {
 	.summary = "seeded random pages (uniform or --hot-pages/--hot-share) at --rate",
 	.init = random_init,
 	.next = random_next,
-	.planned_rate = random_rate,
 };

@@ -1,26 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* rewrite.c - one page stored again every interval: the seeds'
  * correctness case (each store after the first lands on a dirty page). */
-#include <errno.h>
-#include <stdio.h>
-
 #include "swtime.h"
 #include "workload.h"
 
 static int rewrite_init(struct sw_wl *w, char *err, size_t errlen)
 {
-	if (w->p.interval_ns <= 0) {
-		snprintf(err, errlen, "expected --interval-ms > 0, saw %lld ms",
-			 (long long)(w->p.interval_ns / SW_NS_PER_MS));
-		return -EINVAL;
-	}
-	if (w->p.page >= w->p.npages) {
-		snprintf(err, errlen,
-			 "expected --page below %llu (the mapping's pages), saw %llu",
-			 (unsigned long long)w->p.npages,
-			 (unsigned long long)w->p.page);
-		return -EINVAL;
-	}
+	if (w->p.interval_ns <= 0)
+		return sw_wl_fail(err, errlen, "expected --interval-ms > 0, saw %lld ms",
+				  (long long)(w->p.interval_ns / SW_NS_PER_MS));
+	if (w->p.page >= w->p.npages)
+		return sw_wl_fail(err, errlen,
+				  "expected --page below %llu (the mapping's pages), saw %llu",
+				  (unsigned long long)w->p.npages,
+				  (unsigned long long)w->p.page);
+	w->rate_planned = 1e9 / (double)w->p.interval_ns;
 	return 0;
 }
 
@@ -28,12 +22,6 @@ static void rewrite_next(struct sw_wl *w, uint64_t *page, int64_t *t_off_ns)
 {
 	*page = w->p.page;
 	*t_off_ns = (int64_t)w->i * w->p.interval_ns;
-	w->i++;
-}
-
-static double rewrite_rate(const struct sw_wl *w)
-{
-	return 1e9 / (double)w->p.interval_ns;
 }
 
 const struct sw_workload_ops sw_wl_rewrite = {
@@ -41,5 +29,4 @@ const struct sw_workload_ops sw_wl_rewrite = {
 	.summary = "one page (--page) stored every --interval-ms",
 	.init = rewrite_init,
 	.next = rewrite_next,
-	.planned_rate = rewrite_rate,
 };

@@ -3,27 +3,14 @@
  * stores/s, wrapping around: the cost case (every store to a new page). */
 #include "workload.h"
 
-static int stream_init(struct sw_wl *w, char *err, size_t errlen)
-{
-	return sw_wl_check_pages(w, err, errlen);
-}
-
 static void stream_next(struct sw_wl *w, uint64_t *page, int64_t *t_off_ns)
 {
 	*page = w->i % w->p.pages;
 	*t_off_ns = sw_wl_rate_offset(w->p.rate, w->i);
-	w->i++;
-}
-
-static double stream_rate(const struct sw_wl *w)
-{
-	return w->p.rate;
 }
 
 const struct sw_workload_ops sw_wl_stream = {
 	.name = "stream",
 	.summary = "pages of the working set in order at --rate stores/s",
-	.init = stream_init,
 	.next = stream_next,
-	.planned_rate = stream_rate,
 };

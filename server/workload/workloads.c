@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* workloads.c - the explicit list of workloads and their shared helpers. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "parse.h"
 #include "workload.h"
+
+extern const struct sw_workload_ops sw_wl_rewrite, sw_wl_stream, sw_wl_random,
+	sw_wl_burst;
 
 const struct sw_workload_ops *const sw_workloads[] = {
 	&sw_wl_rewrite,
@@ -37,26 +41,41 @@ int sw_wl_init(struct sw_wl *w, const struct sw_workload_ops *ops,
 	uint64_t s = p->seed;
 	for (int i = 0; i < 4; i++)
 		w->rng[i] = splitmix64(&s);
-	return ops->init(w, err, errlen);
+	w->rate_planned = -1;
+	int rc = ops->init ? ops->init(w, err, errlen) : sw_wl_check_pages(w, err, errlen);
+	if (w->rate_planned < 0)
+		w->rate_planned = w->p.rate;
+	return rc;
+}
+
+void sw_wl_next(struct sw_wl *w, uint64_t *page, int64_t *t_off_ns)
+{
+	w->ops->next(w, page, t_off_ns);
+	w->i++;
+}
+
+int sw_wl_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
 }
 
 int sw_wl_check_pages(struct sw_wl *w, char *err, size_t errlen)
 {
 	if (w->p.pages == 0)
 		w->p.pages = w->p.npages;
-	if (w->p.pages > w->p.npages) {
-		snprintf(err, errlen,
-			 "expected --pages at most %llu (the mapping's pages), saw %llu",
-			 (unsigned long long)w->p.npages,
-			 (unsigned long long)w->p.pages);
-		return -EINVAL;
-	}
-	if (w->p.rate < 0 || w->p.rate > 1e8) {
-		snprintf(err, errlen,
-			 "expected --rate in 0..100000000 stores/s (0 = as fast as possible), saw %g",
-			 w->p.rate);
-		return -EINVAL;
-	}
+	if (w->p.pages > w->p.npages)
+		return sw_wl_fail(err, errlen,
+				  "expected --pages at most %llu (the mapping's pages), saw %llu",
+				  (unsigned long long)w->p.npages,
+				  (unsigned long long)w->p.pages);
+	if (w->p.rate < 0 || w->p.rate > 1e8)
+		return sw_wl_fail(err, errlen,
+				  "expected --rate in 0..100000000 stores/s (0 = as fast as possible), saw %g",
+				  w->p.rate);
 	return 0;
 }
 

@@ -63,6 +63,9 @@
 #include <unistd.h>
 #include <linux/fs.h>
 
+#define CMTIME_PROG "cmtime_cases"
+#include "cmtime_lib.h"
+
 #ifndef EXT4_IOC_SHUTDOWN
 #define EXT4_IOC_SHUTDOWN _IOR('X', 125, uint32_t)
 #endif
@@ -71,44 +74,16 @@
 #define NPAGES 16
 #define ATTEMPTS 40 /* tries to fit a sequence into one tick */
 
-struct stamp {
-	int64_t t_mtime_real_ns; /* statx mtime, CLOCK_REALTIME ns */
-	int64_t t_ctime_real_ns; /* statx ctime, CLOCK_REALTIME ns */
-};
-
-static const char *g_policy; /* policy under test, from --policy */
 static const char *g_case;   /* case name, prefixes the check names */
-static int g_pass, g_fail;   /* check counters */
-static long g_page;          /* page size, bytes */
 
 static int64_t coarse_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME_COARSE, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return clock_ns(CLOCK_REALTIME_COARSE);
 }
 
 static void sleep_ms(long ms)
 {
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
-}
-
-static int get_stamp(int fd, struct stamp *s)
-{
-	struct statx stx;
-
-	if (statx(fd, "", AT_EMPTY_PATH, STATX_MTIME | STATX_CTIME, &stx)) {
-		fprintf(stderr, "cmtime_cases: statx: %s\n", strerror(errno));
-		return -1;
-	}
-	s->t_mtime_real_ns = (int64_t)stx.stx_mtime.tv_sec * 1000000000 +
-			     stx.stx_mtime.tv_nsec;
-	s->t_ctime_real_ns = (int64_t)stx.stx_ctime.tv_sec * 1000000000 +
-			     stx.stx_ctime.tv_nsec;
-	return 0;
+	sleep_ns((int64_t)ms * 1000000);
 }
 
 static void result(const char *check, long long expect, long long seen,
@@ -116,11 +91,7 @@ static void result(const char *check, long long expect, long long seen,
 {
 	printf("RESULT policy=%s check=%s.%s expect=%lld seen=%lld ok=%d\n",
 	       g_policy, g_case, check, expect, seen, ok);
-	fflush(stdout);
-	if (ok)
-		g_pass++;
-	else
-		g_fail++;
+	tally(ok);
 }
 
 /* Separate mtime and ctime verdicts: did each move from a to b? */
@@ -193,19 +164,30 @@ static int clean(int fd, volatile char *map)
 	return 0;
 }
 
+/* A case's file: NPAGES written-back pages, mapped, and with clean_start
+ * clean (clean()).  Returns the fd, -1 on failure. */
+static int case_file(const char *dir, const char *name, volatile char **map,
+		     int clean_start)
+{
+	char path[4096];
+	int fd = make_file(dir, name, path, sizeof(path));
+
+	if (fd < 0 || !(*map = map_file(fd)) || (clean_start && clean(fd, *map)))
+		return -1;
+	return fd;
+}
+
 /*
  * store, MS_ASYNC, store, MS_ASYNC: the second store and flush in the tick
  * the first flush ended in.  The second flush must move both times.
  */
 static int case_same_tick(const char *dir)
 {
-	char path[4096];
 	struct stamp s1, s2;
 	volatile char *map;
 	int fd, i;
 
-	fd = make_file(dir, "same_tick.dat", path, sizeof(path));
-	if (fd < 0 || !(map = map_file(fd)))
+	if ((fd = case_file(dir, "same_tick.dat", &map, 0)) < 0)
 		return -1;
 	for (i = 0; i < ATTEMPTS; i++) {
 		int64_t t_a_coarse_ns, t_b_coarse_ns;
@@ -244,16 +226,6 @@ struct wb_knobs {
 	char expire[32]; /* dirty_expire_centisecs as it was */
 	char period[32]; /* dirty_writeback_centisecs as it was */
 };
-
-static void read_small(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, len - 1);
-
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = 0;
-}
 
 #define EXPIRE "/proc/sys/vm/dirty_expire_centisecs"
 #define PERIOD "/proc/sys/vm/dirty_writeback_centisecs"
@@ -445,14 +417,12 @@ static int trace_reset(int on)
 /* N first stores one tick apart, then one MS_SYNC: count jbd2 handles. */
 static int case_journal(const char *dir)
 {
-	char path[4096];
 	long n = NPAGES, h_stores, h_flush;
 	int eager = strcmp(g_policy, "eager") == 0;
 	volatile char *map;
 	int fd, i;
 
-	fd = make_file(dir, "journal.dat", path, sizeof(path));
-	if (fd < 0 || !(map = map_file(fd)) || clean(fd, map))
+	if ((fd = case_file(dir, "journal.dat", &map, 1)) < 0)
 		return -1;
 	if (trace_reset(1)) {
 		fprintf(stderr, "cmtime_cases: cannot enable the jbd2 trace "
@@ -484,14 +454,12 @@ static int case_journal(const char *dir)
 /* A child stores and exits without munmap; then the times moved? */
 static int case_exit(const char *dir)
 {
-	char path[4096];
 	struct stamp s0, s1;
 	volatile char *map;
 	int fd, st;
 	pid_t pid;
 
-	fd = make_file(dir, "exit.dat", path, sizeof(path));
-	if (fd < 0 || !(map = map_file(fd)) || clean(fd, map))
+	if ((fd = case_file(dir, "exit.dat", &map, 1)) < 0)
 		return -1;
 	munmap((void *)map, NPAGES * g_page);
 	if (get_stamp(fd, &s0))
@@ -515,13 +483,11 @@ static int case_exit(const char *dir)
 /* store, MADV_PAGEOUT, fsync: reclaim's unmap must record the store. */
 static int case_pageout(const char *dir)
 {
-	char path[4096];
 	struct stamp s0, s1;
 	volatile char *map;
 	int fd;
 
-	fd = make_file(dir, "pageout.dat", path, sizeof(path));
-	if (fd < 0 || !(map = map_file(fd)) || clean(fd, map))
+	if ((fd = case_file(dir, "pageout.dat", &map, 1)) < 0)
 		return -1;
 	map[0]++;
 	if (get_stamp(fd, &s0))
@@ -556,15 +522,13 @@ static int page_node(volatile char *addr)
 /* store, move_pages to the other node, fsync: migration records it. */
 static int case_migrate(const char *dir)
 {
-	char path[4096];
 	struct stamp s0, s1;
 	void *pages[1];
 	int node, target, status[1] = { -1 };
 	volatile char *map;
 	int fd;
 
-	fd = make_file(dir, "migrate.dat", path, sizeof(path));
-	if (fd < 0 || !(map = map_file(fd)) || clean(fd, map))
+	if ((fd = case_file(dir, "migrate.dat", &map, 1)) < 0)
 		return -1;
 	map[0]++;
 	if (get_stamp(fd, &s0))
@@ -610,13 +574,12 @@ static int nfs_byte(const char *path)
 /* When does an NFS client that cached the file see a local mmap store? */
 static int case_nfs(const char *dir, const char *nfs)
 {
-	char path[4096], npath[4096];
+	char npath[4096];
 	int at_fault = strcmp(g_policy, "deferred") != 0;
 	volatile char *map;
 	int fd, seen;
 
-	fd = make_file(dir, "nfs.dat", path, sizeof(path));
-	if (fd < 0 || !(map = map_file(fd)) || clean(fd, map))
+	if ((fd = case_file(dir, "nfs.dat", &map, 1)) < 0)
 		return -1;
 	snprintf(npath, sizeof(npath), "%s/nfs.dat", nfs);
 	if (nfs_byte(npath) != 0) { /* the client caches the zero page */
@@ -669,8 +632,7 @@ static int case_stockfs(const char *dir)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "policy", required_argument, NULL, 'p' },
-		{ "dir", required_argument, NULL, 'd' },
+		CMTIME_OPTIONS,
 		{ "state", required_argument, NULL, 's' },
 		{ "nfs", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
@@ -680,11 +642,9 @@ int main(int argc, char **argv)
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 'p')
-			g_policy = optarg;
-		else if (c == 'd')
-			dir = optarg;
-		else if (c == 's')
+		if (cmtime_option(c, &dir))
+			continue;
+		if (c == 's')
 			state = optarg;
 		else if (c == 'n')
 			nfs = optarg;

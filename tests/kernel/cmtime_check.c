@@ -41,49 +41,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#define CMTIME_PROG "cmtime_check"
+#include "cmtime_lib.h"
+
 #define SYSCTL_PATH "/proc/sys/vm/mmap_cmtime_policy"
 #define NPAGES 8           /* pages of the check file */
 #define SETTLE_NS 20000000 /* 20 ms: > 1 jiffy (HZ=1000; coarse clock) */
 
-struct stamp {
-	int64_t t_mtime_real_ns; /* statx mtime, CLOCK_REALTIME ns */
-	int64_t t_ctime_real_ns; /* statx ctime, CLOCK_REALTIME ns */
-};
-
-static const char *g_policy; /* policy under test, from --policy */
-static int g_pass, g_fail;   /* check counters */
-static long g_page;          /* page size, bytes */
-
 static int64_t mono_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 static void settle(void)
 {
-	struct timespec ts = { 0, SETTLE_NS };
-
-	nanosleep(&ts, NULL);
-}
-
-static int get_stamp(int fd, struct stamp *s)
-{
-	struct statx stx;
-
-	if (statx(fd, "", AT_EMPTY_PATH | AT_STATX_SYNC_AS_STAT,
-		  STATX_MTIME | STATX_CTIME, &stx) != 0) {
-		fprintf(stderr, "cmtime_check: statx failed: %s\n",
-			strerror(errno));
-		return -1;
-	}
-	s->t_mtime_real_ns = (int64_t)stx.stx_mtime.tv_sec * 1000000000 +
-			     stx.stx_mtime.tv_nsec;
-	s->t_ctime_real_ns = (int64_t)stx.stx_ctime.tv_sec * 1000000000 +
-			     stx.stx_ctime.tv_nsec;
-	return 0;
+	sleep_ns(SETTLE_NS);
 }
 
 static int stamp_moved(const struct stamp *a, const struct stamp *b)
@@ -98,11 +70,7 @@ static void result(const char *check, int expect, int seen)
 
 	printf("RESULT policy=%s check=%s expect=%d seen=%d ok=%d\n",
 	       g_policy, check, expect, seen, ok);
-	if (ok)
-		g_pass++;
-	else
-		g_fail++;
-	fflush(stdout);
+	tally(ok);
 }
 
 /* The policy's expectation: does the fault update, does a flush update? */
@@ -133,16 +101,6 @@ static int write_sysctl_file(const char *path, const char *val)
 
 #define EXPIRE_PATH "/proc/sys/vm/dirty_expire_centisecs"
 #define WB_PATH "/proc/sys/vm/dirty_writeback_centisecs"
-
-static void read_small(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, len - 1);
-
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = 0;
-}
 
 /* Wait (up to 10 s) for the flusher to move the times; 1 if it did. */
 static int wait_writeback(int fd, const struct stamp *before, int *err)
@@ -433,8 +391,7 @@ static int check_sysctl(void)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "policy", required_argument, NULL, 'p' },
-		{ "dir", required_argument, NULL, 'd' },
+		CMTIME_OPTIONS,
 		{ "measure", required_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -444,13 +401,9 @@ int main(int argc, char **argv)
 	int c, fd, k;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (cmtime_option(c, &dir))
+			continue;
 		switch (c) {
-		case 'p':
-			g_policy = optarg;
-			break;
-		case 'd':
-			dir = optarg;
-			break;
 		case 'm':
 			measure_pages = strtol(optarg, &end, 10);
 			if (*end || measure_pages < 1) {

@@ -35,7 +35,7 @@ struct upd {
 
 struct tcase {
 	const char *name;
-	const struct sw_policy_ops *pol;
+	const char *pol;     /* policy name (policies.c's list) */
 	int64_t wb_ms, exp_ms;
 	uint64_t bg_pages; /* background limit in pages, 0 = off */
 	uint64_t npages;
@@ -62,86 +62,86 @@ struct tcase {
 
 static const struct tcase cases[] = {
 	{ "eager rewrite: update at each trap only, second store to a dirty page changes nothing",
-	  &sw_policy_eager, 500, 3000, 0, 16,
+	  "eager", 500, 3000, 0, 16,
 	  { REWRITE_70 },
 	  { { 50, SW_CAUSE_TRAP }, { 3050, SW_CAUSE_TRAP }, { 6050, SW_CAUSE_TRAP },
 	    { -1, 0 } }, 3, 2, 0, 0, 0 },
 	{ "deferred rewrite: nothing until the kupdate flush, then exactly one update",
-	  &sw_policy_deferred, 500, 3000, 0, 16,
+	  "deferred", 500, 3000, 0, 16,
 	  { REWRITE_70 },
 	  { { 3050, SW_CAUSE_KUPDATE }, { 6050, SW_CAUSE_KUPDATE },
 	    { 7100, SW_CAUSE_MUNMAP }, { -1, 0 } }, 3, 2, 0, 0, 0 },
 	{ "lang rewrite: update at the trap and again at each flush",
-	  &sw_policy_lang, 500, 3000, 0, 16,
+	  "lang", 500, 3000, 0, 16,
 	  { REWRITE_70 },
 	  { { 50, SW_CAUSE_TRAP }, { 3050, SW_CAUSE_KUPDATE },
 	    { 3050, SW_CAUSE_TRAP }, { 6050, SW_CAUSE_KUPDATE },
 	    { 6050, SW_CAUSE_TRAP }, { 7100, SW_CAUSE_MUNMAP }, { -1, 0 } }, 3, 2, 0, 0, 0 },
 	{ "none rewrite: never an update, same traps",
-	  &sw_policy_none, 500, 3000, 0, 16,
+	  "none", 500, 3000, 0, 16,
 	  { REWRITE_70 },
 	  { { -1, 0 } }, 3, 2, 0, 0, 0 },
 	{ "lang lone store: first-fault update plus the spurious flush update",
-	  &sw_policy_lang, 500, 1000, 0, 16,
+	  "lang", 500, 1000, 0, 16,
 	  { { STORE, 3, 100 }, { MUNMAP, 0, 2000 } },
 	  { { 100, SW_CAUSE_TRAP }, { 1100, SW_CAUSE_KUPDATE }, { -1, 0 } }, 1, 1, 0, 0, 0 },
 	{ "deferred msync(MS_ASYNC): update now, pages write-protected, munmap flushes the next",
-	  &sw_policy_deferred, 0, 0, 0, 16,
+	  "deferred", 0, 0, 0, 16,
 	  { { STORE, 0, 100 }, { MSYNC_A, 0, 200 }, { STORE, 0, 300 },
 	    { STORE, 0, 350 }, { MUNMAP, 0, 400 } },
 	  { { 200, SW_CAUSE_MSYNC_ASYNC }, { 400, SW_CAUSE_MUNMAP }, { -1, 0 } }, 2, 1, 0, 0, 0 },
 	{ "eager msync(MS_ASYNC): nothing, page stays writable",
-	  &sw_policy_eager, 0, 0, 0, 16,
+	  "eager", 0, 0, 0, 16,
 	  { { STORE, 0, 100 }, { MSYNC_A, 0, 200 }, { STORE, 0, 300 },
 	    { MUNMAP, 0, 400 } },
 	  { { 100, SW_CAUSE_TRAP }, { -1, 0 } }, 1, 0, 0, 0, 0 },
 	{ "deferred fsync and msync(MS_SYNC): one update per flush with pending",
-	  &sw_policy_deferred, 0, 0, 0, 16,
+	  "deferred", 0, 0, 0, 16,
 	  { { STORE, 1, 100 }, { STORE, 2, 150 }, { FSYNC, 0, 200 },
 	    { FSYNC, 0, 250 }, { STORE, 1, 300 }, { MSYNC_S, 0, 400 },
 	    { MUNMAP, 0, 500 } },
 	  { { 200, SW_CAUSE_FSYNC }, { 400, SW_CAUSE_MSYNC_SYNC }, { -1, 0 } }, 3, 3, 0, 0, 0 },
 	{ "eager fsync cleans: the next store traps and updates",
-	  &sw_policy_eager, 0, 0, 0, 16,
+	  "eager", 0, 0, 0, 16,
 	  { { STORE, 1, 100 }, { STORE, 1, 150 }, { FSYNC, 0, 200 },
 	    { STORE, 1, 300 }, { MUNMAP, 0, 500 } },
 	  { { 100, SW_CAUSE_TRAP }, { 300, SW_CAUSE_TRAP }, { -1, 0 } }, 2, 1, 0, 0, 0 },
 	{ "deferred background writeback over the dirty limit",
-	  &sw_policy_deferred, 0, 0, 2, 16,
+	  "deferred", 0, 0, 2, 16,
 	  { { STORE, 0, 10 }, { STORE, 1, 20 }, { STORE, 2, 30 },
 	    { STORE, 0, 40 }, { MUNMAP, 0, 50 } },
 	  { { 30, SW_CAUSE_BACKGROUND }, { 50, SW_CAUSE_MUNMAP }, { -1, 0 } }, 4, 3, 0, 0, 0 },
 	{ "deferred MS_ASYNC keeps the inode dirty: kupdate by the first dirtied_when",
-	  &sw_policy_deferred, 100, 1000, 0, 16,
+	  "deferred", 100, 1000, 0, 16,
 	  { { STORE, 0, 0 }, { MSYNC_A, 0, 50 }, { STORE, 0, 500 },
 	    { MUNMAP, 0, 1700 } },
 	  { { 50, SW_CAUSE_MSYNC_ASYNC }, { 1000, SW_CAUSE_KUPDATE }, { -1, 0 } }, 2, 2, 0, 0, 0 },
 	{ "eager kupdate off (writeback 0): never cleaned, one trap",
-	  &sw_policy_eager, 0, 3000, 0, 16,
+	  "eager", 0, 3000, 0, 16,
 	  { { STORE, 5, 0 }, { STORE, 5, 10000 }, { STORE, 5, 20000 },
 	    { MUNMAP, 0, 30000 } },
 	  { { 0, SW_CAUSE_TRAP }, { -1, 0 } }, 1, 0, 0, 0, 0 },
 	{ "deferred expire 0: every tick flushes a dirty inode",
-	  &sw_policy_deferred, 100, 0, 0, 16,
+	  "deferred", 100, 0, 0, 16,
 	  { { STORE, 5, 10 }, { STORE, 6, 150 }, { STORE, 6, 160 },
 	    { MUNMAP, 0, 250 } },
 	  { { 110, SW_CAUSE_KUPDATE }, { 250, SW_CAUSE_KUPDATE }, { -1, 0 } }, 2, 2, 0, 0, 0 },
 	/* Kernel rules (issue 10), each measured on loop ext4 with the
 	 * writeback:* tracepoints (bench/validate_trace.sh). */
 	{ "__mark_inode_dirty -> wb_wakeup_delayed: the flusher runs writeback_ms after the first dirtying, not on a grid from the run start",
-	  &sw_policy_eager, 1000, 3000, 0, 16,
+	  "eager", 1000, 3000, 0, 16,
 	  { { STORE, 0, 700 }, { STORE, 0, 3650 }, { STORE, 0, 3800 },
 	    { STORE, 0, 6800 }, { STORE, 0, 7000 }, { MUNMAP, 0, 7100 } },
 	  { { 700, SW_CAUSE_TRAP }, { 3800, SW_CAUSE_TRAP },
 	    { 6800, SW_CAUSE_TRAP }, { -1, 0 } }, 3, 2, 0, 0, 0 },
 	{ "wb_workfn: an fsync-cleaned inode leaves the armed work in place (queue_delayed_work keeps a pending timer)",
-	  &sw_policy_eager, 1000, 0, 0, 16,
+	  "eager", 1000, 0, 0, 16,
 	  { { STORE, 0, 0 }, { FSYNC, 0, 500 }, { STORE, 0, 600 },
 	    { STORE, 0, 1100 }, { MUNMAP, 0, 1200 } },
 	  { { 0, SW_CAUSE_TRAP }, { 600, SW_CAUSE_TRAP },
 	    { 1100, SW_CAUSE_TRAP }, { -1, 0 } }, 3, 2, 0, 0, 0 },
 	{ "ext4_sync_file: fsync cleans the pages but keeps dirtied_when, so kupdate still cleans expire after the first dirtying",
-	  &sw_policy_eager, 1000, 3000, 0, 16,
+	  "eager", 1000, 3000, 0, 16,
 	  { { STORE, 0, 0 }, { FSYNC, 0, 2300 }, { STORE, 0, 2400 },
 	    { STORE, 0, 3050 }, { STORE, 0, 4600 }, { FSYNC, 0, 4600 },
 	    { STORE, 0, 4700 }, { MUNMAP, 0, 5000 } },
@@ -149,14 +149,14 @@ static const struct tcase cases[] = {
 	    { 3050, SW_CAUSE_TRAP }, { 4700, SW_CAUSE_TRAP }, { -1, 0 } },
 	  4, 3, 0, 0, 0 },
 	{ "__jbd2_journal_refile_buffer: the commit dirties the block device inode, the flusher keeps its phase (no wb_wakeup_delayed at the redirty)",
-	  &sw_policy_eager, 1000, 3000, 0, 16,
+	  "eager", 1000, 3000, 0, 16,
 	  { { STORE, 0, 0 }, { STORE, 0, 3500 }, { STORE, 0, 7000 },
 	    { STORE, 0, 10200 }, { STORE, 0, 10600 }, { MUNMAP, 0, 11000 } },
 	  { { 0, SW_CAUSE_TRAP }, { 3500, SW_CAUSE_TRAP },
 	    { 7000, SW_CAUSE_TRAP }, { 10600, SW_CAUSE_TRAP }, { -1, 0 } },
 	  4, 3, 0, 5000, 0 },
 	{ "ext4_sync_file -> jbd2_complete_transaction: fsync commits at once, the bdev inode is dirty from then",
-	  &sw_policy_eager, 1000, 3000, 0, 16,
+	  "eager", 1000, 3000, 0, 16,
 	  { { STORE, 0, 0 }, { FSYNC, 0, 500 }, { STORE, 0, 600 },
 	    { STORE, 0, 3100 }, { STORE, 0, 6500 }, { STORE, 0, 7200 },
 	    { MUNMAP, 0, 7500 } },
@@ -164,7 +164,7 @@ static const struct tcase cases[] = {
 	    { 7200, SW_CAUSE_TRAP }, { -1, 0 } },
 	  4, 3, 0, 5000, 0 },
 	{ "calc_index: HZ=250, a 1 s interval runs every 1.024 s, so expire 3 s flushes 3.072 s after the dirtying (trace: 3.02-3.08 s)",
-	  &sw_policy_eager, 1000, 3000, 0, 16,
+	  "eager", 1000, 3000, 0, 16,
 	  { { STORE, 0, 0 }, { STORE, 0, 3000 }, { STORE, 0, 3100 },
 	    { STORE, 0, 6150 }, { STORE, 0, 6200 }, { MUNMAP, 0, 6300 } },
 	  { { 0, SW_CAUSE_TRAP }, { 3100, SW_CAUSE_TRAP },
@@ -175,7 +175,7 @@ static const struct tcase cases[] = {
 	 * 0), so a 100 ms rewrite updates once per flusher run: 29 in 30 s
 	 * against 6 with expiry alone. */
 	{ "wb_check_background_flush: every flusher run writes the dirty inode when wb_over_bg_thresh, no expiry; the next store re-arms (wb_wakeup_delayed)",
-	  &sw_policy_eager, 1000, 5000, 0, 16,
+	  "eager", 1000, 5000, 0, 16,
 	  { { STORE, 0, 0 }, { STORE, 0, 100 }, { STORE, 0, 1100 },
 	    { STORE, 0, 1200 }, { STORE, 0, 2200 }, { STORE, 0, 2300 },
 	    { STORE, 0, 3300 }, { MUNMAP, 0, 3400 } },
@@ -183,14 +183,14 @@ static const struct tcase cases[] = {
 	    { 2200, SW_CAUSE_TRAP }, { 3300, SW_CAUSE_TRAP }, { -1, 0 } },
 	  4, 3, 0, 0, 1 },
 	{ "wb_check_background_flush: deferred updates at each background pass (cause BACKGROUND), the armed work waits for the next store",
-	  &sw_policy_deferred, 1000, 5000, 0, 16,
+	  "deferred", 1000, 5000, 0, 16,
 	  { { STORE, 0, 0 }, { STORE, 0, 1050 }, { STORE, 0, 4000 },
 	    { MUNMAP, 0, 5500 } },
 	  { { 1000, SW_CAUSE_BACKGROUND }, { 2050, SW_CAUSE_BACKGROUND },
 	    { 5000, SW_CAUSE_BACKGROUND }, { -1, 0 } },
 	  3, 3, 0, 0, 1 },
 	{ "wb_check_background_flush with the journal: the commit's bdev inode is written with the file, the flusher is not kept armed by it",
-	  &sw_policy_eager, 1000, 5000, 0, 16,
+	  "eager", 1000, 5000, 0, 16,
 	  { { STORE, 0, 0 }, { STORE, 0, 1500 }, { STORE, 0, 7000 },
 	    { STORE, 0, 7100 }, { MUNMAP, 0, 8500 } },
 	  { { 0, SW_CAUSE_TRAP }, { 1500, SW_CAUSE_TRAP }, { 7000, SW_CAUSE_TRAP },
@@ -202,7 +202,7 @@ static const struct tcase cases[] = {
 	 * period then halves it only through the unfolded delta
 	 * (fprop_reflect_period_percpu), so it stays non-zero here */
 	{ "wb_calc_thresh / fprop_fraction_percpu: after 8 pages written back the wb's share is no longer 0, so the flusher waits for expiry again",
-	  &sw_policy_eager, 1000, 5000, 0, 16,
+	  "eager", 1000, 5000, 0, 16,
 	  { { STORE, 0, 0 }, { STORE, 1, 10 }, { STORE, 2, 20 }, { STORE, 3, 30 },
 	    { STORE, 4, 40 }, { STORE, 5, 50 }, { STORE, 6, 60 }, { STORE, 7, 70 },
 	    { STORE, 0, 1100 }, { STORE, 0, 1200 }, { STORE, 0, 2200 },
@@ -214,7 +214,7 @@ static const struct tcase cases[] = {
 	    { 6200, SW_CAUSE_TRAP }, { -1, 0 } },
 	  10, 9, 0, 0, SW_BG_FPROP },
 	{ "fprop_reflect_period_percpu: below the batch the wb's events only halve per 3 s period, one page a run never folds: background every run",
-	  &sw_policy_eager, 1000, 5000, 0, 16,
+	  "eager", 1000, 5000, 0, 16,
 	  { { STORE, 0, 0 }, { STORE, 0, 1100 }, { STORE, 0, 2200 },
 	    { STORE, 0, 3300 }, { STORE, 0, 4400 }, { STORE, 0, 5500 },
 	    { STORE, 0, 6600 }, { STORE, 0, 7700 }, { STORE, 0, 8800 },
@@ -240,7 +240,7 @@ static const struct {
 	 * stops until the count ages out (gap 17.4 -> 26.0 s, one update by
 	 * expiry in it). */
 	{ .create_meta = 5, .c = { "ext4_create + jbd2 commit: the creation's 5 metadata pages fold the wb's count at the first bdev writeback (5.4 s): background stops, the page stays dirty",
-	  &sw_policy_eager, 1000, 5000, 0, 16,
+	  "eager", 1000, 5000, 0, 16,
 	  { { STORE, 0, 0 }, { STORE, 0, 1100 }, { STORE, 0, 2200 },
 	    { STORE, 0, 3300 }, { STORE, 0, 4400 }, { STORE, 0, 5500 },
 	    { STORE, 0, 6600 }, { STORE, 0, 7700 }, { STORE, 0, 8800 },
@@ -250,7 +250,7 @@ static const struct {
 	    { -1, 0 } },
 	  6, 5, 0, 5000, SW_BG_FPROP } },
 	{ .create_meta = 0, .c = { "the same without the creation (a file that existed): the commit's one inode-table page does not fold the count, background every run",
-	  &sw_policy_eager, 1000, 5000, 0, 16,
+	  "eager", 1000, 5000, 0, 16,
 	  { { STORE, 0, 0 }, { STORE, 0, 1100 }, { STORE, 0, 2200 },
 	    { STORE, 0, 3300 }, { STORE, 0, 4400 }, { STORE, 0, 5500 },
 	    { STORE, 0, 6600 }, { STORE, 0, 7700 }, { STORE, 0, 8800 },
@@ -308,7 +308,7 @@ static int run_case(const struct tcase *c, uint32_t create_meta)
 	char err[256];
 	int fail = 0;
 
-	if (sw_model_init(&m, &cfg, c->pol, 0, err, sizeof(err)) != 0) {
+	if (sw_model_init(&m, &cfg, sw_policy_find(c->pol), 0, err, sizeof(err)) != 0) {
 		printf("FAIL %s: init: %s\n", c->name, err);
 		return 1;
 	}
@@ -392,12 +392,12 @@ static int run_edges(void)
 	int fail = 0;
 
 	cfg.npages = 0;
-	if (sw_model_init(&m, &cfg, &sw_policy_eager, 0, err, sizeof(err)) != -EINVAL) {
+	if (sw_model_init(&m, &cfg, sw_policy_find("eager"), 0, err, sizeof(err)) != -EINVAL) {
 		printf("FAIL 0 pages accepted\n");
 		fail = 1;
 	}
 	cfg.npages = 64;
-	if (sw_model_init(&m, &cfg, &sw_policy_eager, 0, err, sizeof(err)) != 0) {
+	if (sw_model_init(&m, &cfg, sw_policy_find("eager"), 0, err, sizeof(err)) != 0) {
 		printf("FAIL init: %s\n", err);
 		return 1;
 	}

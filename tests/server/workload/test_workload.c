@@ -38,9 +38,9 @@ int main(void)
 	init(&c, "random", p);
 	int same = 1, diff = 0;
 	for (int i = 0; i < 10000; i++) {
-		a.ops->next(&a, &pa, &ta);
-		b.ops->next(&b, &pb, &tb);
-		c.ops->next(&c, &pc, &tc);
+		sw_wl_next(&a, &pa, &ta);
+		sw_wl_next(&b, &pb, &tb);
+		sw_wl_next(&c, &pc, &tc);
 		same &= pa == pb && ta == tb;
 		diff += pa != pc;
 		CHECK(pa < 1000, "random page %llu outside 1000 pages", (unsigned long long)pa);
@@ -54,7 +54,7 @@ int main(void)
 	init(&a, "random", p);
 	int hot = 0;
 	for (int i = 0; i < 100000; i++) {
-		a.ops->next(&a, &pa, &ta);
+		sw_wl_next(&a, &pa, &ta);
 		hot += pa < 10;
 		CHECK(pa < 500, "hot-set page %llu outside the 500-page working set", (unsigned long long)pa);
 	}
@@ -63,21 +63,21 @@ int main(void)
 	p = (struct sw_wl_params){ .npages = 4, .rate = 10 };
 	init(&a, "stream", p);
 	for (int i = 0; i < 9; i++) {
-		a.ops->next(&a, &pa, &ta);
+		sw_wl_next(&a, &pa, &ta);
 		CHECK(pa == (uint64_t)(i % 4) && ta == (int64_t)i * 100 * SW_NS_PER_MS,
 		      "stream store %d: page %llu at %lld", i, (unsigned long long)pa, (long long)ta);
 	}
 	p = (struct sw_wl_params){ .npages = 4, .page = 3, .interval_ns = 100 * SW_NS_PER_MS };
 	init(&a, "rewrite", p);
 	for (int i = 0; i < 5; i++) {
-		a.ops->next(&a, &pa, &ta);
+		sw_wl_next(&a, &pa, &ta);
 		CHECK(pa == 3 && ta == (int64_t)i * 100 * SW_NS_PER_MS, "rewrite store %d", i);
 	}
 	p = (struct sw_wl_params){ .npages = 100, .burst_stores = 3, .silence_ns = SW_NS_PER_S };
 	init(&a, "burst", p);
 	int64_t want[] = { 0, 0, 0, SW_NS_PER_S, SW_NS_PER_S, SW_NS_PER_S, 2 * SW_NS_PER_S };
 	for (int i = 0; i < 7; i++) {
-		a.ops->next(&a, &pa, &ta);
+		sw_wl_next(&a, &pa, &ta);
 		CHECK(ta == want[i] && pa == (uint64_t)i, "burst store %d: page %llu at %lld",
 		      i, (unsigned long long)pa, (long long)ta);
 	}
