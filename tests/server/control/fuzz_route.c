@@ -31,26 +31,9 @@
 #include "control.h"
 #include "control_route.h"
 #include "control_runs.h"
+#include "fuzz_runs.h"
 
 #define TOKEN "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
-
-static struct ctl_runs *R;
-static char root[256], runs[300];
-
-static void setup(void)
-{
-	char err[512], cwd[200];
-	if (!getcwd(cwd, sizeof(cwd)))
-		abort();
-	snprintf(root, sizeof(root), "%s/sw-fuzz-route-%d", cwd, (int)getpid());
-	snprintf(runs, sizeof(runs), "%s/runs", root);
-	mkdir(root, 0777);
-	mkdir(runs, 0777);
-	if (ctl_runs_init(&R, root, runs, "/nonexistent/stalewin-writer", err, sizeof(err))) {
-		fprintf(stderr, "ctl_runs_init: %s\n", err);
-		abort();
-	}
-}
 
 __attribute__((noreturn))
 static void bug(const char *what, const struct ctl_request *rq, const struct ctl_reply *rp)
@@ -138,7 +121,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t clen = 0;
 
 	if (!R)
-		setup();
+		fuzz_runs_setup("route");
 	rq.method = line(&p, end, method, sizeof(method));
 	rq.url = line(&p, end, url, sizeof(url));
 	line(&p, end, auth, sizeof(auth));
