@@ -11,8 +11,10 @@
  *   faults.json {"format":1, "faults":[{"kind", "t_start_real_ns",
  *                "t_end_real_ns" (absent: lasted to the end), "dur_ns",
  *                "cut_short" (true: the run lost something by it),
+ *                "clock" ("writer": the writer's realtime; absent: the
+ *                observers' = the orchestrator's host realtime),
  *                ...the kind's own keys}]}: every fault the harness caused
- *                and every outage it saw, host realtime
+ *                and every outage it saw
  *   clock.json  {"before":{offset_ns, err_ns, ...}, "after":{...},
  *                "drift_ns", "drift_interval_ns", "note"}
  *

@@ -11,6 +11,7 @@
 #        [--reader-every-ms N] [--reader-page N] [--size BYTES]
 #        [--writer-args "..."] [--out DIR] [--build-dir DIR] [--no-report]
 #        [--timeout S] [--control auto|api|direct]
+#        [--fault KIND@S[:D]]... [--outage-grace S]
 #
 # Default: the demo matrix, eager deferred lang none on tmpfs and native
 # on ext4, rewrite workload, 10 s each, one mount vers=3,nolock read by a
@@ -45,6 +46,26 @@
 # --timeout S: how long one experiment may take from its start to the
 # client's end (default duration + 90 s) before the run is failed.
 # One experiment: the run folder is OUT; several: OUT/<n>-<policy>-<fs>/.
+# --fault KIND@S[:D] (repeatable; S s after each experiment's writer
+# started, D s long, default 1; vm/guest/faults.sh):
+#   knfsd-restart@S:D   the server guest stops knfsd (rpc.nfsd 0), starts
+#                       it again after D s
+#   partition@S:D       the client guest's eth0 down for D s: the guests'
+#                       link is cut both ways, every process runs on
+#   server-guest-kill@S the host SIGKILLs the server guest's qemu (one
+#                       experiment only): the writer dies with it; what it
+#                       logged (its log is in the share, the run folder on
+#                       the host) is kept, the report says PARTIAL
+#   Each fault, and each control-API outage the client saw (--control
+#   api), goes into faults.json (stalewin-runfolder fault); the report's
+#   first line names them.
+# --outage-grace S (default 30): the writer runs its planned duration on
+#   its own; the client polls the control API through outages with
+#   back-off until the planned end + S (then fetches the log, or the host
+#   takes it from the share); probe and kernel-mount readers keep going
+#   through them and are stopped only S s after their planned end.
+# Exit: the report's (0 complete, 4 complete with faults, 3 partial), 1
+# runtime failure, 2 bad input.
 set -euo pipefail
 SW_VM_PROG="stalewin vm run"
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -54,6 +75,7 @@ policies=() fss=() mounts=() modes=() sysctls=() workloads=()
 duration=10 kernel=stock client_kernel=stock probe_vers=3
 probe_rate=100 reader_every=100 reader_page=0 size=1M writer_args=""
 out="" build_dir=${SW_BUILD_DIR:-$SW_TOP/build} report=1 timeout="" shell=0 control=auto
+faults=() grace=30
 orig_cmd="$0 $*" orig_argv=("$0" "$@")
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -78,6 +100,8 @@ while [ $# -gt 0 ]; do
 	--control) control=${2:?}; shift 2 ;;
 	--timeout) timeout=${2:?}; shift 2 ;;
 	--shell) shell=1; shift ;;
+	--fault) faults+=("${2:?}"); shift 2 ;;
+	--outage-grace) grace=${2:?}; shift 2 ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) vm_usage_die "unknown option '$1' (see --help)" ;;
 	esac
@@ -114,6 +138,14 @@ for m in "${mounts[@]}"; do
 	[[ "$m" != *"|"* && "$m" != *" "* ]] || vm_usage_die "--mount-opts: expected comma-separated options without spaces or '|', saw '$m'"
 done
 [ ${#mounts[@]} -gt 0 ] || mounts=("vers=3,nolock")
+kill_planned=0
+for f in "${faults[@]}"; do
+	[[ $f =~ ^(knfsd-restart|partition)@[0-9]+(\.[0-9]+)?(:[0-9]+(\.[0-9]+)?)?$ ||
+	   $f =~ ^server-guest-kill@[0-9]+(\.[0-9]+)?$ ]] ||
+		vm_usage_die "--fault: expected knfsd-restart|partition@SEC[:DOWN_SEC] or server-guest-kill@SEC, saw '$f'"
+	[[ $f == server-guest-kill@* ]] && kill_planned=1
+done
+[[ "$grace" =~ ^[0-9]+$ ]] || vm_usage_die "--outage-grace: expected whole seconds, saw '$grace'"
 [ ${#modes[@]} -gt 0 ] || modes=(kept-open cto)
 
 why=$(vm_qemu_check) || { echo "$SW_VM_PROG: $why" >&2; exit 1; }
@@ -177,6 +209,8 @@ wexps=()
 for e in "${exps[@]}"; do for w in "${workloads[@]}"; do wexps+=("$e@$w"); done; done
 exps=("${wexps[@]}")
 nexp=${#exps[@]}
+[ "$kill_planned" = 0 ] || [ "$nexp" -le 1 ] ||
+	vm_usage_die "--fault server-guest-kill ends the server guest: expected one experiment (one --policy, --fs, --workload), saw $nexp"
 # the server's disks, in virtio order (vda, vdb, ...): SW_DISKS in the plan
 disk_fss=()
 for f in ext4 xfs btrfs; do
@@ -262,6 +296,8 @@ share=$out
 	echo "SW_CONTROL=$control"
 	echo "SW_CTL_PORT=$((20000 + RANDOM % 40000))"
 	echo "SW_FAULT=${SW_VM_FAULT:-}"  # tests only: knfsd, mkfs-xfs
+	printf 'SW_FAULTS=%q\n' "${faults[*]:-}" # --fault (vm/guest/faults.sh)
+	echo "SW_GRACE=$grace"
 	printf 'SW_DISKS=%q\n' "${disk_fss[*]:-}"
 	k=1
 	for e in "${exps[@]}"; do
@@ -326,6 +362,33 @@ vm_qemu_start client "$c_vmlinux" "$c_initrd" "$share" "$c_console" --ip 10.77.0
 	--net "stream,id=n0,server=off,addr.type=unix,addr.path=$sock"
 cpid=$VM_PID
 
+# --fault server-guest-kill: the server guest asks for it in
+# sync/server-kill.req (its realtime then: the writer's clock); SIGKILL its
+# qemu at once, tell the client (server.killed), note how many bytes the
+# writer's log (in the share) held.  One experiment only: its folder is
+# the share itself.  The fault is recorded in collect_faults.
+killed=0 kill_args=()
+host_fault_tick() {
+	[ "$kill_planned" = 1 ] && [ "$killed" = 0 ] && [ -e "$share/sync/server-kill.req" ] || return 0
+	local t_seen t_dead t_req lg rid spec bytes
+	t_seen=$(vm_now)
+	kill -KILL "$spid" 2>/dev/null || true
+	wait "$spid" 2>/dev/null || true
+	t_dead=$(vm_now)
+	killed=1
+	touch "$share/server.killed"
+	t_req=$(cat "$share/sync/server-kill.req")
+	[[ $t_req =~ ^[0-9]+$ ]] || vm_die "expected the server guest's realtime (ns) in $share/sync/server-kill.req, saw '$t_req'"
+	lg=writer.swlog rid=$(cat "$share/client/run_id" 2>/dev/null || true)
+	[ -z "$rid" ] || lg=vm/ctl-runs/$rid/writer.swlog # --control api
+	bytes=$(stat -c %s "$share/$lg" 2>/dev/null || echo 0)
+	for spec in "${faults[@]}"; do [[ $spec == server-guest-kill@* ]] && break; done
+	vm_log "fault $spec: killed the server guest (qemu PID $spid) $(( (t_dead - t_seen) / 1000 )) ms after it asked; $lg holds $bytes bytes"
+	kill_args=(--str kind=server-guest-kill --str "spec=$spec" --str clock=writer
+		--int "t_start_real_ns=$t_req" --int "kill_delay_us=$((t_dead - t_seen))"
+		--str "writer_log=$lg" --int "writer_log_bytes=$bytes" --bool cut_short=true)
+}
+
 # Wait for FILE while both guests live and no side reported a failure.
 watch_for() { # FILE TIMEOUT WHAT
 	local t0 f=$1
@@ -339,7 +402,8 @@ watch_for() { # FILE TIMEOUT WHAT
 				return 1
 			fi
 		done
-		if ! vm_alive "$spid" && [ ! -e "$share/server.rc" ]; then
+		host_fault_tick
+		if ! vm_alive "$spid" && [ ! -e "$share/server.rc" ] && [ "$killed" = 0 ]; then
 			vm_fail_msg "$3: the server guest died (qemu PID $spid), $(vm_elapsed "$t_cmd") s after the command" "$s_console"
 			return 1
 		fi
@@ -354,7 +418,7 @@ watch_for() { # FILE TIMEOUT WHAT
 			vm_fail_msg "$3: nothing after waiting $(vm_elapsed "$t0") s" "$cons"
 			return 1
 		fi
-		sleep 0.2
+		if [ "$kill_planned" = 1 ] && [ "$killed" = 0 ]; then sleep 0.05; else sleep 0.2; fi
 	done
 }
 k=0 # (not the plan's counter: a server that never gets ready must fail the run)
@@ -364,7 +428,7 @@ if watch_for "$share/server.ready" 150 "the server guest did not get knfsd ready
 		n=$(awk -F'[ =]' -v k="$k" '$1=="SW_EXP_"k"_NAME"{print $2}' "$share/plan.sh")
 		watch_for "$share/$n/sync/client.go" 150 "experiment $k never started" || break
 		[ "$k" -eq 1 ] && vm_log "first experiment started $(vm_elapsed "$t_cmd") s after the command"
-		watch_for "$share/$n/sync/client.done" "${timeout:-$((duration + 90))}" "experiment $k did not finish" || break
+		watch_for "$share/$n/sync/client.done" "${timeout:-$((duration + grace + 90))}" "experiment $k did not finish" || break
 		vm_log "experiment $k/$nexp ($n) done"
 	done
 fi
@@ -378,7 +442,7 @@ if [ "$interrupted" = 1 ]; then
 	done
 else
 	watch_for "$share/client.rc" 60 "the client guest did not power off" || exit 1
-	watch_for "$share/server.rc" 60 "the server guest did not power off" || exit 1
+	[ "$killed" = 1 ] || watch_for "$share/server.rc" 60 "the server guest did not power off" || exit 1
 fi
 vm_stop_pid "$spid" 15
 vm_stop_pid "$cpid" 15
@@ -396,7 +460,7 @@ for side in server client; do
 	fi
 	for x in out rc dmesg; do [ -e "$share/$side.$x" ] && mv "$share/$side.$x" "$share/vm/$side.$x"; done
 done
-for x in server.ready client.finished server.sh client.sh serve.log ctl.url; do [ -e "$share/$x" ] && mv "$share/$x" "$share/vm/"; done
+for x in server.ready client.finished server.sh client.sh serve.log ctl.url server.killed; do [ -e "$share/$x" ] && mv "$share/$x" "$share/vm/"; done
 rm -f "$share/ctl.token" # the control API's bearer token: not for the run folder
 mv "$share/plan.sh" "$share/vm/plan.sh"
 for d in "$share"/sync "$share"/*/sync; do
@@ -423,10 +487,38 @@ rf=$build_dir/common/stalewin-runfolder
 # shellcheck disable=SC1091
 . "$share/vm/plan.sh"   # SW_EXP_<k>_*, SW_DURATION, ... (written above)
 printf '%s\n' $SW_SYSCTLS >"$share/vm/sysctls.txt"
+# The faults of experiment folder D into D/faults.json: the guests' lines
+# of stalewin-runfolder fault options (vm/guest/faults.sh), the host's
+# server-guest-kill.  With --control api the writer's log is taken from
+# the share (vm/ctl-runs/ID) when the client could not fetch it; a fetched
+# copy that equals it is not kept twice.
+collect_faults() { # D
+	local d=$1 rid side a c=$share/vm/ctl-runs
+	rid=$(cat "$d/client/run_id" 2>/dev/null || true)
+	if [ -n "$rid" ] && [ -s "$c/$rid/writer.swlog" ]; then
+		if [ ! -s "$d/writer.swlog" ]; then
+			vm_log "$d: the client could not fetch the writer's log: taking it from the share ($c/$rid)"
+			cp "$c/$rid/writer.swlog" "$d/writer.swlog"
+			cp "$c/$rid/stderr.txt" "$d/server/writer.out" 2>/dev/null || true
+		elif cmp -s "$c/$rid/writer.swlog" "$d/writer.swlog"; then
+			rm -f "$c/$rid/writer.swlog"
+		fi
+	fi
+	for side in server client; do
+		[ -s "$d/$side/faults.args" ] || continue
+		while read -r -a a; do
+			[ ${#a[@]} -eq 0 ] || "$rf" fault "$d" "${a[@]}" ||
+				vm_log "cannot record the $side guest's fault (${a[*]}) in $d/faults.json"
+		done <"$d/$side/faults.args"
+	done
+	[ ${#kill_args[@]} -eq 0 ] || "$rf" fault "$d" "${kill_args[@]}" ||
+		vm_log "cannot record the server-guest-kill in $d/faults.json"
+}
 names=()
 for ((k = 1; k <= nexp; k++)); do
 	v=SW_EXP_${k}_NAME; n=${!v}; names+=("$n"); d=$share/$n
 	[ -d "$d" ] || continue # interrupted before it started
+	collect_faults "$d"
 	[ -s "$d/client/clock-before.json" ] &&
 		"$rf" clock "$d" --before "$d/client/clock-before.json" \
 			--after "$d/client/clock-after.json" \
@@ -445,6 +537,7 @@ for ((k = 1; k <= nexp; k++)); do
 	up=""; [ "$n" != . ] && up=../
 	b=false; [ "$bad" = 0 ] || b=true
 	i=false; [ "$interrupted" = 0 ] || i=true
+	pa=$i; [ "$killed" = 0 ] || pa=true
 	args=(--str "tool=stalewin vm run" --str setup=vm --str "command=$orig_cmd"
 		--argv ${#orig_argv[@]} "${orig_argv[@]}"
 		--int "experiment=$k" --int "experiments=$nexp"
@@ -467,7 +560,8 @@ for ((k = 1; k <= nexp; k++)); do
 		--str "qemu=$qemu_ver" --str accel=tcg
 		--str "clock_note=TCG guest clocks drift: see clock.json before/after/drift_ns"
 		--int "t_command_real_us=$t_cmd" --int "t_end_real_us=$t_end"
-		--bool "dmesg_trouble=$b" --bool "interrupted=$i" --bool "partial=$i"
+		--bool "dmesg_trouble=$b" --bool "interrupted=$i" --bool "partial=$pa"
+		--str "fault_specs=${faults[*]:-}" --int "outage_grace_s=$grace"
 		--json "console_logs=[\"${up}vm/server.console\",\"${up}vm/client.console\"]"
 		--json "dmesg=[\"${up}vm/server.dmesg\",\"${up}vm/client.dmesg\"]")
 	[ -s "$d/client/readers.txt" ] &&
@@ -500,7 +594,12 @@ if [ "$report" = 1 ]; then
 	if [ -x "$rep" ]; then
 		for r in "${runs[@]}"; do
 			"$rep" "$r" --format all --out "$r" >/dev/null 2>&1 || true
-			"$rep" "$r" --format text || rrc=$?
+			c=0; "$rep" "$r" --format text || c=$?
+			# the worst: a failure, then 3 (partial), then 4 (with faults)
+			case "$rrc:$c" in
+			*:0|[12]:*|3:4) ;;
+			*) rrc=$c ;;
+			esac
 		done
 		[ "${#runs[@]}" -gt 1 ] && { "$rep" compare "${runs[@]}" --format text || true; }
 	else
@@ -509,6 +608,7 @@ if [ "$report" = 1 ]; then
 	fi
 fi
 [ "$bad" = 0 ] || exit 1
+[ "$killed" = 0 ] || [ "$report" = 1 ] || exit 3 # no report: the run is partial all the same
 if [ "$interrupted" = 1 ]; then
 	echo "$SW_VM_PROG: interrupted by the user after $(vm_elapsed "$t_cmd") s: the run is partial (meta.json \"interrupted\": true)" >&2
 	exit 3

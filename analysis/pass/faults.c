@@ -54,9 +54,14 @@ void sw_faults_load(struct sw_summary *S, const char *dir)
 			break;
 		}
 		struct sw_fault *F = &S->fault[S->nfaults++];
+		/* "clock":"writer": timed on the writer's side (a VM server
+		 * guest's fault); else the observers' clock, as the probes */
+		json_t *c = json_object_get(f, "clock");
+		int64_t off = json_is_string(c) && !strcmp(json_string_value(c), "writer") ? 0 :
+			      S->offset_ns;
 		snprintf(F->kind, sizeof(F->kind), "%s", json_string_value(k));
-		F->t_start_ns = sa(t0, S->offset_ns);
-		F->t_end_ns = t1 < 0 ? -1 : sa(t1, S->offset_ns);
+		F->t_start_ns = sa(t0, off);
+		F->t_end_ns = t1 < 0 ? -1 : sa(t1, off);
 		F->cut_short = json_is_true(json_object_get(f, "cut_short"));
 	}
 	json_decref(root);

@@ -3,6 +3,8 @@
  * control/http.c - `stalewin-writer serve`: the control API (common/control.h)
  * over HTTP with libmicrohttpd, one thread per connection (a start request
  * waits for its child while clock and status requests keep being answered).
+ * What each request means is route.c's (control_route.h); this file moves
+ * requests and replies between libmicrohttpd and it.
  *
  *   stalewin-writer serve --token-file F --root DIR --runs DIR
  *       [--listen HOST:PORT] [--url-file F] [--writer EXE]
@@ -28,13 +30,12 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "control.h"
 #include "control_http.h"
+#include "control_route.h"
 #include "control_runs.h"
-#include "swtime.h"
 
 #define PROG "stalewin-writer serve"
 
@@ -107,117 +108,12 @@ static enum MHD_Result send_file(struct MHD_Connection *c, const char *path,
 	return ret;
 }
 
-/* Constant-time comparison of the presented token. */
-static int token_ok(const struct srv *S, const char *hdr)
+/* A route's answer (control_route.h): its JSON object or its file. */
+static enum MHD_Result send_reply(struct MHD_Connection *c, struct ctl_reply *rp)
 {
-	static const char pfx[] = "Bearer ";
-	size_t n = strlen(S->token), i;
-	unsigned diff = 0;
-
-	if (!hdr || strncmp(hdr, pfx, sizeof(pfx) - 1))
-		return 0;
-	hdr += sizeof(pfx) - 1;
-	if (strlen(hdr) != n)
-		return 0;
-	for (i = 0; i < n; i++)
-		diff |= (unsigned)(hdr[i] ^ S->token[i]);
-	return diff == 0;
-}
-
-static enum MHD_Result route(struct srv *S, struct MHD_Connection *c,
-			     const char *url, const char *method,
-			     struct req *q)
-{
-	int get = !strcmp(method, "GET"), post = !strcmp(method, "POST");
-	json_t *resp = NULL;
-	int code;
-
-	if (!strcmp(url, SW_CTL_ROUTE_CLOCK)) {
-		if (!get)
-			return send_err(c, SW_CTL_HTTP_BAD_METHOD, "expected GET " SW_CTL_ROUTE_CLOCK);
-		/* as late as possible: nothing but formatting after this */
-		int64_t r = sw_real_ns(), m = sw_mono_ns();
-		return send_json(c, SW_CTL_HTTP_OK,
-				 json_pack("{s:I,s:I}", SW_CTL_F_T_REAL, (json_int_t)r,
-					   SW_CTL_F_T_MONO, (json_int_t)m));
-	}
-	if (!strcmp(url, SW_CTL_ROUTE_INFO)) {
-		struct utsname u;
-		char host[256] = "";
-		if (!get)
-			return send_err(c, SW_CTL_HTTP_BAD_METHOD, "expected GET " SW_CTL_ROUTE_INFO);
-		uname(&u);
-		gethostname(host, sizeof(host) - 1);
-		json_t *o = json_pack("{s:s,s:i,s:s,s:s,s:s,s:I}", "version",
-				      STALEWIN_VERSION, "api", SW_CTL_API_VERSION,
-				      "hostname", host, "kernel", u.release,
-				      "machine", u.machine, "pid", (json_int_t)getpid());
-		ctl_runs_info(S->runs, o);
-		return send_json(c, SW_CTL_HTTP_OK, o);
-	}
-	if (!strcmp(url, SW_CTL_ROUTE_STATUS)) {
-		if (!get)
-			return send_err(c, SW_CTL_HTTP_BAD_METHOD, "expected GET " SW_CTL_ROUTE_STATUS);
-		code = ctl_runs_status(S->runs, NULL, &resp);
-		return send_json(c, code, resp);
-	}
-	if (!strcmp(url, SW_CTL_ROUTE_STOP)) {
-		if (!post)
-			return send_err(c, SW_CTL_HTTP_BAD_METHOD, "expected POST " SW_CTL_ROUTE_STOP);
-		code = ctl_runs_stop(S->runs, &resp);
-		return send_json(c, code, resp);
-	}
-	if (!strcmp(url, SW_CTL_ROUTE_RUNS) || !strcmp(url, SW_CTL_ROUTE_FILES)) {
-		json_error_t je;
-		json_t *args;
-		int files = url[4] == 'f';
-		if (!post)
-			return send_err(c, SW_CTL_HTTP_BAD_METHOD, files ? "expected POST " SW_CTL_ROUTE_FILES :
-					"expected POST " SW_CTL_ROUTE_RUNS);
-		args = json_loadb(q->body ? q->body : "", q->len, 0, &je);
-		if (!args) {
-			char m[400];
-			snprintf(m, sizeof(m), "expected a JSON object body, saw invalid JSON "
-				 "(%s at line %d column %d)", je.text, je.line, je.column);
-			return send_err(c, SW_CTL_HTTP_BAD_REQUEST, m);
-		}
-		code = files ? ctl_runs_prepare(S->runs, args, &resp) :
-			ctl_runs_start(S->runs, args, &resp);
-		json_decref(args);
-		return send_json(c, code, resp);
-	}
-	if (!strncmp(url, SW_CTL_ROUTE_RUNS "/", sizeof(SW_CTL_ROUTE_RUNS))) {
-		char id[64], path[PATH_MAX];
-		const char *rest = url + sizeof(SW_CTL_ROUTE_RUNS);
-		const char *slash = strchr(rest, '/');
-		size_t idlen = slash ? (size_t)(slash - rest) : strlen(rest);
-		const char *what = slash ? slash + 1 : "";
-		if (idlen >= sizeof(id))
-			return send_err(c, SW_CTL_HTTP_NOT_FOUND, "expected a run id of 16 hex digits");
-		memcpy(id, rest, idlen);
-		id[idlen] = 0;
-		if (!get)
-			return send_err(c, SW_CTL_HTTP_BAD_METHOD, "expected GET on /v1/runs/<id>[/log|/stderr]");
-		if (!slash) {
-			code = ctl_runs_status(S->runs, id, &resp);
-			return send_json(c, code, resp);
-		}
-		if (!strcmp(what, "log") || !strcmp(what, "stderr")) {
-			int log = what[0] == 'l';
-			code = ctl_runs_file(S->runs, id, log ? SW_CTL_RUN_LOG : SW_CTL_RUN_STDERR,
-					     path, sizeof(path), &resp);
-			if (code != SW_CTL_HTTP_OK)
-				return send_json(c, code, resp);
-			return send_file(c, path, log ? "application/octet-stream" :
-					 "text/plain; charset=utf-8");
-		}
-	}
-	char m[600];
-	snprintf(m, sizeof(m), "unknown operation %s %.400s (expected one of GET %s, GET %s, "
-		 "POST %s, POST %s, GET %s, POST %s, GET %s/<id>[/log])", method, url,
-		 SW_CTL_ROUTE_CLOCK, SW_CTL_ROUTE_INFO, SW_CTL_ROUTE_FILES, SW_CTL_ROUTE_RUNS,
-		 SW_CTL_ROUTE_STATUS, SW_CTL_ROUTE_STOP, SW_CTL_ROUTE_RUNS);
-	return send_err(c, SW_CTL_HTTP_NOT_FOUND, m);
+	if (rp->json)
+		return send_json(c, rp->code, rp->json);
+	return send_file(c, rp->file, rp->ctype);
 }
 
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
@@ -227,30 +123,26 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
 {
 	struct srv *S = cls;
 	struct req *q = *con_cls;
+	struct ctl_reply rp;
 	(void)version;
 
 	if (!q) {
-		const char *cl;
+		struct ctl_request rq = {
+			.method = method, .url = url,
+			.authorization = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+								     MHD_HTTP_HEADER_AUTHORIZATION),
+			.content_length = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+								      MHD_HTTP_HEADER_CONTENT_LENGTH),
+		};
 		q = calloc(1, sizeof(*q));
 		if (!q)
 			return MHD_NO;
 		*con_cls = q;
 		q->seen = 1;
-		if (!token_ok(S, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-							     MHD_HTTP_HEADER_AUTHORIZATION))) {
-			if (!S->quiet)
+		if (ctl_route_head(S->token, &rq, &rp)) {
+			if (!S->quiet && rp.code == SW_CTL_HTTP_UNAUTHORIZED)
 				fprintf(stderr, PROG ": %s %s: 401 (bad or missing token)\n", method, url);
-			return send_err(c, SW_CTL_HTTP_UNAUTHORIZED,
-					"expected header 'Authorization: Bearer TOKEN' with the token "
-					"of the server's --token-file");
-		}
-		cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-						 MHD_HTTP_HEADER_CONTENT_LENGTH);
-		if (cl && strtoull(cl, NULL, 10) > SW_CTL_MAX_BODY) {
-			char m[200];
-			snprintf(m, sizeof(m), "expected a request body of at most %d bytes, saw "
-				 "Content-Length %.30s", SW_CTL_MAX_BODY, cl);
-			return send_err(c, SW_CTL_HTTP_TOO_LARGE, m);
+			return send_reply(c, &rp);
 		}
 		return MHD_YES;
 	}
@@ -269,13 +161,10 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
 		*upload_size = 0;
 		return MHD_YES;
 	}
-	if (q->too_large) {
-		char m[200];
-		snprintf(m, sizeof(m), "expected a request body of at most %d bytes",
-			 SW_CTL_MAX_BODY);
-		return send_err(c, SW_CTL_HTTP_TOO_LARGE, m);
-	}
-	enum MHD_Result r = route(S, c, url, method, q);
+	struct ctl_request rq = { .method = method, .url = url, .body = q->body, .len = q->len,
+				  .too_large = q->too_large };
+	ctl_route(S->runs, &rq, &rp);
+	enum MHD_Result r = send_reply(c, &rp);
 	if (!S->quiet && strcmp(url, SW_CTL_ROUTE_CLOCK))
 		fprintf(stderr, PROG ": %s %s\n", method, url);
 	return r;

@@ -6,3 +6,27 @@ b=${SW_BUILD_DIR:-$top/build}
 . "$top/vm/lib.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 why=$(vm_qemu_check) || { echo "SKIP: qemu cannot run: $why"; exit 77; }
+
+# nothing_left RUN: nothing of `vm run --out RUN` is left: no qemu of its
+# RUN/vm/*.pid (killed, then fail), no work folder (the one named in
+# RUN/vm/server.console.cmd), no mount and no live process naming either.
+nothing_left() {
+	local run=$1 f p w left=""
+	for f in "$run"/vm/*.pid; do
+		p=$(cat "$f")
+		if kill -0 "$p" 2>/dev/null && grep -q qemu "/proc/$p/cmdline" 2>/dev/null; then
+			kill -KILL "$p"; fail "qemu PID $p ($f) was left running"
+		fi
+	done
+	w=$(grep -o '/tmp/sw-vm-run\.[A-Za-z0-9]*' "$run/vm/server.console.cmd" | head -n 1)
+	[ -n "$w" ] || fail "no work folder in $run/vm/server.console.cmd"
+	[ ! -e "$w" ] || fail "the work folder $w is still there"
+	! grep -q -e "$w" -e "$run" /proc/mounts || fail "a mount of the run is left: $(grep -e "$w" -e "$run" /proc/mounts)"
+	for p in /proc/[0-9]*; do
+		[ "$p" = "/proc/$$" ] && continue
+		grep -qa -e "$w" -e "$run" "$p/cmdline" 2>/dev/null || continue
+		[ "$(awk '{print $3}' "$p/stat" 2>/dev/null)" = Z ] && continue
+		left="$left [$(tr '\0' ' ' <"$p/cmdline" | cut -c1-80)]"
+	done
+	[ -z "$left" ] || fail "processes of the run still alive:$left"
+}

@@ -5,6 +5,7 @@
 # starts stalewin-reader(s) and stalewin-probe, says go, waits for them,
 # estimates the offset again, unmounts.  Failures: /sw/client.failed.
 . /sw/plan.sh
+. /opt/stalewin/guest/faults.sh # SW_FAULTS: partition; control-API outages
 fail() { echo "$*" >/sw/client.failed; echo "client: FAILED: $*"; exit 1; }
 stopped() { echo "client: stop requested by the host"; echo "$(cut -d' ' -f1 /proc/uptime)" >/sw/client.finished; exit 0; }
 waitfor() { # FILE TIMEOUT_S
@@ -109,41 +110,69 @@ while [ $k -le $SW_NEXP ]; do
 			duration="$SW_DURATION" size="$SW_SIZE" $(ctl_pairs) 2>"$d/client/ctl-start.err") ||
 			fail "experiment $disp: stalewin-ctl start failed: $(cat "$d/client/ctl-start.err")"
 		echo "$rid" >"$d/client/run_id"
+		t_w0=$(sw_now_ns)
 		start_observers $k "$name" "$fs" "$rid"
+		t_f0=$(sw_now_ns) # faults count from here: the observers watch them
 		echo "$(cut -d' ' -f1 /proc/uptime)" >"$d/sync/client.go"
 	else
 		# observers first (baseline samples), then the server's writer
 		start_observers $k "$name" "$fs" "$runid"
 		sleep "${SW_LEAD:-1}"
 		echo "$(cut -d' ' -f1 /proc/uptime)" >"$d/sync/client.go"
+		# faults count from the writer's start (server.sh says when)
+		[ -z "$(sw_faults_for client)" ] || waitfor "$d/sync/writer.running" 60 ||
+			echo "client: [$disp] the writer did not say it runs"
+		t_w0=$(sw_now_ns) t_f0=$t_w0
+	fi
+	sw_faults_start client "$d" "$t_f0"
+	watch_pid=""
+	if [ $api = 1 ]; then # the writer's run, through outages (faults.sh)
+		sw_ctl_watch "$ctl" "$d" $((t_w0 + (SW_DURATION + ${SW_GRACE:-30}) * 1000000000)) &
+		watch_pid=$!
 	fi
 	echo "client: [$disp] go; readers $j, probe $have_probe, $lim s"
 	rc=0
 	# wait for probe and readers; on the host's stop request, SIGTERM
-	# them (each ends its log with an END record)
+	# them (each ends its log with an END record).  They keep going
+	# through outages (a hard mount blocks a reader until the server
+	# answers again): only past their end + SW_GRACE (2 s once the host
+	# killed the server guest) are they stopped, SIGKILL 3 s later.
+	up0=$(cut -d. -f1 /proc/uptime) late=0
 	while :; do
 		alive=0
 		for p in $pids; do kill -0 $p 2>/dev/null && alive=1; done
 		[ $alive = 0 ] && break
 		[ -e /sw/stop ] && kill -TERM $pids 2>/dev/null
+		g=${SW_GRACE:-30}; [ -e /sw/server.killed ] && g=2
+		if [ $(($(cut -d. -f1 /proc/uptime) - up0)) -gt $((lim + g + late)) ]; then
+			sig=TERM; [ $late -gt 0 ] && sig=KILL
+			echo "client: [$disp] observers still running $((lim + g + late)) s after go: SIG$sig"
+			kill -$sig $pids 2>/dev/null
+			late=$((late + 3))
+		fi
 		sleep 0.2
 	done
 	for p in $pids; do wait $p || rc=1; done
+	sw_faults_stop
 	[ $rc -eq 0 ] || echo "client: [$disp] a reader or the probe failed (see $name/client/*.out)"
-	clock "$d/client/clock-after.json"
-	if [ $api = 1 ]; then
-		n=0
-		while [ "$($ctl --get active status 2>/dev/null)" = true ] && [ $n -lt 600 ]; do sleep 0.2; n=$((n + 1)); done
+	[ -e /sw/server.killed ] || clock "$d/client/clock-after.json"
+	if [ $api = 1 ] && wait $watch_pid && [ ! -e /sw/server.killed ]; then
 		$ctl fetch "$rid" "$d/writer.swlog" 2>"$d/client/ctl-fetch.err" ||
 			echo "client: [$disp] stalewin-ctl fetch $rid failed: $(cat "$d/client/ctl-fetch.err")"
 		$ctl fetch "$rid" "$d/server/writer.out" --stderr 2>/dev/null
 		$ctl --get exit_code status >"$d/server/writer.rc" 2>/dev/null
 		$ctl status >"$d/server/ctl-status.json" 2>/dev/null
-		echo done >"$d/sync/writer.finished"
 	fi
-	waitfor "$d/sync/server.done" 60 || echo "client: [$disp] the writer did not finish"
+	[ $api = 1 ] && echo done >"$d/sync/writer.finished"
+	[ -e /sw/server.killed ] || waitfor "$d/sync/server.done" 60 || echo "client: [$disp] the writer did not finish"
 	i=0
-	while [ -d /mnt/$k-$i ]; do umount /mnt/$k-$i 2>/dev/null; i=$((i + 1)); done
+	if [ $late -gt 0 ] || [ -e /sw/server.killed ]; then
+		# a server that did not answer: even umount -f -l can wait on it
+		# for good (seen with knfsd down); the guest powers off instead
+		echo "client: [$disp] leaving the mounts of a server that does not answer"
+	else
+		while [ -d /mnt/$k-$i ]; do umount /mnt/$k-$i 2>/dev/null || umount -f -l /mnt/$k-$i; i=$((i + 1)); done
+	fi
 	echo "$rc" >"$d/sync/client.done"
 	[ -e /sw/stop ] && stopped
 	k=$((k + 1))

@@ -25,10 +25,29 @@ sw_knfsd_up() {
 	if [ ! -e /proc/fs/nfsd/nfsdcld_pid ] && command -v nfsdcld >/dev/null; then
 		nfsdcld -p /var/lib/nfs/rpc_pipefs 2>/dev/null || echo "knfsd: warning: nfsdcld did not start"
 	fi
+	sw_knfsd_threads || return 1
+	echo "knfsd: up, versions $(cat /proc/fs/nfsd/versions), exports: $*"
+}
+# nfsd's 8 threads on port 2049, the v4 grace period ended
+sw_knfsd_threads() {
 	rpc.nfsd -p 2049 8 || { echo "knfsd: rpc.nfsd failed"; return 1; }
 	echo Y >/proc/fs/nfsd/v4_end_grace 2>/dev/null ||
 		echo "knfsd: warning: could not end the v4 grace period"
 	[ "$(cat /proc/fs/nfsd/threads 2>/dev/null)" -gt 0 ] 2>/dev/null ||
 		{ echo "knfsd: nfsd has no threads after rpc.nfsd"; return 1; }
-	echo "knfsd: up, versions $(cat /proc/fs/nfsd/versions), exports: $*"
+}
+
+# knfsd-restart (vm/guest/faults.sh): stop the in-kernel server as its
+# service does (rpc.nfsd 0: no threads, listeners closed; exports
+# flushed), and start it again with the same exports, ending the new v4
+# grace period.  rpcbind and mountd stay.
+sw_knfsd_down() {
+	rpc.nfsd 0 || { echo "knfsd: rpc.nfsd 0 failed"; return 1; }
+	exportfs -au; exportfs -f
+	echo "knfsd: down, threads $(cat /proc/fs/nfsd/threads 2>/dev/null)"
+}
+sw_knfsd_again() {
+	exportfs -ra || { echo "knfsd: exportfs -ra failed"; return 1; }
+	sw_knfsd_threads || return 1
+	echo "knfsd: up again, threads $(cat /proc/fs/nfsd/threads)"
 }

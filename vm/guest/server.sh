@@ -7,6 +7,7 @@
 # /sw/server.failed (one line) and end the script with exit 1.
 . /sw/plan.sh
 . /opt/stalewin/guest/knfsd.sh
+. /opt/stalewin/guest/faults.sh # SW_FAULTS: knfsd-restart, server-guest-kill
 fail() { echo "$*" >/sw/server.failed; echo "server: FAILED: $*"; exit 1; }
 stopped() { # the host asked to stop: let the client finish (its clock estimate needs us)
 	local n=0
@@ -71,9 +72,10 @@ clock_pid=$!
 # clocks and fetches the log through it (stalewin-ctl).
 serve_pid=""
 if [ "$SW_CONTROL" != direct ] && command -v stalewin-ctl >/dev/null; then
-	mkdir -p /tmp/ctl-runs
+	# its run folders in the share: a writer log survives this guest's death
+	mkdir -p /sw/vm/ctl-runs
 	stalewin-writer serve --listen "$SW_SERVER_IP:$SW_CTL_PORT" --token-file /tmp/ctl.token \
-		--root /export --runs /tmp/ctl-runs >/sw/serve.log 2>&1 &
+		--root /export --runs /sw/vm/ctl-runs >/sw/serve.log 2>&1 &
 	serve_pid=$!
 	n=0
 	while [ ! -s /tmp/ctl.token ] && kill -0 $serve_pid 2>/dev/null && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
@@ -114,8 +116,10 @@ while [ $k -le $SW_NEXP ]; do
 	waitfor "$d/sync/client.go" 300 || fail "experiment $disp: the client never said go"
 	if [ -n "$serve_pid" ] && [ "$SW_CONTROL" = api ]; then
 		# the client runs the writer through the control API
-		waitfor "$d/sync/writer.finished" $((SW_DURATION + 120)) ||
+		sw_faults_start server "$d" "$(sw_now_ns)"
+		waitfor "$d/sync/writer.finished" $((SW_DURATION + ${SW_GRACE:-30} + 120)) ||
 			fail "experiment $disp: the client did not report the writer's end"
+		sw_faults_stop
 		kill -0 $serve_pid 2>/dev/null || fail "stalewin-writer serve died: $(tail -n 2 /sw/serve.log | tr '\n' ' ')"
 		[ "$fs" = ext4 ] && cat /proc/fs/jbd2/vda-8/info >"$d/server/jbd2-after.txt" 2>/dev/null
 		echo done >"$d/sync/server.done"
@@ -128,6 +132,8 @@ while [ $k -le $SW_NEXP ]; do
 		--size "$SW_SIZE" --status-file "$d/server/writer-status.json" \
 		$SW_WRITER_ARGS >"$d/server/writer.out" 2>&1 &
 	wpid=$!
+	sw_writer_running "$d" $wpid # (faults count from the writer's start)
+	sw_faults_start server "$d" "$(sw_now_ns)"
 	# on the host's stop request: SIGTERM (the writer applies the policy's
 	# munmap semantics, writes END, fsyncs)
 	# NFSv4 state the server holds for this file (delegations), sampled
@@ -145,6 +151,7 @@ while [ $k -le $SW_NEXP ]; do
 	done
 	wait $wpid
 	rc=$?
+	sw_faults_stop
 	echo $rc >"$d/server/writer.rc"
 	[ $rc -eq 0 ] || echo "server: [$disp] stalewin-writer exit $rc: $(tail -n 2 "$d/server/writer.out" | tr '\n' ' ')"
 	[ "$fs" = ext4 ] && cat /proc/fs/jbd2/vda-8/info >"$d/server/jbd2-after.txt" 2>/dev/null
@@ -152,7 +159,7 @@ while [ $k -le $SW_NEXP ]; do
 	[ -e /sw/stop ] && stopped
 	k=$((k + 1))
 done
-waitfor /sw/client.finished $((SW_DURATION * 2 + 120)) || echo "server: the client did not finish"
+waitfor /sw/client.finished $((SW_DURATION * 2 + ${SW_GRACE:-30} + 120)) || echo "server: the client did not finish"
 kill $clock_pid $serve_pid 2>/dev/null
 exportfs -ua 2>/dev/null
 echo "server: finished at uptime $(cut -d' ' -f1 /proc/uptime)s"

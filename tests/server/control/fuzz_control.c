@@ -26,24 +26,7 @@
 
 #include "control.h"
 #include "control_runs.h"
-
-static struct ctl_runs *R;
-static char root[256], runs[300];
-
-static void setup(void)
-{
-	char err[512], cwd[200];
-	if (!getcwd(cwd, sizeof(cwd)))
-		abort();
-	snprintf(root, sizeof(root), "%s/sw-fuzz-control-%d", cwd, (int)getpid());
-	snprintf(runs, sizeof(runs), "%s/runs", root);
-	mkdir(root, 0777);
-	mkdir(runs, 0777);
-	if (ctl_runs_init(&R, root, runs, "/nonexistent/stalewin-writer", err, sizeof(err))) {
-		fprintf(stderr, "ctl_runs_init: %s\n", err);
-		abort();
-	}
-}
+#include "fuzz_runs.h"
 
 static int under(const char *dir, const char *p)
 {
@@ -71,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!size)
 		return 0;
 	if (!R)
-		setup();
+		fuzz_runs_setup("control");
 	size_t n = size - 1 < sizeof(s) - 1 ? size - 1 : sizeof(s) - 1;
 	memcpy(s, data + 1, n);
 	s[n] = 0;

@@ -1,0 +1,164 @@
+# vm/guest/faults.sh - faults and control-API outages inside the guests of
+# `stalewin vm run --fault ...` (sourced by server.sh and client.sh;
+# busybox sh).  The plan gives SW_FAULTS ("KIND@S[:D] ...") and SW_GRACE.
+#
+#   server guest: knfsd-restart@S:D  rpc.nfsd 0 (and unexport) S s after
+#                                    the writer started, back after D s
+#                 server-guest-kill@S asks the host (sync/server-kill.req,
+#                                    its realtime) to SIGKILL this qemu
+#   client guest: partition@S:D      the client's eth0 down for D s: the
+#                                    guests' only link, both ways
+#                 control-API outages seen by sw_ctl_watch (--control api)
+#
+# Each fault or outage becomes one line of stalewin-runfolder fault
+# options in DIR/{server,client}/faults.args; the host replays them into
+# faults.json after the guests are down (one writer of faults.json, no
+# lock across 9p).  Times: the server's lines carry clock=writer (its own
+# realtime is the writer's clock); the client's are the observers' clock,
+# as faults.json expects by default.
+
+# CLOCK_REALTIME in ns (busybox date has no %N; adjtimex gives us).
+sw_now_ns() {
+	adjtimex 2>/dev/null | awk '/time.tv_sec:/ { s = $2 } /time.tv_usec:/ { u = $2 }
+		/status:/ { st = $2 } END {
+			if (int(st / 8192) % 2) printf "%d%09d\n", s, u   # STA_NANO: ns
+			else printf "%d%06d000\n", s, u }'
+}
+
+# sw_fault_rec FILE ARGS...: one fault, stalewin-runfolder fault options
+# (values without spaces), appended to FILE.
+sw_fault_rec() { local f=$1; shift; echo "$*" >>"$f"; }
+
+# seconds (decimal) still to wait until S s after T0_NS; 0 when past
+sw_fault_left() { # T0_NS S
+	awk -v n="$(sw_now_ns)" -v t="$1" -v s="$2" 'BEGIN { d = s - (n - t) / 1e9; printf "%.3f", (d > 0 ? d : 0) }'
+}
+
+# The faults of SW_FAULTS this SIDE (server|client) injects, one per line.
+sw_faults_for() {
+	local f
+	for f in $SW_FAULTS; do
+		case "$1:${f%%@*}" in
+		server:knfsd-restart|server:server-guest-kill|client:partition) echo "$f" ;;
+		esac
+	done
+}
+
+# sw_writer_running DIR PID: wait (up to 60 s, while PID lives) until the
+# writer's status file says "running" (its start-up under TCG can take
+# seconds: faults count from its start), then say so to the client
+# (DIR/sync/writer.running).
+sw_writer_running() {
+	local n=0
+	while [ $n -lt 1200 ] && kill -0 $2 2>/dev/null; do
+		grep -q '"state":"running"' "$1/server/writer-status.json" 2>/dev/null && break
+		sleep 0.05; n=$((n + 1))
+	done
+	: >"$1/sync/writer.running"
+}
+
+# sw_faults_start SIDE DIR T0_NS: run SIDE's faults in the background,
+# each S s after T0_NS; sets sw_fault_pid ("" if none).  sw_faults_stop
+# ends them: a fault not begun never happens; one in progress is undone
+# at once and recorded with aborted=true.
+sw_faults_start() {
+	local side=$1 dir=$2 t0=$3 list
+	sw_fault_pid=""
+	list=$(sw_faults_for "$side")
+	[ -n "$list" ] || return 0
+	mkdir -p "$dir/$side"
+	(
+		aborted=false sp=""
+		trap 'aborted=true; [ -n "$sp" ] && kill $sp 2>/dev/null' TERM
+		nap() { sleep "$1" & sp=$!; wait $sp 2>/dev/null; sp=""; }
+		for spec in $list; do
+			[ $aborted = true ] && break
+			kind=${spec%%@*} at=${spec#*@} down=1
+			case "$at" in *:*) down=${at#*:} at=${at%%:*} ;; esac
+			nap "$(sw_fault_left "$t0" "$at")"
+			[ $aborted = true ] && break
+			sw_fault_do "$side" "$dir" "$kind" "$spec" "$down"
+		done
+	) &
+	sw_fault_pid=$!
+}
+
+sw_faults_stop() {
+	[ -n "$sw_fault_pid" ] || return 0
+	kill -TERM $sw_fault_pid 2>/dev/null
+	wait $sw_fault_pid 2>/dev/null
+	sw_fault_pid=""
+}
+
+# one fault, now (in the subshell of sw_faults_start)
+sw_fault_do() { # SIDE DIR KIND SPEC DOWN
+	local side=$1 dir=$2 kind=$3 spec=$4 down=$5 t1 t2 rc=0 out=$2/$1/faults.args
+	t1=$(sw_now_ns)
+	case "$kind" in
+	knfsd-restart)
+		echo "server: fault $spec: knfsd stopped (rpc.nfsd 0) for $down s"
+		sw_knfsd_down >>"$dir/server/knfsd-restart.log" 2>&1 || rc=$?
+		nap "$down"
+		sw_knfsd_again >>"$dir/server/knfsd-restart.log" 2>&1 || rc=$?
+		t2=$(sw_now_ns)
+		echo "server: fault $spec: knfsd up again (rc $rc)"
+		sw_fault_rec "$out" --str kind=knfsd-restart --str "spec=$spec" --str clock=writer \
+			--int "t_start_real_ns=$t1" --int "t_end_real_ns=$t2" --int "rc=$rc" \
+			--bool "aborted=$aborted" $([ $rc = 0 ] || echo --bool cut_short=true) ;;
+	partition)
+		echo "client: fault $spec: eth0 down for $down s"
+		ip link set eth0 down || rc=$?
+		nap "$down"
+		ip link set eth0 up || rc=$?
+		t2=$(sw_now_ns)
+		echo "client: fault $spec: eth0 up again (rc $rc)"
+		sw_fault_rec "$out" --str kind=partition --str "spec=$spec" --str how=client-eth0-down \
+			--int "t_start_real_ns=$t1" --int "t_end_real_ns=$t2" --int "rc=$rc" \
+			--bool "aborted=$aborted" $([ $rc = 0 ] || echo --bool cut_short=true) ;;
+	server-guest-kill)
+		# the host kills this qemu and records the fault (start = this
+		# request's time, writer clock); nothing after it is ours
+		echo "server: fault $spec: asking the host to kill this guest"
+		echo "$t1" >"$dir/sync/server-kill.req.tmp" && mv "$dir/sync/server-kill.req.tmp" "$dir/sync/server-kill.req"
+		nap 3600 ;;
+	esac
+}
+
+# sw_ctl_watch CTL DIR DEADLINE_NS: --control api.  Poll the control API's
+# status every 0.5 s until the writer's run is no longer active; while it
+# does not answer within 5 s (partition; TCG guests on a loaded host can
+# take over 2 s for one request), retry with back-off (0.2 s
+# doubling to 2 s) until DEADLINE_NS (the planned end + SW_GRACE), and
+# record each outage (start = when the first failed poll was sent, end =
+# when the first answer came, attempts) in DIR/client/faults.args.  The
+# writer runs its planned duration on its own meanwhile.  Returns 0 when
+# the run ended, 1 when it gave up (the host then takes the log from the
+# share).
+sw_ctl_watch() {
+	local ctl=$1 dir=$2 deadline=$3 t_out="" n=0 back=0.2 tp a now
+	while :; do
+		tp=$(sw_now_ns)
+		if a=$($ctl --timeout 5 --get active status 2>/dev/null); then
+			if [ -n "$t_out" ]; then # (a poll may wait for the link: its answer ends it)
+				echo "client: control API answers again after $n failed polls"
+				sw_fault_rec "$dir/client/faults.args" --str kind=control-outage \
+					--int "t_start_real_ns=$t_out" --int "t_end_real_ns=$(sw_now_ns)" --int "attempts=$n"
+				t_out="" n=0 back=0.2
+			fi
+			[ "$a" = true ] || return 0
+			sleep 0.5
+			continue
+		fi
+		[ -n "$t_out" ] || { t_out=$tp; echo "client: control API not answering: the writer runs on; retrying until the planned end + ${SW_GRACE}s"; }
+		n=$((n + 1))
+		now=$(sw_now_ns)
+		if [ -e /sw/server.killed ] || [ "$now" -gt "$deadline" ]; then
+			echo "client: control API still not answering, giving up ($n failed polls)"
+			sw_fault_rec "$dir/client/faults.args" --str kind=control-outage \
+				--int "t_start_real_ns=$t_out" --int "attempts=$n"
+			return 1
+		fi
+		sleep $back
+		back=$(awk -v b=$back 'BEGIN { b *= 2; printf "%.1f", (b > 2 ? 2 : b) }')
+	done
+}
