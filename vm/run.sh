@@ -262,6 +262,7 @@ share=$out
 	echo "SW_CONTROL=$control"
 	echo "SW_CTL_PORT=$((20000 + RANDOM % 40000))"
 	echo "SW_FAULT=${SW_VM_FAULT:-}"  # tests only: knfsd, mkfs-xfs
+	echo "SW_QUIET_S=${SW_VM_QUIET_S:-}" # vm matrix: quiet runs of S s (vm/guest/server.sh)
 	printf 'SW_DISKS=%q\n' "${disk_fss[*]:-}"
 	k=1
 	for e in "${exps[@]}"; do
