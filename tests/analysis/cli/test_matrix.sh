@@ -69,13 +69,6 @@ mutate gone "expected a cell for kernel 6.1 xfs rewrite v3"
 [ $? -eq 2 ] && grep -q "expected at most 16 comma-separated names" bad.txt ||
 	fail "empty kernel name: expected exit 2, saw: $(cat bad.txt)"
 
-for f in matrix.txt matrix.json; do
-	if [ $update -eq 1 ]; then
-		cp "$f" "$G/$f" && echo "updated $G/$f"
-	elif ! diff -u "$G/$f" "$f" >diff.txt; then
-		fail "$f differs from $G/$f:"
-		head -40 diff.txt >&2
-	fi
-done
+golden_compare matrix.txt matrix.json
 [ $fails -eq 0 ] && [ $update -eq 0 ] && echo "matrix: text and JSON match, --check passes and fails where broken"
 exit $((fails > 0))
