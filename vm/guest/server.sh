@@ -142,7 +142,7 @@ while [ $k -le $SW_NEXP ]; do
 	[ "$fs" = ext4 ] && cat /proc/fs/jbd2/vda-8/info >"$d/server/jbd2-before.txt" 2>/dev/null
 	cat /proc/sys/vm/dirty_writeback_centisecs /proc/sys/vm/dirty_expire_centisecs >"$d/server/vm-sysctl.txt" 2>/dev/null
 	# tracepoints on this file from before the client opens it
-	sw_trace_start "$(stat -c %i "$f")"
+	sw_trace_start "$(stat -c %i "$f")" sets
 	echo "$(cut -d' ' -f1 /proc/uptime)" >"$d/sync/server.prepared"
 	waitfor "$d/sync/client.go" 300 || fail "experiment $disp: the client never said go"
 	if [ -n "$serve_pid" ] && [ "$SW_CONTROL" = api ]; then

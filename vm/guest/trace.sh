@@ -14,7 +14,9 @@ sw_trace_ok() {
 	[ -d $SW_TR/events ] || mount -t tracefs nodev $SW_TR 2>/dev/null
 	[ -w $SW_TR/set_event ]
 }
-sw_trace_start() { # INODE
+# sw_trace_start INODE [sets]: "sets" leaves out fill_mg_cmtime (every
+# getattr: thousands while a probe polls; the quiet runs need it)
+sw_trace_start() { # INODE [sets]
 	SW_TR_ENABLED=""
 	sw_trace_ok || return 0
 	echo 0 >$SW_TR/tracing_on
@@ -24,7 +26,11 @@ sw_trace_start() { # INODE
 	: >$SW_TR/trace
 	if [ -d $SW_TR/events/timestamp ]; then
 		echo "ino == $1" >$SW_TR/events/timestamp/filter 2>/dev/null
-		echo 1 >$SW_TR/events/timestamp/enable 2>/dev/null && SW_TR_ENABLED="timestamp:*"
+		for e in $SW_TR/events/timestamp/*/; do
+			e=${e%/}; e=${e##*/}
+			[ "$2" = sets ] && [ "$e" = fill_mg_cmtime ] && continue
+			echo 1 >$SW_TR/events/timestamp/$e/enable 2>/dev/null && SW_TR_ENABLED="$SW_TR_ENABLED timestamp:$e"
+		done
 	fi
 	for e in $SW_TR/events/nfsd/*deleg* $SW_TR/events/nfsd/nfsd_cb_recall; do
 		[ -d "$e" ] && echo 1 >"$e/enable" 2>/dev/null && SW_TR_ENABLED="$SW_TR_ENABLED nfsd:${e##*/}"

@@ -10,7 +10,8 @@
 # cell carries the issue's keys; `--check` (the quick vm test's
 # assertions) passes on it and fails, naming the cell, when the folder is
 # broken: tmpfs updating the times, traced ctime sets that leave no
-# equal stamp with no query, a run folder without report.json; bad input
+# equal stamp with no query, a run folder without report.json; traced
+# delegation events counted (grant, recall, return); bad input
 # exits 2 naming what was expected.  Refresh after an intended change:
 #   tests/analysis/cli/test_matrix.sh --update-golden
 set -uo pipefail
@@ -58,6 +59,20 @@ mutate gone "expected a cell for kernel 6.1 xfs rewrite v3"
 "$MX" m-gone "${args[@]}" >gone.txt
 [ $? -eq 1 ] && grep -q '^missing cells: 6.1 xfs rewrite (no report.json in ' gone.txt ||
 	fail "a run without report.json: expected exit 1 and 'missing cells', saw: $(tail -2 gone.txt)"
+
+# delegations as nfsd traced them: three real lines of a 6.1 run (the
+# full matrix, ext4 random) added to 6.1 ext4's trace
+cp -r m m-deleg
+r=$(jq -r '.cells[] | select(.kernel_name == "6.1" and .fs == "ext4" and .vers == 4) | .run' matrix.json)
+cat >>"m-deleg/$r/server/trace.txt" <<'X'
+            nfsd-226     [000] .....    71.546328: nfsd_deleg_read: client 6b119724:98c1d671 stateid 00000002:00000001
+ stalewin-writer-464     [000] ...1.    74.631565: nfsd_cb_recall: addr=10.77.0.2:0 client 6b119724:98c1d671 stateid 00000002:00000001
+            nfsd-226     [000] .....    74.818020: nfsd_deleg_return: client 6b119724:98c1d671 stateid 00000002:00000001
+X
+"$MX" m-deleg "${args[@]}" >deleg.txt
+grep -q '^6.1.0-57-amd64       ext4  g1 r1 R1 ' deleg.txt &&
+	grep -q 'nfsd traced a read delegation granted to the v4.2 client in 1 of 3 runs and a recall in 1 (events nfsd_deleg_read,nfsd_cb_recall,nfsd_deleg_return)' deleg.txt ||
+	fail "traced delegation: expected 'g1 r1 R1' and its finding, saw: $(grep -A8 '^v4.2 read' deleg.txt; grep 'nfsd traced' deleg.txt)"
 
 # bad input
 "$MX" /nonexistent "${args[@]}" >/dev/null 2>bad.txt
