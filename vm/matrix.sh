@@ -18,8 +18,13 @@
 # GETATTR/s each); kernel mounts vers=3,nolock and vers=4.2, each read by a
 # kept-open reader every 100 ms.  Run folders: OUT/<kernel>/<n>-native-
 # <fs>[-<workload>]/, each with report.json (stalewin-report), from which
-# vm/matrix_table.py builds one table per workload, the findings, and
-# OUT/matrix.json (the --json output).
+# stalewin-matrix (analysis/tools/matrix*.c) builds one table per
+# workload, the findings, and OUT/matrix.json (the --json output).
+# Before knfsd serves anyone, the server guest runs the quiet runs
+# (SW_MATRIX_QUIET_S, default 2 s; 0 = none): the writer alone, burst, on
+# each fs, once stat-ing after every store and once never, the kernel's
+# timestamp tracepoints on (OUT/<kernel>/quiet/<fs>-<mode>/): how many
+# faults leave ctime equal to the previous stamp with and without a query.
 # --quick: kernels 6.1,7.2, fs ext4,xfs,tmpfs, workload rewrite, 4 s (tests;
 # options given explicitly win).
 # Exit: 0 every cell present and every report complete; 1 a kernel's run
@@ -34,6 +39,9 @@ kernels="" fss="" workloads=() duration="" quick=0 json=0 out=""
 build_dir=${SW_BUILD_DIR:-$SW_TOP/build}
 SW_MATRIX_SYSCTLS="vm.dirty_writeback_centisecs=100 vm.dirty_expire_centisecs=100"
 SW_MATRIX_WRITER_ARGS=${SW_MATRIX_WRITER_ARGS---populate} # env: tests only
+# the quiet runs (vm/guest/server.sh): S s each, 2 per fs, before knfsd
+# serves anyone; 0 leaves them out
+SW_MATRIX_QUIET_S=${SW_MATRIX_QUIET_S:-2}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernels) kernels=${2:?}; shift 2 ;;
@@ -68,7 +76,9 @@ for w in "${workloads[@]}"; do
 done
 [[ "$duration" =~ ^[0-9]+$ ]] && [ "$duration" -ge 1 ] || vm_usage_die "--duration: expected whole seconds >= 1, saw '$duration'"
 why=$(vm_qemu_check) || vm_die "$why"
-command -v python3 >/dev/null || vm_die "python3 is needed for the matrix table"
+mx=$build_dir/analysis/stalewin-matrix
+[ -x "$mx" ] || cmake --build "$build_dir" -j2 --target stalewin-matrix >/dev/null 2>&1 ||
+	vm_die "expected $mx (the matrix's table and findings; ./stalewin build), saw none"
 
 [ -n "$out" ] || out=$SW_TOP/runs/matrix-$(date -u +%Y%m%d-%H%M%S)
 mkdir -p "$out" || vm_die "cannot create $out"
@@ -88,7 +98,7 @@ trap 'interrupted=1' INT TERM
 for k in "${klist[@]}"; do
 	[ "$interrupted" = 0 ] || break
 	vm_log "kernel $k: ${flist[*]} x ${workloads[*]}, ${duration} s each"
-	if ! "$SW_VM_DIR/run.sh" --kernel "$k" --client-kernel "$k" --policy native "${fsargs[@]}" "${wargs[@]}" \
+	if ! SW_VM_QUIET_S=${SW_MATRIX_QUIET_S#0} "$SW_VM_DIR/run.sh" --kernel "$k" --client-kernel "$k" --policy native "${fsargs[@]}" "${wargs[@]}" \
 		--duration "$duration" --probe-vers 3+4 --mount-opts vers=3,nolock --mount-opts vers=4.2 \
 		--reader-mode kept-open "${sargs[@]}" --writer-args "$SW_MATRIX_WRITER_ARGS" --build-dir "$build_dir" --out "$out/$k" \
 		>"$out/$k.report.txt" 2>"$out/$k.err"; then
@@ -99,10 +109,10 @@ for k in "${klist[@]}"; do
 	vm_log "kernel $k done, $(vm_elapsed "$t0") s since the start"
 done
 wall=$(vm_elapsed "$t0")
-args=(--out "$out" --kernels "$kernels" --fs "$fss" --workloads "$(IFS=,; echo "${workloads[*]}")"
+args=("$out" --kernels "$kernels" --fs "$fss" --workloads "$(IFS=,; echo "${workloads[*]}")"
 	--sysctls "$SW_MATRIX_SYSCTLS" --writer-args="$SW_MATRIX_WRITER_ARGS" --duration "$duration" --wall "$wall")
 [ "$json" = 1 ] && args+=(--json)
-python3 "$SW_VM_DIR/matrix_table.py" "${args[@]}" || rc=1
+"$mx" "${args[@]}" || rc=1
 [ ${#failed[@]} -eq 0 ] || echo "$SW_VM_PROG: kernel(s) ${failed[*]}: vm run did not complete (see above): their cells are missing or partial" >&2
 if [ "$interrupted" = 1 ]; then
 	echo "$SW_VM_PROG: interrupted after $wall s: the matrix is partial (cells missing above)" >&2

@@ -298,6 +298,7 @@ share=$out
 	echo "SW_FAULT=${SW_VM_FAULT:-}"  # tests only: knfsd, mkfs-xfs
 	printf 'SW_FAULTS=%q\n' "${faults[*]:-}" # --fault (vm/guest/faults.sh)
 	echo "SW_GRACE=$grace"
+	echo "SW_QUIET_S=${SW_VM_QUIET_S:-}" # vm matrix: quiet runs of S s (vm/guest/server.sh)
 	printf 'SW_DISKS=%q\n' "${disk_fss[*]:-}"
 	k=1
 	for e in "${exps[@]}"; do

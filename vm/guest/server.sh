@@ -8,6 +8,7 @@
 . /sw/plan.sh
 . /opt/stalewin/guest/knfsd.sh
 . /opt/stalewin/guest/faults.sh # SW_FAULTS: knfsd-restart, server-guest-kill
+. /opt/stalewin/guest/trace.sh
 fail() { echo "$*" >/sw/server.failed; echo "server: FAILED: $*"; exit 1; }
 stopped() { # the host asked to stop: let the client finish (its clock estimate needs us)
 	local n=0
@@ -91,6 +92,36 @@ if [ "$SW_CONTROL" != direct ] && command -v stalewin-ctl >/dev/null; then
 elif [ "$SW_CONTROL" = api ]; then
 	fail "--control api: stalewin-ctl is not in the image (not built)"
 fi
+# The tracepoints this kernel has (vm/guest/trace.sh uses them)
+sw_trace_ok && ls $SW_TR/events/timestamp $SW_TR/events/nfsd >/sw/vm/trace-events.txt 2>&1
+# Quiet runs (vm matrix: SW_QUIET_S): before any client is served, the
+# writer alone on each fs, burst workload, once stat-ing after every store
+# (a query) and once never (no query at all); the kernel's timestamp
+# tracepoints count what it set.  /sw/quiet/FS-MODE/{writer.swlog,trace.txt}
+if [ -n "${SW_QUIET_S:-}" ]; then
+	qfs=""
+	k=1
+	while [ $k -le $SW_NEXP ]; do
+		eval "f=\$SW_EXP_${k}_FS"
+		case " $qfs " in *" $f "*) ;; *) qfs="$qfs $f" ;; esac
+		k=$((k + 1))
+	done
+	for f in $qfs; do
+		for mode in query noquery; do
+			qd=/sw/quiet/$f-$mode qf=/export/$f/q-$mode
+			mkdir -p $qd
+			: >$qf && truncate -s "$SW_SIZE" $qf || fail "cannot create $qf on $f"
+			sw_trace_start "$(stat -c %i $qf)"
+			x=""; [ $mode = noquery ] && x="--native-poll-only --native-poll-ms 3600000"
+			stalewin-writer run --file $qf --policy native --workload burst --populate $x \
+				--log $qd/writer.swlog --duration "$SW_QUIET_S" --size "$SW_SIZE" >$qd/writer.out 2>&1
+			echo $? >$qd/writer.rc
+			sw_trace_stop $qd/trace.txt
+			rm -f $qf
+		done
+		echo "server: quiet runs on $f done, uptime $(cut -d' ' -f1 /proc/uptime)s"
+	done
+fi
 echo "$(cut -d' ' -f1 /proc/uptime)" >/sw/server.ready
 echo "server: ready at uptime $(cat /sw/server.ready)s"
 
@@ -112,6 +143,8 @@ while [ $k -le $SW_NEXP ]; do
 	: >"$f" && truncate -s "$SW_SIZE" "$f" || fail "cannot create $f on $fs"
 	[ "$fs" = ext4 ] && cat /proc/fs/jbd2/vda-8/info >"$d/server/jbd2-before.txt" 2>/dev/null
 	cat /proc/sys/vm/dirty_writeback_centisecs /proc/sys/vm/dirty_expire_centisecs >"$d/server/vm-sysctl.txt" 2>/dev/null
+	# tracepoints on this file from before the client opens it
+	sw_trace_start "$(stat -c %i "$f")" sets
 	echo "$(cut -d' ' -f1 /proc/uptime)" >"$d/sync/server.prepared"
 	waitfor "$d/sync/client.go" 300 || fail "experiment $disp: the client never said go"
 	if [ -n "$serve_pid" ] && [ "$SW_CONTROL" = api ]; then
@@ -122,6 +155,7 @@ while [ $k -le $SW_NEXP ]; do
 		sw_faults_stop
 		kill -0 $serve_pid 2>/dev/null || fail "stalewin-writer serve died: $(tail -n 2 /sw/serve.log | tr '\n' ' ')"
 		[ "$fs" = ext4 ] && cat /proc/fs/jbd2/vda-8/info >"$d/server/jbd2-after.txt" 2>/dev/null
+		sw_trace_stop "$d/server/trace.txt"
 		echo done >"$d/sync/server.done"
 		k=$((k + 1))
 		continue
@@ -154,6 +188,7 @@ while [ $k -le $SW_NEXP ]; do
 	sw_faults_stop
 	echo $rc >"$d/server/writer.rc"
 	[ $rc -eq 0 ] || echo "server: [$disp] stalewin-writer exit $rc: $(tail -n 2 "$d/server/writer.out" | tr '\n' ' ')"
+	sw_trace_stop "$d/server/trace.txt"
 	[ "$fs" = ext4 ] && cat /proc/fs/jbd2/vda-8/info >"$d/server/jbd2-after.txt" 2>/dev/null
 	echo done >"$d/sync/server.done"
 	[ -e /sw/stop ] && stopped

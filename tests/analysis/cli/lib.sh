@@ -21,3 +21,16 @@ golden_start() {
 	done
 	cd "$T" || exit 1
 }
+# golden_compare FILE...: each FILE against $G/FILE (after golden_start);
+# with --update-golden, copied there instead.
+golden_compare() {
+	local f
+	for f in "$@"; do
+		if [ "$update" -eq 1 ]; then
+			cp "$f" "$G/$f" && echo "updated $G/$f"
+		elif ! diff -u "$G/$f" "$f" >diff.txt; then
+			fail "$f differs from $G/$f:"
+			head -40 diff.txt >&2
+		fi
+	done
+}
