@@ -5,11 +5,11 @@
  *
  *   stalewin-progress --watch DIR [--duration SEC] [--experiments N]
  *       [--url http://H:P --token-file F] [--every SEC] [--tty auto|yes|no]
- *       [--until-file F] [--pid P] [--prefix TEXT] [--once]
+ *       [--until-file F] [--pid P] [--prefix TEXT] [--since UNIX_S] [--once]
  *
  * DIR is a run folder, or a folder of run folders (vm run, vm matrix: two
  * levels down); the run whose logs changed last is the current one.  The
- * line: time since start, the current run (of N) and its writer time
+ * line: time since start (the tool's, or UNIX_S: the caller's start), the current run (of N) and its writer time
  * against SEC, stores/s, timestamp updates, probe replies/s over the last
  * interval, outages (the probes' GAP records, plus control API outages).
  * With --url the writer's own status gives time, stores and updates (its
@@ -38,7 +38,7 @@
 
 struct pg_opts {
 	const char *watch, *url, *token_file, *until_file, *prefix;
-	double total_s, every_s;
+	double total_s, every_s, since_s;
 	int nexp, tty, once;
 	long pid;
 };
@@ -68,6 +68,7 @@ static int parse_args(int argc, char **argv, struct pg_opts *o)
 		{ "url", 1, 0, 'u' }, { "token-file", 1, 0, 't' }, { "every", 1, 0, 'e' },
 		{ "tty", 1, 0, 'T' }, { "until-file", 1, 0, 'f' }, { "pid", 1, 0, 'p' },
 		{ "prefix", 1, 0, 'x' }, { "once", 0, 0, '1' }, { "help", 0, 0, 'h' },
+		{ "since", 1, 0, 's' },
 		{ 0, 0, 0, 0 },
 	};
 	uint64_t v;
@@ -85,6 +86,10 @@ static int parse_args(int argc, char **argv, struct pg_opts *o)
 		case 'd':
 			if (sw_parse_double(optarg, 0, 1e7, &o->total_s))
 				return bad("--duration", "seconds >= 0", optarg);
+			break;
+		case 's':
+			if (sw_parse_double(optarg, 0, 1e11, &o->since_s))
+				return bad("--since", "a UNIX time in seconds", optarg);
 			break;
 		case 'e':
 			if (sw_parse_double(optarg, 0.1, 3600, &o->every_s))
@@ -109,7 +114,7 @@ static int parse_args(int argc, char **argv, struct pg_opts *o)
 		case 'h':
 			printf("usage: " PROG " --watch DIR [--duration SEC] [--experiments N]\n"
 			       "       [--url http://H:P --token-file F] [--every SEC] [--tty auto|yes|no]\n"
-			       "       [--until-file F] [--pid P] [--prefix TEXT] [--once]\n");
+			       "       [--until-file F] [--pid P] [--prefix TEXT] [--since UNIX_S] [--once]\n");
 			exit(0);
 		default:
 			fprintf(stderr, PROG ": unknown option or missing value (see --help)\n");
@@ -160,7 +165,8 @@ static void compute(const struct pg_opts *o, struct pg_state *S, int64_t t0, str
 	struct sw_pg_counts c, best = { 0 };
 	int64_t now = sw_mono_ns();
 	int n = sw_pg_find(o->watch, dirs, SW_PG_MAX_EXPS), cur = -1, started = 0;
-	uint64_t gaps = 0;
+	uint64_t gaps = 0, replies = 0;
+	int first = 0; /* the current run is seen for the first time */
 
 	memset(l, 0, sizeof(*l));
 	for (int i = 0; i < n; i++) {
@@ -173,7 +179,8 @@ static void compute(const struct pg_opts *o, struct pg_state *S, int64_t t0, str
 			best = c;
 		}
 	}
-	l->wall_s = (now - t0) / 1000000000;
+	l->wall_s = o->since_s > 0 ? (int64_t)((double)sw_real_ns() / 1e9 - o->since_s)
+				    : (now - t0) / 1000000000;
 	l->total_s = o->total_s;
 	l->nexp = o->nexp;
 	l->exp = started;
@@ -185,21 +192,23 @@ static void compute(const struct pg_opts *o, struct pg_state *S, int64_t t0, str
 		l->elapsed_s = el > 0 ? el : 0;
 		l->updates = best.updates;
 		l->stores_per_s = el > 0 ? (double)best.stores / el : 0;
-		double dt = (double)(now - S->prev_t_ns) / 1e9;
-		if (strcmp(S->cur, dirs[cur])) { /* a run first seen: its mean so far */
-			snprintf(S->cur, sizeof(S->cur), "%s", dirs[cur]);
-			l->replies_per_s = el > 0 ? (double)best.replies / el : 0;
-		} else if (dt > 0 && best.replies >= S->prev_replies) {
-			l->replies_per_s = (double)(best.replies - S->prev_replies) / dt;
-		}
-		S->prev_replies = best.replies;
-		S->prev_t_ns = now;
+		first = strcmp(S->cur, dirs[cur]) != 0;
+		snprintf(S->cur, sizeof(S->cur), "%s", dirs[cur]);
+		replies = best.replies;
 	}
 	if (S->ctl) {
 		api_status(S, l);
 		l->outages = gaps + S->api_outages;
 		l->api_down = S->api_down;
 	}
+	/* replies/s: over the last interval; a run first seen: its mean so far */
+	double dt = (double)(now - S->prev_t_ns) / 1e9;
+	if (cur >= 0 && first)
+		l->replies_per_s = l->elapsed_s > 0 ? (double)replies / l->elapsed_s : 0;
+	else if (cur >= 0 && dt > 0 && replies >= S->prev_replies)
+		l->replies_per_s = (double)(replies - S->prev_replies) / dt;
+	S->prev_replies = replies;
+	S->prev_t_ns = now;
 }
 
 static int should_stop(const struct pg_opts *o)
