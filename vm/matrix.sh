@@ -85,6 +85,7 @@ rc=0 failed=() interrupted=0
 # report); no further kernel starts; the table of what exists is printed
 trap 'interrupted=1' INT TERM
 # one kernel at a time (2 guests under TCG already fill this machine)
+[ ! -x "$build_dir/client/stalewin-progress" ] || { "$build_dir/client/stalewin-progress" --watch "$out" --experiments $((${#klist[@]} * ${#flist[@]} * ${#workloads[@]})) --duration "$duration" --pid $$ --prefix "$SW_VM_PROG" </dev/null >/dev/null & export SW_PROGRESS=0; } # progress line (issue 14)
 for k in "${klist[@]}"; do
 	[ "$interrupted" = 0 ] || break
 	vm_log "kernel $k: ${flist[*]} x ${workloads[*]}, ${duration} s each"
@@ -103,6 +104,7 @@ args=(--out "$out" --kernels "$kernels" --fs "$fss" --workloads "$(IFS=,; echo "
 	--sysctls "$SW_MATRIX_SYSCTLS" --writer-args="$SW_MATRIX_WRITER_ARGS" --duration "$duration" --wall "$wall")
 [ "$json" = 1 ] && args+=(--json)
 python3 "$SW_VM_DIR/matrix_table.py" "${args[@]}" || rc=1
+mapfile -t sw_runs < <(find "$out" -mindepth 2 -maxdepth 3 -name writer.swlog -printf '%h\n' | sort); [ ${#sw_runs[@]} -eq 0 ] || "$build_dir/analysis/stalewin-report" summary "${sw_runs[@]}" | if [ "$json" = 1 ]; then cat >"$out/summary.txt"; else tee "$out/summary.txt"; fi || true # the one-table summary (issue 14)
 [ ${#failed[@]} -eq 0 ] || echo "$SW_VM_PROG: kernel(s) ${failed[*]}: vm run did not complete (see above): their cells are missing or partial" >&2
 if [ "$interrupted" = 1 ]; then
 	echo "$SW_VM_PROG: interrupted after $wall s: the matrix is partial (cells missing above)" >&2
