@@ -85,7 +85,7 @@ rc=0 failed=() interrupted=0
 # report); no further kernel starts; the table of what exists is printed
 trap 'interrupted=1' INT TERM
 # one kernel at a time (2 guests under TCG already fill this machine)
-[ ! -x "$build_dir/client/stalewin-progress" ] || { "$build_dir/client/stalewin-progress" --watch "$out" --experiments $((${#klist[@]} * ${#flist[@]} * ${#workloads[@]})) --duration "$duration" --pid $$ --prefix "$SW_VM_PROG" </dev/null >/dev/null & export SW_PROGRESS=0; } # progress line (issue 14)
+[ ! -x "$build_dir/client/stalewin-progress" ] || { "$build_dir/client/stalewin-progress" --watch "$out" --experiments $((${#klist[@]} * ${#flist[@]} * ${#workloads[@]})) --duration "$duration" --pid $$ --prefix "$SW_VM_PROG" --since $((t0 / 1000000)) </dev/null >/dev/null & export SW_PROGRESS=0; } # progress line (issue 14)
 for k in "${klist[@]}"; do
 	[ "$interrupted" = 0 ] || break
 	vm_log "kernel $k: ${flist[*]} x ${workloads[*]}, ${duration} s each"

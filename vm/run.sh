@@ -325,7 +325,7 @@ vm_qemu_start client "$c_vmlinux" "$c_initrd" "$share" "$c_console" --ip 10.77.0
 	--run client.sh --mac 52:54:00:77:00:02 --append sw.role=client \
 	--net "stream,id=n0,server=off,addr.type=unix,addr.path=$sock"
 cpid=$VM_PID
-[ "${SW_PROGRESS:-1}" = 0 ] || [ ! -x "$build_dir/client/stalewin-progress" ] || "$build_dir/client/stalewin-progress" --watch "$share" --experiments "$nexp" --duration "$duration" --pid $$ --until-file "$share/client.finished" --prefix "$SW_VM_PROG" </dev/null >/dev/null & # progress line (issue 14)
+[ "${SW_PROGRESS:-1}" = 0 ] || [ ! -x "$build_dir/client/stalewin-progress" ] || "$build_dir/client/stalewin-progress" --watch "$share" --experiments "$nexp" --duration "$duration" --pid $$ --until-file "$share/client.finished" --prefix "$SW_VM_PROG" --since $((t_cmd / 1000000)) </dev/null >/dev/null & # progress line (issue 14)
 
 # Wait for FILE while both guests live and no side reported a failure.
 watch_for() { # FILE TIMEOUT WHAT

@@ -185,6 +185,7 @@ static void compute(const struct pg_opts *o, struct pg_state *S, int64_t t0, str
 	l->nexp = o->nexp;
 	l->exp = started;
 	l->outages = gaps + S->api_outages;
+	snprintf(l->name, sizeof(l->name), "waiting");
 	if (cur >= 0) {
 		const char *b = strrchr(dirs[cur], '/');
 		snprintf(l->name, sizeof(l->name), "%s", b ? b + 1 : dirs[cur]);
@@ -224,8 +225,11 @@ static void emit(const struct pg_opts *o, const struct sw_pg_line *l)
 {
 	char line[512];
 	sw_pg_format(l, line, sizeof(line));
-	if (o->tty) /* no prefix: the line stays within 80 columns */
-		fprintf(stderr, "\r\033[K%s", line);
+	/* no prefix on a terminal: the line stays within 80 columns; the
+	 * cursor goes back to its start, so that another process's message
+	 * overwrites it rather than being appended to it */
+	if (o->tty)
+		fprintf(stderr, "\r\033[K%s\r", line);
 	else
 		fprintf(stderr, "%s%s%s\n", o->prefix ? o->prefix : "", o->prefix ? ": " : "", line);
 	fflush(stderr);
