@@ -16,7 +16,8 @@
  * log may be on another host).  On a terminal (stderr, or --tty yes) the
  * line is rewritten in place every second (--every); otherwise a plain
  * line every 10 s, after TEXT: when given.  Ends when F exists, when PID is gone, on SIGINT or
- * SIGTERM, or after one line (--once).  Exit 0, 2 bad input.
+ * SIGTERM, when the N runs of --experiments all have their writer's END,
+ * or after one line (--once).  Exit 0, 2 bad input.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -158,13 +159,14 @@ static void api_status(struct pg_state *S, struct sw_pg_line *l)
 	json_decref(j);
 }
 
-/* One line's figures: the current run (newest logs) of the watched folder. */
-static void compute(const struct pg_opts *o, struct pg_state *S, int64_t t0, struct sw_pg_line *l)
+/* One line's figures: the current run (newest logs) of the watched folder.
+ * Returns 1 when --experiments runs are there and every writer log ended. */
+static int compute(const struct pg_opts *o, struct pg_state *S, int64_t t0, struct sw_pg_line *l)
 {
 	static char dirs[SW_PG_MAX_EXPS][SW_PG_PATHLEN];
 	struct sw_pg_counts c, best = { 0 };
 	int64_t now = sw_mono_ns();
-	int n = sw_pg_find(o->watch, dirs, SW_PG_MAX_EXPS), cur = -1, started = 0;
+	int n = sw_pg_find(o->watch, dirs, SW_PG_MAX_EXPS), cur = -1, started = 0, ended = 0;
 	uint64_t gaps = 0, replies = 0;
 	int first = 0; /* the current run is seen for the first time */
 
@@ -174,6 +176,7 @@ static void compute(const struct pg_opts *o, struct pg_state *S, int64_t t0, str
 			continue;
 		gaps += c.gaps;
 		started++; /* runs go one after the other: the newest is number `started` */
+		ended += c.writer_end;
 		if (cur < 0 || c.newest_mtime_ns >= best.newest_mtime_ns) {
 			cur = i;
 			best = c;
@@ -210,6 +213,7 @@ static void compute(const struct pg_opts *o, struct pg_state *S, int64_t t0, str
 		l->replies_per_s = (double)(replies - S->prev_replies) / dt;
 	S->prev_replies = replies;
 	S->prev_t_ns = now;
+	return o->nexp > 0 && ended >= o->nexp;
 }
 
 static int should_stop(const struct pg_opts *o)
@@ -262,10 +266,10 @@ int main(int argc, char **argv)
 	while (!should_stop(&o)) {
 		int64_t now = sw_mono_ns();
 		if (now >= next) {
-			compute(&o, &S, t0, &l);
+			int done = compute(&o, &S, t0, &l);
 			emit(&o, &l);
 			printed = 1;
-			if (o.once)
+			if (o.once || done)
 				break;
 			next = now + (int64_t)(o.every_s * 1e9);
 		}

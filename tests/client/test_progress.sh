@@ -50,6 +50,9 @@ sleep 1.1
 line=$("$P" --watch "$T/m" --experiments 2 --duration 3 --once --tty no 2>&1)
 echo "folder: $line"
 [[ $line == *"] 2/2 b-second "*"stores/s 20 "* ]] || fail "expected run 2/2 b-second at 20 stores/s, saw '$line'"
+# both runs of --experiments 2 ended (END in each writer log): it ends by itself
+timeout 10 "$P" --watch "$T/m" --experiments 2 --every 0.2 --tty no 2>/dev/null ||
+	fail "with every run ended, expected the tool to end by itself (exit 0), saw exit $?"
 
 # live: a writer on tmpfs, plain lines every second, ended by --until-file
 [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || { echo "SKIP: /dev/shm is not a tmpfs"; exit 77; }
