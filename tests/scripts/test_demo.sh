@@ -9,7 +9,7 @@
 # broken model or an unpinned native run shows here).  (2) A demo
 # interrupted (SIGINT to its process group, as Ctrl-C) while a native run
 # is pinned restores the host's sysctls.  Needs root, nfs-ganesha, a loop
-# ext4 and the build; ~60 s.
+# ext4 and the build; ~60 s (rows: ~75 s).
 #
 #   test_demo.sh [all|pin|rows]   pin: the pinning and both restores, no
 #   row check (8 s runs); rows: (1) with the row check only.
