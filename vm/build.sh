@@ -203,6 +203,9 @@ build_userland() {
 		[ -x "$f" ] && vm_copy_with_libs "$r" "$f"
 	done
 	vm_copy_with_libs "$r" /sbin/rpcinfo 2>/dev/null || vm_copy_with_libs "$r" /usr/sbin/rpcinfo 2>/dev/null || true
+	# what `./stalewin run` (bash) needs beyond busybox, as on a user's VM:
+	# bash, jq, and coreutils' date (+%N) and numfmt (issue 14, own hosts)
+	for f in /bin/bash /usr/bin/jq /bin/date /usr/bin/numfmt; do vm_copy_with_libs "$r" "$f"; done
 	cp /etc/netconfig "$r/etc/netconfig"  # libtirpc refuses to work without it
 	cp /etc/services /etc/protocols "$r/etc/"
 	cp /etc/rpc "$r/etc/rpc" 2>/dev/null || true
@@ -227,7 +230,8 @@ PW
 build_project() {
 	local b key tmp f found=""
 	for b in server/stalewin-writer client/stalewin-probe client/stalewin-reader \
-		client/stalewin-ctl common/stalewin-logdump; do
+		client/stalewin-ctl common/stalewin-logdump common/stalewin-runfolder \
+		client/stalewin-progress analysis/stalewin-report; do
 		[ -x "$build_dir/$b" ] && found+="$build_dir/$b "
 	done
 	SW_VM_BINS=$(for f in $found; do basename "$f"; done | tr '\n' ' ')

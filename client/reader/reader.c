@@ -12,6 +12,8 @@
  *                   [--page-size BYTES] [--quiet]
  *   stalewin-reader clock-serve ADDR:PORT | clock ADDR:PORT [--samples N]
  *                   (UDP clock exchange between guests: reader_clock.c)
+ *   stalewin-reader mount DIR [--nfs]   the mount DIR is on, as JSON
+ *                   (mountinfo.h; --nfs: exit 2 unless NFS)
  *
  * kept-open: the file is opened once (O_RDONLY, no O_DIRECT) and read with
  *            pread(2): the client revalidates by its attribute cache rules
@@ -19,9 +21,10 @@
  *            open and logs the failure.
  * cto:       open / pread / close at every tick: close-to-open consistency
  *            (a GETATTR at each open, unless the mount says nocto).
- * The log header's JSON meta carries the mount the file lives on, as in
- * /proc/mounts: "mount_source", "mount_point", "mount_fstype",
- * "mount_options".
+ * The log header's JSON meta carries the mount the file lives on
+ * (/proc/self/mountinfo, options as /proc/mounts shows them):
+ * "mount_source", "mount_point", "mount_fstype", "mount_options",
+ * "mount_dev".
  * Exit 0 done or stopped by SIGINT/SIGTERM (END record, fsync), 2 bad
  * input, 1 runtime failure (the log keeps everything appended before).
  */
@@ -40,6 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mountinfo.h"
 #include "reader_clock.h"
 #include "records.h"
 #include "swlog.h"
@@ -58,13 +62,6 @@ struct reader_opts {
 	int quiet;            /* no summary line on stderr */
 };
 
-struct mount_info {
-	char source[PATH_MAX]; /* device field of /proc/mounts */
-	char point[PATH_MAX];  /* mount point */
-	char fstype[64];       /* nfs, nfs4, ... */
-	char options[4096];    /* options as in /proc/mounts */
-};
-
 static volatile sig_atomic_t stop_signal;
 
 static void on_signal(int sig)
@@ -78,7 +75,8 @@ static void usage(FILE *f)
 	      "--mode kept-open|cto --log PATH --duration SEC\n"
 	      "         [--run-id HEX] [--page-size BYTES] [--quiet]\n"
 	      "       stalewin-reader clock-serve ADDR:PORT\n"
-	      "       stalewin-reader clock ADDR:PORT [--samples N]\n",
+	      "       stalewin-reader clock ADDR:PORT [--samples N]\n"
+	      "       stalewin-reader mount DIR [--nfs]\n",
 	      f);
 }
 
@@ -207,70 +205,7 @@ static int parse_args(int argc, char **argv, struct reader_opts *o)
 	return 0;
 }
 
-/* /proc/mounts escapes space, tab, newline and backslash as \ooo. */
-static void unescape(char *s)
-{
-	char *d = s;
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] >= '0' &&
-		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*d++ = *s;
-		}
-	}
-	*d = 0;
-}
-
-/* The mount that holds path (longest mount point prefix of its directory,
- * resolved; the file itself may not exist yet).  Returns 0 or -errno. */
-static int find_mount(const char *path, struct mount_info *mi)
-{
-	char dir[PATH_MAX], real[PATH_MAX];
-	size_t best = 0;
-	int found = 0;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	char *slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		dir[1] = 0;
-	else
-		*slash = 0;
-	if (!realpath(dir, real))
-		return -errno;
-
-	FILE *f = fopen("/proc/mounts", "r");
-	if (!f)
-		return -errno;
-	char *line = NULL;
-	size_t cap = 0;
-	while (getline(&line, &cap, f) > 0) {
-		char src[PATH_MAX], pt[PATH_MAX], type[64], opts[4096];
-		if (sscanf(line, "%4095s %4095s %63s %4095s", src, pt, type, opts) != 4)
-			continue;
-		unescape(src);
-		unescape(pt);
-		size_t l = strlen(pt);
-		int holds = !strcmp(pt, "/") ||
-			    (!strncmp(real, pt, l) && (real[l] == '/' || real[l] == 0));
-		if (!holds || l < best)
-			continue;
-		best = l;
-		found = 1;
-		snprintf(mi->source, sizeof(mi->source), "%s", src);
-		snprintf(mi->point, sizeof(mi->point), "%s", pt);
-		snprintf(mi->fstype, sizeof(mi->fstype), "%s", type);
-		snprintf(mi->options, sizeof(mi->options), "%s", opts);
-	}
-	free(line);
-	fclose(f);
-	return found ? 0 : -ENOENT;
-}
-
-static char *meta_json(const struct reader_opts *o, const struct mount_info *mi)
+static char *meta_json(const struct reader_opts *o, const struct sw_mount *mi)
 {
 	struct utsname u;
 	char host[256] = "";
@@ -296,6 +231,7 @@ static char *meta_json(const struct reader_opts *o, const struct mount_info *mi)
 	json_object_set_new(m, "mount_point", json_string(mi->point));
 	json_object_set_new(m, "mount_fstype", json_string(mi->fstype));
 	json_object_set_new(m, "mount_options", json_string(mi->options));
+	json_object_set_new(m, "mount_dev", json_string(mi->dev));
 	json_object_set_new(m, "host", json_string(host));
 	json_object_set_new(m, "kernel", json_string(u.release));
 	json_object_set_new(m, "t_start_real_ns", json_integer(sw_real_ns()));
@@ -406,10 +342,40 @@ static int run(const struct reader_opts *o, struct swlog_writer *w,
 	return rc;
 }
 
+/* `stalewin-reader mount DIR [--nfs]`: the mount DIR lives on, as one
+ * JSON object (mountinfo.h) on stdout, for the orchestrators (a kernel
+ * mount the user made: stalewin-run --kernel-mount).  --nfs: exit 2 unless
+ * it is an NFS mount.  Exit 0, 2 bad input (named), 1 cannot read. */
+static int mount_main(int argc, char **argv)
+{
+	struct sw_mount m;
+	char err[PATH_MAX + 128];
+	int nfs = argc == 3 && !strcmp(argv[2], "--nfs");
+
+	if (argc != 2 && !nfs) {
+		fprintf(stderr, "stalewin-reader: usage: stalewin-reader mount DIR [--nfs]\n");
+		return 2;
+	}
+	int rc = sw_mount_of(argv[1], 0, &m, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "stalewin-reader: mount: %s\n", err);
+		return rc == -ENOENT || rc == -ENOTDIR ? 2 : 1;
+	}
+	char *j = sw_mount_json(&m, argv[1]);
+	puts(j ? j : "{}");
+	free(j);
+	if (nfs && strncmp(m.fstype, "nfs", 3)) {
+		fprintf(stderr, "stalewin-reader: mount: expected %s on an NFS mount (nfs or nfs4), "
+			"saw %s: %s mounted at %s\n", argv[1], m.fstype, m.source, m.point);
+		return 2;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct reader_opts o;
-	struct mount_info mi;
+	struct sw_mount mi;
 	struct reader_stats st = { 0 };
 	struct swlog_writer *w = NULL;
 	char err[SWLOG_ERRLEN];
@@ -417,14 +383,14 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && (!strcmp(argv[1], "clock") || !strcmp(argv[1], "clock-serve")))
 		return sw_reader_clock_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "mount"))
+		return mount_main(argc - 1, argv + 1);
 	rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc;
-	memset(&mi, 0, sizeof(mi));
-	rc = find_mount(o.path, &mi);
-	if (rc) {
-		fprintf(stderr, "stalewin-reader: expected the directory of %s to exist on a mounted filesystem, saw: %s\n",
-			o.path, strerror(-rc));
+	char merr[PATH_MAX + 128];
+	if (sw_mount_of(o.path, 1, &mi, merr, sizeof(merr))) {
+		fprintf(stderr, "stalewin-reader: --path %s: %s\n", o.path, merr);
 		return 2;
 	}
 	if (strncmp(mi.fstype, "nfs", 3))
