@@ -79,6 +79,21 @@ static json_t *profile(const struct sw_profile *p)
 	return o;
 }
 
+/* The kernel readers: how each was set up (start.options), or with
+ * results what each read (results.kread). */
+static json_t *kreaders(const struct sw_summary *S, int results)
+{
+	json_t *a = json_array();
+	for (int j = 0; j < S->nkread; j++)
+		json_array_append_new(a, results ?
+			json_pack("{s:s, s:s, s:s, s:o, s:o}", "file", S->kr[j].file,
+				  "mode", S->kr[j].mode, "mount_options", S->kr[j].mount,
+				  "page", I(S->kr[j].page), "reads", I(S->kr[j].reads)) :
+			json_pack("{s:s, s:s, s:o}", "mount_options", S->kr[j].mount,
+				  "mode", S->kr[j].mode, "profile", profile(&S->kr[j].prof)));
+	return a;
+}
+
 /* "end": the status, the faults, the problems */
 static json_t *end_json(const struct sw_summary *S, int exit_code)
 {
@@ -159,17 +174,8 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 	for (int i = 0; i < S->nprof; i++)
 		json_array_append_new(profs, profile(&S->prof[i]));
 	json_object_set_new(opt, "profiles", profs);
-	if (S->has_kread) {
-		json_t *kp = json_array();
-		for (int j = 0; j < S->nkread; j++) {
-			json_t *o = json_object();
-			json_object_set_new(o, "mount_options", json_string(S->kr[j].mount));
-			json_object_set_new(o, "mode", json_string(S->kr[j].mode));
-			json_object_set_new(o, "profile", profile(&S->kr[j].prof));
-			json_array_append_new(kp, o);
-		}
-		json_object_set_new(opt, "kread_readers", kp);
-	}
+	if (S->has_kread)
+		json_object_set_new(opt, "kread_readers", kreaders(S, 0));
 	json_object_set_new(st, "options", opt);
 	json_object_set_new(root, "start", st);
 
@@ -197,19 +203,8 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 	json_object_set_new(race, "gap_p50_ns", I(sw_hist_quantile(&S->race_gap_ns, 0.5)));
 	json_object_set_new(race, "gap_max_ns", I(S->race_gap_ns.count ? S->race_gap_ns.max : 0));
 	json_object_set_new(res, "race", race);
-	if (S->has_kread) {
-		json_t *ks = json_array();
-		for (int j = 0; j < S->nkread; j++) {
-			json_t *k = json_object();
-			json_object_set_new(k, "file", json_string(S->kr[j].file));
-			json_object_set_new(k, "mode", json_string(S->kr[j].mode));
-			json_object_set_new(k, "mount_options", json_string(S->kr[j].mount));
-			json_object_set_new(k, "page", I(S->kr[j].page));
-			json_object_set_new(k, "reads", I(S->kr[j].reads));
-			json_array_append_new(ks, k);
-		}
-		json_object_set_new(res, "kread", ks);
-	}
+	if (S->has_kread)
+		json_object_set_new(res, "kread", kreaders(S, 1));
 	json_object_set_new(root, "results", res);
 
 	json_object_set_new(root, "end", end_json(S, exit_code));

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "matrix.h"
@@ -99,6 +100,54 @@ static const char *sval(json_t *v, const char *dflt)
 {
 	const char *s = json_string_value(v);
 	return s ? s : dflt;
+}
+
+/* Where a cell's figure comes from in report.json. */
+enum cf_src {
+	CF_TRUTH,    /* the truth figure (v3) or the observer's own (v4) */
+	CF_OBS,      /* the observer's figure */
+	CF_OBSERVER, /* the observer's object */
+	CF_CONS,     /* its consistency object */
+	CF_N
+};
+
+static double jsec(json_t *o, const char *k);
+
+/* The figures a cell copies from report.json: key, object, field, and
+ * whether the value is ns turned into seconds (a double) or a count. */
+static const struct {
+	enum cf_src src;
+	const char *key;
+	size_t off;
+	int sec;
+} cell_fields[] = {
+	{ CF_TRUTH, "stores", offsetof(struct sw_mx_cell, stores), 0 },
+	{ CF_TRUTH, "p50_ns", offsetof(struct sw_mx_cell, truth_p50_s), 1 },
+	{ CF_TRUTH, "p99_ns", offsetof(struct sw_mx_cell, truth_p99_s), 1 },
+	{ CF_TRUTH, "max_ns", offsetof(struct sw_mx_cell, truth_max_s), 1 },
+	{ CF_TRUTH, "unresolved", offsetof(struct sw_mx_cell, uncovered), 0 },
+	{ CF_OBS, "p50_ns", offsetof(struct sw_mx_cell, observed_p50_s), 1 },
+	{ CF_OBS, "unresolved", offsetof(struct sw_mx_cell, observed_unseen), 0 },
+	{ CF_OBSERVER, "resolution_ns", offsetof(struct sw_mx_cell, resolution_s), 1 },
+	{ CF_CONS, "checked", offsetof(struct sw_mx_cell, checked), 0 },
+	{ CF_CONS, "consistent", offsetof(struct sw_mx_cell, consistent), 0 },
+	{ CF_CONS, "early", offsetof(struct sw_mx_cell, early), 0 },
+	{ CF_CONS, "late", offsetof(struct sw_mx_cell, late), 0 },
+};
+
+static void cell_fields_load(struct sw_mx_cell *c, json_t *const src[CF_N])
+{
+	for (size_t i = 0; i < sizeof(cell_fields) / sizeof(cell_fields[0]); i++) {
+		char *dst = (char *)c + cell_fields[i].off;
+		json_t *o = src[cell_fields[i].src];
+		if (cell_fields[i].sec) {
+			double v = jsec(o, cell_fields[i].key);
+			memcpy(dst, &v, sizeof(v));
+		} else {
+			int64_t v = jint(o, cell_fields[i].key);
+			memcpy(dst, &v, sizeof(v));
+		}
+	}
 }
 
 static double jsec(json_t *o, const char *k)
@@ -374,18 +423,9 @@ static int load_run(struct sw_matrix *M, const struct runinfo *ri, json_t *r)
 		snprintf(c->workload, sizeof(c->workload), "%s", ri->wl);
 		snprintf(c->run, sizeof(c->run), "%s", ri->rel_run);
 		c->vers = v;
-		c->stores = jint(tf, "stores");
-		c->truth_p50_s = jsec(tf, "p50_ns");
-		c->truth_p99_s = jsec(tf, "p99_ns");
-		c->truth_max_s = jsec(tf, "max_ns");
-		c->uncovered = jint(tf, "unresolved");
-		c->observed_p50_s = jsec(of, "p50_ns");
-		c->observed_unseen = jint(of, "unresolved");
-		c->resolution_s = jsec(ob, "resolution_ns");
-		c->checked = jint(cs, "checked");
-		c->consistent = jint(cs, "consistent");
-		c->early = jint(cs, "early");
-		c->late = jint(cs, "late");
+		json_t *src[CF_N] = { [CF_TRUTH] = tf, [CF_OBS] = of, [CF_OBSERVER] = ob,
+				      [CF_CONS] = cs };
+		cell_fields_load(c, src);
 		json_t *ex = json_object_get(cs, "explained"), *rb = json_object_get(ob, "revealed_by");
 		c->explained = ex ? json_deep_copy(ex) : json_object();
 		c->revealed_by = rb ? json_deep_copy(rb) : json_object();

@@ -17,6 +17,16 @@ static int ends_with(const char *s, const char *suf)
 	return a >= b && !strcmp(s + a - b, suf);
 }
 
+/* 1 for a whole ATTR or READ record whose reply had status 0 */
+static int reply_ok(const struct swlog_rec *r)
+{
+	if (r->type == SW_REC_ATTR)
+		return r->len >= sizeof(struct sw_rec_attr) &&
+		       ((const struct sw_rec_attr *)r->payload)->status == 0;
+	return r->len >= sizeof(struct sw_rec_read) &&
+	       ((const struct sw_rec_read *)r->payload)->status == 0;
+}
+
 /* One record into c; kind is the log's (writer, probe, reader). */
 static void count_record(const struct swlog_rec *r, struct sw_pg_counts *c)
 {
@@ -34,14 +44,8 @@ static void count_record(const struct swlog_rec *r, struct sw_pg_counts *c)
 		c->updates++;
 		break;
 	case SW_REC_ATTR:
-		if (r->len >= sizeof(struct sw_rec_attr) &&
-		    ((const struct sw_rec_attr *)r->payload)->status == 0)
-			c->replies++;
-		break;
 	case SW_REC_READ:
-		if (r->len >= sizeof(struct sw_rec_read) &&
-		    ((const struct sw_rec_read *)r->payload)->status == 0)
-			c->replies++;
+		c->replies += reply_ok(r);
 		break;
 	case SW_REC_GAP:
 		c->gaps++;

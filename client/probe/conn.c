@@ -91,19 +91,31 @@ static void ready(struct probe_target *t, uint64_t fileid)
 	t->attempts = 0;
 }
 
+/* The start of a look-up RPC's callback: drops r's reference; 1 when
+ * there is nothing more to do (the target is being torn down, the call
+ * was cancelled, or it failed: then t fails, saying what failed). */
+static int lookup_rpc_done(struct probe_req *r, int status, void *data,
+			   const char *what)
+{
+	struct probe_target *t = r->t;
+	probe_req_put(r);
+	if (t->tearing || status == RPC_STATUS_CANCEL)
+		return 1;
+	if (status != RPC_STATUS_SUCCESS) {
+		probe_target_fail(t, probe_rpc_status_err(status), "%s failed: %s", what,
+				  data ? (const char *)data : "rpc error");
+		return 1;
+	}
+	return 0;
+}
+
 static void verify3_cb(struct rpc_context *rpc, int status, void *data, void *priv)
 {
 	struct probe_req *r = priv;
 	struct probe_target *t = r->t;
 	(void)rpc;
-	probe_req_put(r);
-	if (t->tearing || status == RPC_STATUS_CANCEL)
+	if (lookup_rpc_done(r, status, data, "GETATTR of the looked-up handle"))
 		return;
-	if (status != RPC_STATUS_SUCCESS) {
-		probe_target_fail(t, probe_rpc_status_err(status), "GETATTR of the looked-up handle failed: %s",
-			    data ? (const char *)data : "rpc error");
-		return;
-	}
 	GETATTR3res *res = data;
 	probe_server_answered(t, sw_real_ns(), sw_mono_ns());
 	if (res->status != NFS3_OK) {
@@ -196,14 +208,8 @@ static void lookup4_cb(struct rpc_context *rpc, int status, void *data, void *pr
 	struct probe_target *t = r->t;
 	char err[256];
 	(void)rpc;
-	probe_req_put(r);
-	if (t->tearing || status == RPC_STATUS_CANCEL)
+	if (lookup_rpc_done(r, status, data, "look-up COMPOUND"))
 		return;
-	if (status != RPC_STATUS_SUCCESS) {
-		probe_target_fail(t, probe_rpc_status_err(status), "look-up COMPOUND failed: %s",
-			    data ? (const char *)data : "rpc error");
-		return;
-	}
 	COMPOUND4res *res = data;
 	unsigned n = res->resarray.resarray_len;
 	probe_server_answered(t, sw_real_ns(), sw_mono_ns());

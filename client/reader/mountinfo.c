@@ -2,6 +2,7 @@
 /* mountinfo.c - see mountinfo.h. */
 #include <errno.h>
 #include <jansson.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,17 +128,32 @@ int sw_mount_of(const char *path, int dir_of_path, struct sw_mount *m, char *err
 	return 0;
 }
 
+void sw_mount_json_set(json_t *o, const struct sw_mount *m, const char *prefix)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} f[] = {
+		{ "source", offsetof(struct sw_mount, source) },
+		{ "point", offsetof(struct sw_mount, point) },
+		{ "root", offsetof(struct sw_mount, root) },
+		{ "fstype", offsetof(struct sw_mount, fstype) },
+		{ "options", offsetof(struct sw_mount, options) },
+		{ "dev", offsetof(struct sw_mount, dev) },
+	};
+	char key[64];
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		snprintf(key, sizeof(key), "%s%s", prefix, f[i].key);
+		json_object_set_new(o, key, json_string((const char *)m + f[i].off));
+	}
+}
+
 char *sw_mount_json(const struct sw_mount *m, const char *dir)
 {
 	json_t *o = json_object();
 	if (dir)
 		json_object_set_new(o, "dir", json_string(dir));
-	json_object_set_new(o, "source", json_string(m->source));
-	json_object_set_new(o, "point", json_string(m->point));
-	json_object_set_new(o, "root", json_string(m->root));
-	json_object_set_new(o, "fstype", json_string(m->fstype));
-	json_object_set_new(o, "options", json_string(m->options));
-	json_object_set_new(o, "dev", json_string(m->dev));
+	sw_mount_json_set(o, m, "");
 	json_object_set_new(o, "nfs", json_boolean(!strcmp(m->fstype, "nfs") ||
 						     !strcmp(m->fstype, "nfs4")));
 	char *s = json_dumps(o, JSON_COMPACT);

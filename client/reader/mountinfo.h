@@ -36,5 +36,10 @@ int sw_mountinfo_parse(const char *line, struct sw_mount *m);
 /* m as a JSON object text (malloc'd): source, point, root, fstype,
  * options, dev, and "nfs" (true for nfs and nfs4). */
 char *sw_mount_json(const struct sw_mount *m, const char *dir);
+/* m's six text fields into the JSON object o, each key after prefix
+ * ("" or e.g. "mount_": mount_source, ..., mount_dev). */
+struct json_t;
+void sw_mount_json_set(struct json_t *o, const struct sw_mount *m,
+		       const char *prefix);
 
 #endif

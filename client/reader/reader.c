@@ -227,11 +227,7 @@ static char *meta_json(const struct reader_opts *o, const struct sw_mount *mi)
 		snprintf(id, sizeof(id), "%016" PRIx64, o->run_id);
 		json_object_set_new(m, "writer_run_id", json_string(id));
 	}
-	json_object_set_new(m, "mount_source", json_string(mi->source));
-	json_object_set_new(m, "mount_point", json_string(mi->point));
-	json_object_set_new(m, "mount_fstype", json_string(mi->fstype));
-	json_object_set_new(m, "mount_options", json_string(mi->options));
-	json_object_set_new(m, "mount_dev", json_string(mi->dev));
+	sw_mount_json_set(m, mi, "mount_");
 	json_object_set_new(m, "host", json_string(host));
 	json_object_set_new(m, "kernel", json_string(u.release));
 	json_object_set_new(m, "t_start_real_ns", json_integer(sw_real_ns()));

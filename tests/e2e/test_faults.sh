@@ -105,13 +105,8 @@ esac
 sleep 1
 w=$(grep -o '/tmp/sw-run-[A-Za-z0-9]*' "$RUN/server/ganesha.conf" | head -n 1)
 [ -n "$w" ] || fail "no work folder named in $RUN/server/ganesha.conf"
-left=""
-for p in /proc/[0-9]*; do
-	[ "$p" = "/proc/$$" ] && continue
-	grep -qa -e "$w" -e "$RUN" "$p/cmdline" 2>/dev/null || continue
-	[ "$(awk '{print $3}' "$p/stat" 2>/dev/null)" = Z ] && continue
-	left="$left [$(tr '\0' ' ' < "$p/cmdline" | cut -c1-80)]"
-done
+. "$(dirname "$0")/../lib/left.sh"
+left=$(sw_procs_naming "$w" "$RUN")
 [ -z "$left" ] || fail "processes of the run still alive:$left"
 grep -q " $w" /proc/mounts && fail "$w still mounted"
 echo "PASS ($kind: exit $rc, $f_n stores in the fault, $n_before before it; $first)"

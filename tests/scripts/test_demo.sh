@@ -38,12 +38,9 @@ BLD=${SW_BUILD_DIR:-$SRC/build}
 command -v ganesha.nfsd >/dev/null || [ -x /usr/bin/ganesha.nfsd ] ||
 	{ echo "SKIP: nfs-ganesha not installed (./stalewin setup)" >&2; exit 77; }
 [ -x "$BLD/server/stalewin-writer" ] || { echo "expected a build in $BLD" >&2; exit 1; }
-for l in /run/stalewin-sysctl.lock /run/lock/stalewin-validate.lock; do
-	[ -e "$l" ] || continue
-	flock -n "$l" true || { echo "SKIP: $l is held: another stalewin process pins the sysctls now" >&2; exit 77; }
-done
+. "$SRC/tests/lib/pin.sh"
+sw_skip_if_pinned
 T=$(mktemp -d /tmp/sw-demo-XXXXXX)
-O_WB=$(cat /proc/sys/vm/dirty_writeback_centisecs) O_EX=$(cat /proc/sys/vm/dirty_expire_centisecs)
 # put back only what the demo would have set and left, and only when no
 # other pinner holds the lock (its values are its own to restore)
 trap 'if [ "$(cat /proc/sys/vm/dirty_expire_centisecs)" = 150 ] && flock -n /run/stalewin-sysctl.lock true; then echo $O_WB > /proc/sys/vm/dirty_writeback_centisecs; echo $O_EX > /proc/sys/vm/dirty_expire_centisecs; fi; rm -rf "$T"' EXIT

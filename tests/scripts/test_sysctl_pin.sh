@@ -11,14 +11,9 @@ SRC=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 LIB=$SRC/scripts/lib/sysctl-pin.sh
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root to write /proc/sys/vm" >&2; exit 77; }
 [ -w /proc/sys/vm/dirty_expire_centisecs ] || { echo "SKIP: /proc/sys/vm not writable" >&2; exit 77; }
-# another pinner at work (a demo, validate): its pinned values are not
-# the host's, and this test would only wait for it
-for l in /run/stalewin-sysctl.lock /run/lock/stalewin-validate.lock; do
-	[ -e "$l" ] || continue
-	flock -n "$l" true || { echo "SKIP: $l is held: another stalewin process pins the sysctls now" >&2; exit 77; }
-done
+. "$SRC/tests/lib/pin.sh"
+sw_skip_if_pinned
 T=$(mktemp -d /tmp/sw-pin-XXXXXX)
-O_WB=$(cat /proc/sys/vm/dirty_writeback_centisecs) O_EX=$(cat /proc/sys/vm/dirty_expire_centisecs)
 # a value this test set and failed to restore is put back (only those:
 # another pinner's values are its own to restore)
 trap 'case $(cat /proc/sys/vm/dirty_expire_centisecs) in 17[1-6]) echo $O_WB > /proc/sys/vm/dirty_writeback_centisecs; echo $O_EX > /proc/sys/vm/dirty_expire_centisecs ;; esac; rm -rf "$T"' EXIT

@@ -11,4 +11,14 @@ need_host() {
 	losetup -f >/dev/null 2>&1 || { echo "SKIP: no free loop device"; exit 77; }
 	[ -w /proc/sys/vm/dirty_writeback_centisecs ] || { echo "SKIP: /proc/sys/vm not writable here"; exit 77; }
 }
+# host_test NAME: need_host, no other pinner at work, before = the host's
+# sysctls, out = a fresh folder removed at exit
+host_test() {
+	need_host
+	. "$SW_SOURCE_DIR/tests/lib/pin.sh"
+	sw_skip_if_pinned
+	before=$(sysctls)
+	out=$(mktemp -d "/tmp/sw-validate-$1.XXXXXX")
+	trap 'rm -rf "$out"' EXIT
+}
 sysctls() { echo "$(cat /proc/sys/vm/dirty_writeback_centisecs) $(cat /proc/sys/vm/dirty_expire_centisecs)"; }

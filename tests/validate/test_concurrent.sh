@@ -5,10 +5,7 @@
 # behind.  Without the lock the host ends at 100 / 300.
 set -u
 . "$(dirname "$0")/lib.sh"
-need_host
-before=$(sysctls)
-out=$(mktemp -d /tmp/sw-validate-conc.XXXXXX)
-trap 'rm -rf "$out"' EXIT
+host_test conc
 "$V" validate --pairs rewrite-700ms --out "$out/a" >"$out/oa" 2>"$out/ea" &
 a=$!
 for _ in $(seq 1 200); do [ "$(sysctls)" != "$before" ] && break; sleep 0.1; done

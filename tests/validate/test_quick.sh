@@ -15,10 +15,7 @@
 #  and exit 1 (this proves the quick test can fail).
 set -u
 . "$(dirname "$0")/lib.sh"
-need_host
-before=$(sysctls)
-out=$(mktemp -d /tmp/sw-validate-test.XXXXXX)
-trap 'rm -rf "$out"' EXIT
+host_test test
 if [ "${1:-}" = --broken ]; then
 	SW_VALIDATE_EMULATED_EXTRA="--expire-ms 0" "$V" validate --pairs rewrite-100ms,rewrite-700ms \
 		--json --out "$out/v" >"$out/j" 2>"$out/e"; rc=$?

@@ -4,6 +4,7 @@
 top=${SW_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 b=${SW_BUILD_DIR:-$top/build}
 . "$top/vm/lib.sh"
+. "$top/tests/lib/left.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 why=$(vm_qemu_check) || { echo "SKIP: qemu cannot run: $why"; exit 77; }
 
@@ -11,7 +12,7 @@ why=$(vm_qemu_check) || { echo "SKIP: qemu cannot run: $why"; exit 77; }
 # RUN/vm/*.pid (killed, then fail), no work folder (the one named in
 # RUN/vm/server.console.cmd), no mount and no live process naming either.
 nothing_left() {
-	local run=$1 f p w left=""
+	local run=$1 f p w left
 	for f in "$run"/vm/*.pid; do
 		p=$(cat "$f")
 		if kill -0 "$p" 2>/dev/null && grep -q qemu "/proc/$p/cmdline" 2>/dev/null; then
@@ -22,11 +23,6 @@ nothing_left() {
 	[ -n "$w" ] || fail "no work folder in $run/vm/server.console.cmd"
 	[ ! -e "$w" ] || fail "the work folder $w is still there"
 	! grep -q -e "$w" -e "$run" /proc/mounts || fail "a mount of the run is left: $(grep -e "$w" -e "$run" /proc/mounts)"
-	for p in /proc/[0-9]*; do
-		[ "$p" = "/proc/$$" ] && continue
-		grep -qa -e "$w" -e "$run" "$p/cmdline" 2>/dev/null || continue
-		[ "$(awk '{print $3}' "$p/stat" 2>/dev/null)" = Z ] && continue
-		left="$left [$(tr '\0' ' ' <"$p/cmdline" | cut -c1-80)]"
-	done
+	left=$(sw_procs_naming "$w" "$run")
 	[ -z "$left" ] || fail "processes of the run still alive:$left"
 }

@@ -48,6 +48,18 @@ struct tcase {
 	int bg_run; /* 1: wb over its background threshold at every run */
 };
 
+/* stores to page 0 every 1.1 s from 0 to 9.9 s, end 10 s (one store a
+ * flusher run of the 1 s interval) */
+#define REWRITE_1100                                                          \
+	{ STORE, 0, 0 }, { STORE, 0, 1100 }, { STORE, 0, 2200 },              \
+	{ STORE, 0, 3300 }, { STORE, 0, 4400 }, { STORE, 0, 5500 },           \
+	{ STORE, 0, 6600 }, { STORE, 0, 7700 }, { STORE, 0, 8800 },           \
+	{ STORE, 0, 9900 }, { MUNMAP, 0, 10000 }
+/* ... and the first six of them trapping */
+#define TRAPS_0_5500                                                          \
+	{ 0, SW_CAUSE_TRAP }, { 1100, SW_CAUSE_TRAP }, { 2200, SW_CAUSE_TRAP }, \
+	{ 3300, SW_CAUSE_TRAP }, { 4400, SW_CAUSE_TRAP }, { 5500, SW_CAUSE_TRAP },
+
 /* stores to page 0 every 100 ms from 50 to 6950, end 7100 */
 #define REWRITE_70                                                            \
 	{ STORE, 0, 50 }, { STORE, 0, 150 }, { STORE, 0, 250 },               \
@@ -215,12 +227,8 @@ static const struct tcase cases[] = {
 	  10, 9, 0, 0, SW_BG_FPROP },
 	{ "fprop_reflect_period_percpu: below the batch the wb's events only halve per 3 s period, one page a run never folds: background every run",
 	  "eager", 1000, 5000, 0, 16,
-	  { { STORE, 0, 0 }, { STORE, 0, 1100 }, { STORE, 0, 2200 },
-	    { STORE, 0, 3300 }, { STORE, 0, 4400 }, { STORE, 0, 5500 },
-	    { STORE, 0, 6600 }, { STORE, 0, 7700 }, { STORE, 0, 8800 },
-	    { STORE, 0, 9900 }, { MUNMAP, 0, 10000 } },
-	  { { 0, SW_CAUSE_TRAP }, { 1100, SW_CAUSE_TRAP }, { 2200, SW_CAUSE_TRAP },
-	    { 3300, SW_CAUSE_TRAP }, { 4400, SW_CAUSE_TRAP }, { 5500, SW_CAUSE_TRAP },
+	  { REWRITE_1100 },
+	  { TRAPS_0_5500
 	    { 6600, SW_CAUSE_TRAP }, { 7700, SW_CAUSE_TRAP }, { 8800, SW_CAUSE_TRAP },
 	    { 9900, SW_CAUSE_TRAP }, { -1, 0 } },
 	  10, 9, 0, 0, SW_BG_FPROP },
@@ -241,22 +249,14 @@ static const struct {
 	 * expiry in it). */
 	{ .create_meta = 5, .c = { "ext4_create + jbd2 commit: the creation's 5 metadata pages fold the wb's count at the first bdev writeback (5.4 s): background stops, the page stays dirty",
 	  "eager", 1000, 5000, 0, 16,
-	  { { STORE, 0, 0 }, { STORE, 0, 1100 }, { STORE, 0, 2200 },
-	    { STORE, 0, 3300 }, { STORE, 0, 4400 }, { STORE, 0, 5500 },
-	    { STORE, 0, 6600 }, { STORE, 0, 7700 }, { STORE, 0, 8800 },
-	    { STORE, 0, 9900 }, { MUNMAP, 0, 10000 } },
-	  { { 0, SW_CAUSE_TRAP }, { 1100, SW_CAUSE_TRAP }, { 2200, SW_CAUSE_TRAP },
-	    { 3300, SW_CAUSE_TRAP }, { 4400, SW_CAUSE_TRAP }, { 5500, SW_CAUSE_TRAP },
+	  { REWRITE_1100 },
+	  { TRAPS_0_5500
 	    { -1, 0 } },
 	  6, 5, 0, 5000, SW_BG_FPROP } },
 	{ .create_meta = 0, .c = { "the same without the creation (a file that existed): the commit's one inode-table page does not fold the count, background every run",
 	  "eager", 1000, 5000, 0, 16,
-	  { { STORE, 0, 0 }, { STORE, 0, 1100 }, { STORE, 0, 2200 },
-	    { STORE, 0, 3300 }, { STORE, 0, 4400 }, { STORE, 0, 5500 },
-	    { STORE, 0, 6600 }, { STORE, 0, 7700 }, { STORE, 0, 8800 },
-	    { STORE, 0, 9900 }, { MUNMAP, 0, 10000 } },
-	  { { 0, SW_CAUSE_TRAP }, { 1100, SW_CAUSE_TRAP }, { 2200, SW_CAUSE_TRAP },
-	    { 3300, SW_CAUSE_TRAP }, { 4400, SW_CAUSE_TRAP }, { 5500, SW_CAUSE_TRAP },
+	  { REWRITE_1100 },
+	  { TRAPS_0_5500
 	    { 6600, SW_CAUSE_TRAP }, { 7700, SW_CAUSE_TRAP }, { 8800, SW_CAUSE_TRAP },
 	    { 9900, SW_CAUSE_TRAP }, { -1, 0 } },
 	  10, 9, 0, 5000, SW_BG_FPROP } },
