@@ -35,7 +35,10 @@ pid=$!
 for _ in $(seq 300); do grep -q "starting the writer: run-id=" "$E2E_TMP/err" && break; sleep 0.1; done
 rid=$(sed -n 's/.*starting the writer: run-id=\([0-9a-f]*\).*/\1/p' "$E2E_TMP/err" | head -n 1)
 named=""
-for _ in $(seq 20); do # until the writer's run child shows (before any fault at 2 s)
+# until the writer's run child shows, or stalewin-run ends (no wall-clock
+# bound: a CI trial's writer took over 2 s to appear and the old 2 s
+# loop saw nothing)
+while kill -0 "$pid" 2>/dev/null; do
 	[ -n "$rid" ] || break
 	for p in /proc/[0-9]*; do
 		grep -qa -- "wruns/$rid/writer.swlog" "$p/cmdline" 2>/dev/null || continue
