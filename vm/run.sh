@@ -6,7 +6,7 @@
 #
 #   ./stalewin vm run [--policy P]... [--workload W]... [--fs FS]...
 #        [--mount-opts O]... [--reader-mode kept-open|cto]... [--duration S]
-#        [--kernel PATH|patched|stock|6.1|6.12|7.2] [--client-kernel K]
+#        [--kernel PATH|patched[:7.2]|stock|6.1|6.12|7.2] [--client-kernel K]
 #        [--sysctl K=V]... [--probe-vers 3|4|3+4] [--probe-rate N]
 #        [--reader-every-ms N] [--reader-page N] [--size BYTES]
 #        [--writer-args "..."] [--out DIR] [--build-dir DIR] [--no-report]
@@ -28,7 +28,8 @@
 # --probe-vers 3+4: one probe with a v3 and a v4 target (probe-0/t0 v3,
 # probe-0/t1 v4: ctime and the change attribute side by side).
 # --kernel applies to the server guest (the writer's kernel); "patched"
-# is vm/kernel/stalewin-vm-kernel --print-path; with it eager, deferred
+# is vm/kernel/stalewin-vm-kernel --print-path (patched:7.2 adds --base
+# 7.2; plain patched is the 6.1 series); with it eager, deferred
 # and lang are the kernel's own policies: the server guest sets
 # vm.mmap_cmtime_policy=P ($SW_VM_PATCHED_SYSCTL) and the writer runs
 # native on ext4 (default matrix: eager deferred lang).  --sysctl is applied in
@@ -154,13 +155,15 @@ resolve_kernel() { # SPEC -> path or "stock"
 	case "$1" in
 	stock) echo stock ;;
 	6.1|6.12|7.2) echo "$1" ;; # Debian's packages (vm/build.sh --kernel NAME)
-	patched)
-		local k=${SW_VM_KERNEL_TOOL:-$SW_VM_DIR/kernel/stalewin-vm-kernel} p
-		[ -x "$k" ] || vm_die "--kernel patched: vm/kernel/stalewin-vm-kernel is missing (the patched-kernel part has not landed)"
-		p=$("$k" --print-path) || vm_die "--kernel patched: no patched kernel is built (./stalewin vm kernel builds it, ~25 min)"
-		[ -f "$p" ] || vm_die "--kernel patched: $k --print-path gave '$p', which is not a file"
+	patched|patched:*) # the series on base B (patched = patched:6.1)
+		local k=${SW_VM_KERNEL_TOOL:-$SW_VM_DIR/kernel/stalewin-vm-kernel} p b=${1#patched}
+		b=${b#:}; b=${b:-6.1}
+		[[ "$b" =~ ^[0-9]+\.[0-9]+$ ]] || vm_usage_die "--kernel $1: expected patched or patched:BASE such as patched:7.2"
+		[ -x "$k" ] || vm_die "--kernel $1: vm/kernel/stalewin-vm-kernel is missing (the patched-kernel part has not landed)"
+		p=$("$k" --print-path --base "$b") || vm_die "--kernel $1: no patched $b kernel is built (./stalewin vm kernel build --base $b, ~25 min)"
+		[ -f "$p" ] || vm_die "--kernel $1: $k --print-path --base $b gave '$p', which is not a file"
 		echo "$p" ;;
-	*) [ -f "$1" ] || vm_usage_die "--kernel: expected a kernel name ($vm_kernel_names, patched) or an ELF vmlinux; '$1' is neither"
+	*) [ -f "$1" ] || vm_usage_die "--kernel: expected a kernel name ($vm_kernel_names, patched, patched:7.2) or an ELF vmlinux; '$1' is neither"
 		realpath "$1" ;;
 	esac
 }
@@ -174,7 +177,7 @@ client_kernel=$(resolve_kernel "$client_kernel")
 # the patched kernel's switch) to P before the run and the writer runs in
 # native mode on ext4 (entries P:ext4:kernel).
 patched_sysctl=${SW_VM_PATCHED_SYSCTL:-vm.mmap_cmtime_policy}
-if [ "$kernel_spec" = patched ]; then
+if [[ "$kernel_spec" == patched || "$kernel_spec" == patched:* ]]; then
 	[ ${#policies[@]} -gt 0 ] || policies=(eager deferred lang)
 	exps=()
 	for p in "${policies[@]}"; do

@@ -8,6 +8,9 @@
  *                second store and flush in the tick of the first flush:
  *                the second flush leaves mtime/ctime as the first left
  *                them (the store is consumed without moving ctime).
+ *   query-flush  store, statx, flush (MS_ASYNC; writeback) in the tick of
+ *                the ctime seen, statx: times unmoved (7.2 multigrain; on
+ *                6.1 the flush waits a tick).
  *   freeze       store (kept mapped), FIFREEZE, FITHAW, wait for the
  *                flusher: mtime/ctime never move (the update tried during
  *                the freeze's sync was dropped, the pages are clean).
@@ -175,6 +178,14 @@ static int case_file(const char *dir, const char *name, volatile char **map,
 	if (fd < 0 || !(*map = map_file(fd)) || (clean_start && clean(fd, *map)))
 		return -1;
 	return fd;
+
+/* From a clean start, a store and the MS_ASYNC that applies it. */
+static int store_and_flush(int fd, volatile char *map)
+{
+	if (clean(fd, map))
+		return -1;
+	map[0]++;
+	return msync((void *)map, NPAGES * g_page, MS_ASYNC);
 }
 
 /*
@@ -192,10 +203,7 @@ static int case_same_tick(const char *dir)
 	for (i = 0; i < ATTEMPTS; i++) {
 		int64_t t_a_coarse_ns, t_b_coarse_ns;
 
-		if (clean(fd, map))
-			return -1;
-		map[0]++;
-		if (msync((void *)map, NPAGES * g_page, MS_ASYNC))
+		if (store_and_flush(fd, map))
 			return -1;
 		t_a_coarse_ns = coarse_ns();
 		if (get_stamp(fd, &s1))
@@ -226,6 +234,76 @@ struct wb_knobs {
 	char expire[32]; /* dirty_expire_centisecs as it was */
 	char period[32]; /* dirty_writeback_centisecs as it was */
 };
+
+/*
+ * query-flush: store, query, flush (how 1: MS_ASYNC, 2: writeback), query,
+ * judged when the flush began in the tick of the ctime the query saw, until
+ * one also ends in it (then only multigrain can move ctime): times moved.
+ */
+static int query_flush(int fd, volatile char *map, int how)
+{
+	const char *what = how == 1 ? "msync_async" : "writeback";
+	struct stamp s1 = { 0, 0 }, s2 = { 0, 0 };
+	int i, rc, judged = 0, moved = 1, same = 0;
+
+	for (i = 0; i < ATTEMPTS && moved && !same; i++) {
+		int64_t t_a_coarse_ns, t_b_coarse_ns;
+
+		if (store_and_flush(fd, map))
+			return -1;
+		map[8]++;
+		if (get_stamp(fd, &s1))
+			return -1;
+		t_a_coarse_ns = coarse_ns();
+		rc = how == 1 ? msync((void *)map, NPAGES * g_page, MS_ASYNC) :
+			sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+		t_b_coarse_ns = coarse_ns();
+		if (rc || get_stamp(fd, &s2))
+			return -1;
+		if (s1.t_ctime_real_ns < t_a_coarse_ns)
+			continue; /* the flush began after the queried tick */
+		judged++;
+		same = t_a_coarse_ns == t_b_coarse_ns;
+		moved = s1.t_mtime_real_ns != s2.t_mtime_real_ns &&
+			s1.t_ctime_real_ns != s2.t_ctime_real_ns;
+	}
+	if (!judged) {
+		fprintf(stderr, "cmtime_cases: query-flush (%s): %d attempts, no "
+			"flush began in the tick of the queried ctime\n", what,
+			ATTEMPTS);
+		return 77;
+	}
+	printf("INFO case=query-flush flush=%s judged=%d same_tick=%d "
+	       "queried_ctime_ns=%lld flush_ctime_ns=%lld\n", what, judged, same,
+	       (long long)s1.t_ctime_real_ns, (long long)s2.t_ctime_real_ns);
+	result_moved(what, 1, &s1, &s2);
+	return 0;
+}
+
+static int case_query_flush(const char *dir)
+{
+	char path[4096];
+	volatile char *map;
+	int fd, rc;
+
+	fd = make_file(dir, "query_flush.dat", path, sizeof(path));
+	if (fd < 0 || !(map = map_file(fd)))
+		return -1;
+	rc = query_flush(fd, map, 1) ?: query_flush(fd, map, 2);
+	munmap((void *)map, NPAGES * g_page);
+	close(fd);
+	return rc;
+}
+
+static void read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, len - 1);
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = 0;
+}
 
 #define EXPIRE "/proc/sys/vm/dirty_expire_centisecs"
 #define PERIOD "/proc/sys/vm/dirty_writeback_centisecs"
@@ -653,7 +731,7 @@ int main(int argc, char **argv)
 	}
 	g_case = optind < argc ? argv[optind] : NULL;
 	if (!g_case || !g_policy || !dir) {
-		fprintf(stderr, "usage: cmtime_cases same-tick|freeze|"
+		fprintf(stderr, "usage: cmtime_cases same-tick|query-flush|freeze|"
 			"durability-prepare|durability-verify|journal|exit|"
 			"migrate|pageout|stockfs|nfs --policy P --dir DIR "
 			"[--state FILE] [--nfs NFSDIR]\n");
@@ -662,6 +740,8 @@ int main(int argc, char **argv)
 	g_page = sysconf(_SC_PAGESIZE);
 	if (!strcmp(g_case, "same-tick"))
 		rc = case_same_tick(dir);
+	else if (!strcmp(g_case, "query-flush"))
+		rc = case_query_flush(dir);
 	else if (!strcmp(g_case, "freeze"))
 		rc = case_freeze(dir);
 	else if (!strcmp(g_case, "durability-prepare"))
@@ -682,7 +762,7 @@ int main(int argc, char **argv)
 		rc = case_stockfs(dir);
 	else {
 		fprintf(stderr, "cmtime_cases: unknown case '%s' (expected "
-			"same-tick, freeze, durability-prepare, "
+			"same-tick, query-flush, freeze, durability-prepare, "
 			"durability-verify, journal, exit, migrate, pageout, "
 			"stockfs, nfs with --nfs)\n", g_case);
 		return 2;

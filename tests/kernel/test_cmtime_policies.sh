@@ -9,13 +9,16 @@
 # where an unknown value is accepted (not EINVAL), fails with the RESULT
 # lines that differ.  Also prints per-policy cost (MEASURE lines:
 # write-fault latency percentiles, jbd2 transactions, updates seen).
-# Skips (77) when no patched kernel is cached: ./stalewin vm kernel build.
+# SW_KERNEL_BASE (default 6.1) picks the series' base (vm/kernel/patches/B).
+# Skips (77) when no patched kernel of that base is cached:
+# ./stalewin vm kernel build --base B.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 pages=${SW_KERNEL_MEASURE_PAGES:-2000}
+base=${SW_KERNEL_BASE:-6.1}
 
-if ! vmlinux=$("$repo/vm/kernel/stalewin-vm-kernel" --print-path 2>/dev/null); then
-	echo "SKIP: no patched guest kernel is cached for the current vm/kernel/patches; build one with ./stalewin vm kernel build (~30 min cold on 2 shared cores), then rerun" >&2
+if ! vmlinux=$("$repo/vm/kernel/stalewin-vm-kernel" --print-path --base "$base" 2>/dev/null); then
+	echo "SKIP: no patched $base guest kernel is cached for the current vm/kernel/patches/$base; build one with ./stalewin vm kernel build --base $base (~30 min cold on 2 shared cores), then rerun" >&2
 	exit 77
 fi
 command -v qemu-system-x86_64 >/dev/null || { echo "SKIP: qemu-system-x86_64 missing" >&2; exit 77; }

@@ -10,12 +10,15 @@
 # probe must still see the change.  The report must name the kernel's policy.  A kernel
 # whose sysctl is ignored, a harness that does not set it, or a deferred
 # that still stamps at the fault fails here.
-# Skips (77) when no patched kernel is cached: ./stalewin vm kernel build.
+# SW_KERNEL_BASE (default 6.1) picks the series' base: --kernel patched:B.
+# Skips (77) when no patched kernel of that base is cached:
+# ./stalewin vm kernel build --base B.
 set -uo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 B=${SW_BUILD_DIR:-$repo/build}
-if ! "$repo/vm/kernel/stalewin-vm-kernel" --print-path >/dev/null 2>&1; then
-	echo "SKIP: no patched guest kernel is cached; build one with ./stalewin vm kernel build" >&2
+base=${SW_KERNEL_BASE:-6.1}
+if ! "$repo/vm/kernel/stalewin-vm-kernel" --print-path --base "$base" >/dev/null 2>&1; then
+	echo "SKIP: no patched $base guest kernel is cached; build one with ./stalewin vm kernel build --base $base" >&2
 	exit 77
 fi
 command -v qemu-system-x86_64 >/dev/null || { echo "SKIP: qemu-system-x86_64 missing" >&2; exit 77; }
@@ -25,7 +28,7 @@ keep=0
 trap '[ "$keep" = 1 ] || rm -rf "$out"' EXIT
 fail() { keep=1; echo "FAIL: $* (run folder kept: $out)" >&2; exit 1; }
 
-SW_BUILD_DIR=$B "$repo/vm/run.sh" --kernel patched --policy eager --policy deferred \
+SW_BUILD_DIR=$B "$repo/vm/run.sh" --kernel "patched:$base" --policy eager --policy deferred \
 	--duration 6 --out "$out/run" >"$out/stdout" 2>"$out/stderr"
 rc=$?
 [ "$rc" -eq 0 ] || { tail -20 "$out/stderr" >&2; fail "vm run exited $rc"; }
