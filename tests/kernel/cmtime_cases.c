@@ -178,6 +178,7 @@ static int case_file(const char *dir, const char *name, volatile char **map,
 	if (fd < 0 || !(*map = map_file(fd)) || (clean_start && clean(fd, *map)))
 		return -1;
 	return fd;
+}
 
 /* From a clean start, a store and the MS_ASYNC that applies it. */
 static int store_and_flush(int fd, volatile char *map)
@@ -293,16 +294,6 @@ static int case_query_flush(const char *dir)
 	munmap((void *)map, NPAGES * g_page);
 	close(fd);
 	return rc;
-}
-
-static void read_small(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, len - 1);
-
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = 0;
 }
 
 #define EXPIRE "/proc/sys/vm/dirty_expire_centisecs"
