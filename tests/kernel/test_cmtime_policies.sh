@@ -21,16 +21,8 @@ if ! vmlinux=$("$repo/vm/kernel/stalewin-vm-kernel" --print-path --base "$base" 
 	echo "SKIP: no patched $base guest kernel is cached for the current vm/kernel/patches/$base; build one with ./stalewin vm kernel build --base $base (~30 min cold on 2 shared cores), then rerun" >&2
 	exit 77
 fi
-command -v qemu-system-x86_64 >/dev/null || { echo "SKIP: qemu-system-x86_64 missing" >&2; exit 77; }
-command -v mkfs.ext4 >/dev/null || { echo "SKIP: mkfs.ext4 missing (e2fsprogs)" >&2; exit 77; }
-[ -x "$repo/vm/boot-one.sh" ] || { echo "SKIP: vm/boot-one.sh missing" >&2; exit 77; }
-
-share=$(mktemp -d /tmp/sw-kernel-test.XXXXXX)
-trap 'rm -rf "$share"' EXIT
-gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -o "$share/cmtime_check" \
-	"$repo/tests/kernel/cmtime_check.c"
-truncate -s 256M "$share/ext4.img"
-mkfs.ext4 -q -F "$share/ext4.img"
+. "$repo/tests/kernel/lib.sh"
+kernel_test_start test 256
 
 cat >"$share/guest.sh" <<'G'
 mkdir -p /mnt/e

@@ -8,16 +8,8 @@
 # patched kernel involved.  Skips (77) without qemu or the guest image.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-command -v qemu-system-x86_64 >/dev/null || { echo "SKIP: qemu-system-x86_64 missing" >&2; exit 77; }
-command -v mkfs.ext4 >/dev/null || { echo "SKIP: mkfs.ext4 missing (e2fsprogs)" >&2; exit 77; }
-[ -x "$repo/vm/boot-one.sh" ] || { echo "SKIP: vm/boot-one.sh missing" >&2; exit 77; }
-
-share=$(mktemp -d /tmp/sw-kernel-stock.XXXXXX)
-trap 'rm -rf "$share"' EXIT
-gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -o "$share/cmtime_check" \
-	"$repo/tests/kernel/cmtime_check.c"
-truncate -s 128M "$share/ext4.img"
-mkfs.ext4 -q -F "$share/ext4.img"
+. "$repo/tests/kernel/lib.sh"
+kernel_test_start stock 128
 cat >"$share/guest.sh" <<'G'
 modprobe ext4 2>/dev/null
 mkdir -p /mnt/e && mount -t ext4 /dev/vda /mnt/e || { echo "mount ext4 failed"; exit 3; }
