@@ -128,8 +128,11 @@ int sw_runfacts_load(const char *dir, const struct sw_summary *S, struct sw_runf
 	if (srv && S->nobs)
 		snprintf(f->nfs, sizeof(f->nfs), "%.32s server, NFSv%d GETATTR probe",
 			 jstr(srv, "kind"), S->obs[0].vers);
+	/* the run folder's sysctls are the orchestrator's host: the writer's
+	 * own (its log's vm_sysctls) win where it logged them, since with
+	 * --writer-url or in vm run the orchestrator is another host */
 	json_t *sc = json_object_get(m, "sysctls");
-	if (sc) {
+	if (sc && f->host_wb_cs < 0 && f->host_expire_cs < 0) {
 		f->host_wb_cs = jint(sc, "vm.dirty_writeback_centisecs");
 		f->host_expire_cs = jint(sc, "vm.dirty_expire_centisecs");
 	}
