@@ -87,7 +87,7 @@ void sw_opts_usage(FILE *f)
 "            (defaults from /proc/sys/vm)\n"
 "  native: --populate (map pages by MADV_POPULATE_READ first)\n"
 "          --native-poll-ms N (fstat between stores, default 10)\n"
-"          --native-poll-only (no fstat right after each store)\n"
+"          --native-poll-only (no fstat just before and after each store)\n"
 "  uffd: --uffd-spin-us N (handler busy-poll, default 200)\n");
 }
 

@@ -242,7 +242,7 @@ char *sw_meta_json(const struct sw_opts *o, const struct sw_resolved *r)
 
 	json_object_set_new(m, "native_populate", json_boolean(o->populate));
 	json_object_set_new(m, "native_poll_ms", json_integer(o->native_poll_ms));
-	json_object_set_new(m, "native_fstat_after_store", json_boolean(!o->native_poll_only));
+	json_object_set_new(m, "native_fstat_around_store", json_boolean(!o->native_poll_only));
 	char *s = json_dumps(m, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(m);
 	return s;

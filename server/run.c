@@ -210,6 +210,12 @@ static void do_store(struct sw_run *R, uint64_t page)
 	uint64_t seq0;
 
 	s.gen = ++R->gen[page];
+	/* Native: look first, so a change made before this store (the
+	 * flusher's, another process's) is logged unattributed, with the
+	 * window it really fell in, and never credited to this store. */
+	if (R->native && !R->o->native_poll_only)
+		native_look(R, R->t_last_look_real_ns, R->t_last_look_mono_ns,
+			    SW_NO_PAGE, 0);
 	if (R->native)
 		f0 = faults_now();
 	seq0 = atomic_load_explicit(&R->mp.slot.seq, memory_order_acquire);
@@ -237,10 +243,14 @@ static void do_store(struct sw_run *R, uint64_t page)
 			s.trap_ns = dur;
 			R->traps++;
 		}
+		/* a change seen now fell inside the store; it is the store's
+		 * own only if the store faulted (page_mkwrite), otherwise a
+		 * concurrent flusher made it */
 		if (!R->o->native_poll_only)
-			native_look(R, s.t_before_real_ns, s.t_before_mono_ns, page,
+			native_look(R, s.t_before_real_ns, s.t_before_mono_ns,
+				    faulted ? page : SW_NO_PAGE,
 				    faulted ? dur : 0);
-		if (R->updates != u0) {
+		if (faulted && R->updates != u0) {
 			s.flags |= SW_STORE_UPDATED;
 			s.upd_seq = (uint32_t)R->updates; /* its UPDATE: just logged */
 		}
