@@ -17,6 +17,12 @@
  *   durability   store then munmap in one tick, data written back, then
  *                EXT4_IOC_SHUTDOWN(LOGFLUSH); after the remount (verify)
  *                the persisted mtime/ctime are older than the data.
+ *   crash        store through a mapping kept open, data written back
+ *                (sync_file_range: the pending update is applied there),
+ *                then EXT4_IOC_SHUTDOWN(NOLOGFLUSH), a crash before the
+ *                next journal commit; after the remount (durability-verify)
+ *                new data with old mtime/ctime: the flush journalled the
+ *                times after it wrote the data, and the commit never came.
  *   journal      N first stores to clean pages one tick apart: jbd2
  *                handles from the tracepoint jbd2_handle_start; eager must
  *                start >= N/2, deferred and lang at most a few (not one
@@ -73,6 +79,7 @@
 #define EXT4_IOC_SHUTDOWN _IOR('X', 125, uint32_t)
 #endif
 #define EXT4_GOING_FLAGS_LOGFLUSH 0x1
+#define EXT4_GOING_FLAGS_NOLOGFLUSH 0x2 /* the journal is not flushed */
 #define TRACEFS "/sys/kernel/tracing"
 #define NPAGES 16
 #define ATTEMPTS 40 /* tries to fit a sequence into one tick */
@@ -371,17 +378,21 @@ static int case_freeze(const char *dir)
 }
 
 /*
- * Phase 1: store then munmap in one tick, write the data back (no inode
- * sync), shut the filesystem down with a log flush.  The state file gets
- * the coarse time before the store: no persisted time may be older.
+ * Phase 1: store then munmap in one tick, or (crash) store through a
+ * mapping kept open, so the update is still pending; write the data back
+ * (no inode sync) and shut the filesystem down, with a log flush, or
+ * (crash) without one.  The state file gets the coarse time before the
+ * store: no persisted time may be older.
  */
-static int case_durability_prepare(const char *dir, const char *state)
+static int case_durability_prepare(const char *dir, const char *state,
+				   int crash)
 {
 	char path[4096];
 	int64_t t_store_coarse_ns = 0;
 	volatile char *map;
 	FILE *f;
-	uint32_t flags = EXT4_GOING_FLAGS_LOGFLUSH;
+	uint32_t flags = crash ? EXT4_GOING_FLAGS_NOLOGFLUSH
+			       : EXT4_GOING_FLAGS_LOGFLUSH;
 	int fd, i;
 
 	fd = make_file(dir, "durable.dat", path, sizeof(path));
@@ -392,6 +403,8 @@ static int case_durability_prepare(const char *dir, const char *state)
 			return -1;
 		t_store_coarse_ns = coarse_ns();
 		map[0] = 0x5a;
+		if (crash) /* kept mapped until exit, after the shutdown */
+			break;
 		if (coarse_ns() == t_store_coarse_ns) {
 			munmap((void *)map, NPAGES * g_page);
 			break;
@@ -423,8 +436,9 @@ static int case_durability_prepare(const char *dir, const char *state)
 			strerror(errno));
 		return -1;
 	}
-	printf("INFO case=durability attempt=%d t_store_coarse_ns=%lld\n",
-	       i + 1, (long long)t_store_coarse_ns);
+	printf("INFO case=%s attempt=%d t_store_coarse_ns=%lld\n",
+	       crash ? "crash" : "durability", i + 1,
+	       (long long)t_store_coarse_ns);
 	close(fd);
 	return 0;
 }
@@ -723,7 +737,8 @@ int main(int argc, char **argv)
 	g_case = optind < argc ? argv[optind] : NULL;
 	if (!g_case || !g_policy || !dir) {
 		fprintf(stderr, "usage: cmtime_cases same-tick|query-flush|freeze|"
-			"durability-prepare|durability-verify|journal|exit|"
+			"durability-prepare|crash-prepare|durability-verify|"
+			"journal|exit|"
 			"migrate|pageout|stockfs|nfs --policy P --dir DIR "
 			"[--state FILE] [--nfs NFSDIR]\n");
 		return 2;
@@ -736,7 +751,9 @@ int main(int argc, char **argv)
 	else if (!strcmp(g_case, "freeze"))
 		rc = case_freeze(dir);
 	else if (!strcmp(g_case, "durability-prepare"))
-		rc = case_durability_prepare(dir, state);
+		rc = case_durability_prepare(dir, state, 0);
+	else if (!strcmp(g_case, "crash-prepare"))
+		rc = case_durability_prepare(dir, state, 1);
 	else if (!strcmp(g_case, "durability-verify"))
 		rc = case_durability_verify(dir, state);
 	else if (!strcmp(g_case, "journal"))
@@ -754,7 +771,7 @@ int main(int argc, char **argv)
 	else {
 		fprintf(stderr, "cmtime_cases: unknown case '%s' (expected "
 			"same-tick, query-flush, freeze, durability-prepare, "
-			"durability-verify, journal, exit, migrate, pageout, "
+			"crash-prepare, durability-verify, journal, exit, migrate, pageout, "
 			"stockfs, nfs with --nfs)\n", g_case);
 		return 2;
 	}

@@ -13,6 +13,12 @@
 #   durability  (deferred, lang): store+munmap in one tick, data written
 #               back, EXT4_IOC_SHUTDOWN(LOGFLUSH), remount: the persisted
 #               mtime/ctime are not older than the persisted data;
+#   crash       (deferred, lang): a store through a mapping kept open,
+#               data written back (sync_file_range), then
+#               EXT4_IOC_SHUTDOWN(NOLOGFLUSH), a crash before the next
+#               journal commit; after the remount the persisted times are
+#               not older than the data (the flush journals and commits
+#               the times before the data goes out: patch 0008);
 #   journal     (every policy): jbd2_handle_start events per N first stores
 #               (eager >= N/2, deferred/lang <= 2) and per flush (<= 4);
 #   exit        (deferred): a child's store is applied when it exits;
@@ -74,6 +80,9 @@ for p in eager deferred lang; do
 		run $C durability-prepare --policy $p --dir /mnt/e
 		umount /mnt/e; mount -t ext4 /dev/vda /mnt/e || { echo "FATAL remount ext4"; exit 3; }
 		run $C durability-verify --policy $p --dir /mnt/e
+		run $C crash-prepare --policy $p --dir /mnt/e
+		umount /mnt/e; mount -t ext4 /dev/vda /mnt/e || { echo "FATAL remount ext4"; exit 3; }
+		run $C durability-verify --policy $p --dir /mnt/e
 	fi
 	umount /mnt/e
 	mount -t tmpfs tmpfs /mnt/t && run $C stockfs --policy $p --dir /mnt/t; umount /mnt/t
@@ -127,4 +136,4 @@ n_mg=$(grep -c '^INFO case=query-flush .*same_tick=1' "$out" || true)
 echo "query-flush: $n_mg of 4 flushes judged within the queried tick"
 [ "$base" = 6.1 ] || [ "$n_mg" -gt 0 ] ||
 	echo "NOTE: no query-flush flush ended in the queried tick this run: the multigrain path was not exercised (load?)"
-echo "PASS: $n_ok checks (same-tick, query-flush, freeze, durability, journal, exit, stockfs, mount options) with $vmlinux"
+echo "PASS: $n_ok checks (same-tick, query-flush, freeze, durability, crash, journal, exit, stockfs, mount options) with $vmlinux"
