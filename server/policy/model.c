@@ -364,10 +364,17 @@ static void flush(struct sw_model *m, uint32_t cause, int64_t t,
 	 * fsync every 2.3 s, kupdate cleaned the page every 3.1 s anyway. */
 	if (cause == SW_CAUSE_FSYNC || cause == SW_CAUSE_MSYNC_SYNC)
 		m->inode_dirty = vfs_dirty;
-	count_update(m, d, pol_pay(m), t);
+	int upd = pol_pay(m);
+	count_update(m, d, upd, t);
 	/* ext4_sync_file() -> jbd2_complete_transaction(): fsync and
-	 * msync(MS_SYNC) commit the running transaction now */
-	if ((cause == SW_CAUSE_FSYNC || cause == SW_CAUSE_MSYNC_SYNC) &&
+	 * msync(MS_SYNC) commit the running transaction now; so does every
+	 * writeback that applies a deferred update on the patched kernel
+	 * (vm/kernel 0008: ext4_writepages_cmtime() waits for the commit of
+	 * the update before the data goes out; traced in the 6.1 guest: a
+	 * jbd2 commit in each such flusher run, the bdev inode then written
+	 * in the same background run) */
+	if ((cause == SW_CAUSE_FSYNC || cause == SW_CAUSE_MSYNC_SYNC ||
+	     (upd && m->pol->flush_owed)) &&
 	    m->t_commit_mono_ns != INT64_MAX)
 		journal_commit(m, t);
 }

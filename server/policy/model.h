@@ -41,7 +41,9 @@
  * commits journal_commit_ns after it started, rounded up to a whole second
  * (jbd2_get_transaction: t_expires; round_jiffies_up of the commit timer),
  * or at once at fsync / msync(MS_SYNC) (ext4_sync_file ->
- * jbd2_complete_transaction).  The commit hands the inode table buffer to
+ * jbd2_complete_transaction) and, for the deferred policies, at every
+ * writeback that applies the pending update (the patched kernel's
+ * ext4_writepages_cmtime(), vm/kernel 0008).  The commit hands the inode table buffer to
  * the VM dirty (__jbd2_journal_refile_buffer -> mark_buffer_dirty), so the
  * block device inode, on the same wb, is dirty until it expires too: while
  * it is, the flusher keeps its own phase and a redirtied file inode does not
