@@ -20,7 +20,8 @@
 #
 # Traps: EXIT restores; INT and TERM restore, then TERM exits 143 and INT
 # exits 130 unless SW_PIN_ON_INT=continue (the caller's child got the INT
-# too and the caller ends its own way).  A caller with its own EXIT trap
+# too and the caller ends its own way; SW_PIN_GOT_INT=1 then tells the
+# caller, whose child may not have been running yet).  A caller with its own EXIT trap
 # calls sw_sysctl_unpin in it.  Keys are names under /proc/sys/vm.
 #
 # Until `stalewin validate` uses this library it takes its own lock,
@@ -92,6 +93,10 @@ sw_sysctl__on_signal() { # SIG
 	elif [ "${SW_PIN_ON_INT:-exit}" != continue ]; then
 		exit 130
 	fi
+	# continue: the caller goes on, and must know it was interrupted
+	# even when no child of its got the INT (it came between the pin
+	# and the child's start): the pin is over, the caller ends its way
+	SW_PIN_GOT_INT=1
 }
 
 sw_sysctl_pin() { # PROG KEY=VALUE...

@@ -97,7 +97,7 @@ kill -INT -- -"$pid"
 wait "$pid"
 rc=$?
 [ "$(vals)" = "$O_WB $O_EX" ] || fail "after an interrupted demo: expected $O_WB $O_EX, saw $(vals)"
-[ $rc -ne 0 ] || fail "an interrupted demo exited 0"
+[ $rc -ne 0 ] || fail "an interrupted demo exited 0: $(tail -5 "$T/d2.err")"
 grep -q "restored vm.dirty_writeback_centisecs=$O_WB vm.dirty_expire_centisecs=$O_EX" "$T/d2.err" ||
 	fail "the interrupted demo did not say it restored: $(tail -5 "$T/d2.err")"
 [ ! -e /run/stalewin-sysctl.lock.saved ] || fail "saved originals left in /run"

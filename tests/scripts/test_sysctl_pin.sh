@@ -4,7 +4,8 @@
 # window and saves the true originals (not the first's pinned values), so
 # the host ends unpinned; a pinner killed with SIGKILL leaves its saved
 # originals and the next pinner restores them; INT and TERM restore and
-# exit 130 / 143.  A broken lock or trap leaves the host pinned here.
+# exit 130 / 143, or with SW_PIN_ON_INT=continue restore and tell the
+# caller (SW_PIN_GOT_INT=1).  A broken lock or trap leaves the host pinned here.
 # Needs root (writes /proc/sys/vm); ~10 s.
 set -uo pipefail
 SRC=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -16,7 +17,7 @@ sw_skip_if_pinned
 T=$(mktemp -d /tmp/sw-pin-XXXXXX)
 # a value this test set and failed to restore is put back (only those:
 # another pinner's values are its own to restore)
-trap 'case $(cat /proc/sys/vm/dirty_expire_centisecs) in 17[1-6]) echo $O_WB > /proc/sys/vm/dirty_writeback_centisecs; echo $O_EX > /proc/sys/vm/dirty_expire_centisecs ;; esac; rm -rf "$T"' EXIT
+trap 'case $(cat /proc/sys/vm/dirty_expire_centisecs) in 17[1-7]) echo $O_WB > /proc/sys/vm/dirty_writeback_centisecs; echo $O_EX > /proc/sys/vm/dirty_expire_centisecs ;; esac; rm -rf "$T"' EXIT
 # job control: background pinners get INT like a terminal's Ctrl-C would
 # give them (not ignored, as a non-interactive shell's & would make it)
 set -m
@@ -70,6 +71,21 @@ for sig in INT TERM; do
 	[ $rc -eq $want ] || fail "$sig: expected exit $want, saw $rc"
 	[ "$(vals)" = "$orig" ] || fail "after $sig: expected $orig, saw $(vals)"
 done
+# 3b. SW_PIN_ON_INT=continue (the demo): INT restores, the caller goes on
+# and learns it was interrupted (SW_PIN_GOT_INT=1), even with no child of
+# its running to get the INT (a Ctrl-C between the pin and the run)
+rm -f "$T/G.pinned" "$T/G.after"
+SW_PIN_ON_INT=continue bash -c '. "$1"; set -e
+	sw_sysctl_pin G dirty_writeback_centisecs=77 dirty_expire_centisecs=177
+	touch "$2/G.pinned"
+	for _ in $(seq 100); do [ "${SW_PIN_GOT_INT:-0}" = 1 ] && break; sleep 0.1; done
+	echo "got_int=${SW_PIN_GOT_INT:-0}" > "$2/G.after"' _ "$LIB" "$T" 2>/dev/null & pg=$!
+waitfor "$T/G.pinned" || fail "pinner G never pinned"
+kill -INT $pg; wait $pg; rc=$?
+[ $rc -eq 0 ] || fail "INT with SW_PIN_ON_INT=continue: expected the caller to go on (exit 0), saw $rc"
+[ "$(cat "$T/G.after" 2>/dev/null)" = got_int=1 ] ||
+	fail "INT with SW_PIN_ON_INT=continue: expected SW_PIN_GOT_INT=1 in the caller, saw '$(cat "$T/G.after" 2>/dev/null)'"
+[ "$(vals)" = "$orig" ] || fail "after INT (continue): expected $orig, saw $(vals)"
 # 4. a `stalewin validate` of main's (its own lock, held for its run)
 # keeps a pinner waiting too
 flock /run/lock/stalewin-validate.lock sleep 2 & pv=$!
