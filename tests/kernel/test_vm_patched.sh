@@ -28,7 +28,14 @@ keep=0
 trap '[ "$keep" = 1 ] || rm -rf "$out"' EXIT
 fail() { keep=1; echo "FAIL: $* (run folder kept: $out)" >&2; exit 1; }
 
+# The guest's writeback pinned short (expire 1 s, a flusher run every
+# 0.5 s): the page is cleaned several times in the 6 s run, so under eager
+# the next store faults and stamps again and under deferred writeback
+# stamps, and the probe sees changes whatever the kernel's own background
+# passes do (left at the guest's 30 s expiry, a 7.2 eager run once made a
+# single update, at the first store, before the probe's first look).
 SW_BUILD_DIR=$B "$repo/vm/run.sh" --kernel "patched:$base" --policy eager --policy deferred \
+	--sysctl vm.dirty_expire_centisecs=100 --sysctl vm.dirty_writeback_centisecs=50 \
 	--duration 6 --out "$out/run" >"$out/stdout" 2>"$out/stderr"
 rc=$?
 [ "$rc" -eq 0 ] || { tail -20 "$out/stderr" >&2; fail "vm run exited $rc"; }
