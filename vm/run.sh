@@ -303,6 +303,8 @@ share=$out
 	echo "SW_GRACE=$grace"
 	echo "SW_QUIET_S=${SW_VM_QUIET_S:-}" # vm matrix: quiet runs of S s (vm/guest/server.sh)
 	printf 'SW_DISKS=%q\n' "${disk_fss[*]:-}"
+	printf 'SW_EXT4_OPTS=%q\n' "${SW_VM_EXT4_OPTS:-}" # ext4 export mount options (vm/guest/server.sh)
+	printf 'SW_TRACE_EVENTS=%q\n' "${SW_VM_TRACE_EVENTS:-}" # more server tracepoints (vm/guest/trace.sh)
 	k=1
 	for e in "${exps[@]}"; do
 		workload=${e##*@} e=${e%@*}

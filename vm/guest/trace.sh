@@ -35,6 +35,11 @@ sw_trace_start() { # INODE [sets]
 	for e in $SW_TR/events/nfsd/*deleg* $SW_TR/events/nfsd/nfsd_cb_recall; do
 		[ -d "$e" ] && echo 1 >"$e/enable" 2>/dev/null && SW_TR_ENABLED="$SW_TR_ENABLED nfsd:${e##*/}"
 	done
+	# SW_TRACE_EVENTS (vm run: SW_VM_TRACE_EVENTS): more set_event names,
+	# e.g. "writeback:* jbd2:*", unfiltered
+	for e in ${SW_TRACE_EVENTS:-}; do
+		echo "$e" >>$SW_TR/set_event 2>/dev/null && SW_TR_ENABLED="$SW_TR_ENABLED $e"
+	done
 	echo 1 >$SW_TR/tracing_on
 }
 sw_trace_stop() { # FILE
