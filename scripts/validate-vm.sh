@@ -14,7 +14,7 @@ VM_SYS=(--sysctl vm.dirty_expire_centisecs=500 --sysctl vm.dirty_writeback_centi
 # the host's runs never do.
 # The file is created at the run's start: its creation journals 5 metadata
 # blocks that the first checkpoint writeback writes (traced, model.h).
-VM_MODEL=(--writer-args "--writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop --create-meta-pages 5")
+VM_MODEL=(--writer-args "--writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop --create-meta-pages 5 --alloc-meta-pages 2")
 
 # One VM run, each kernel mount read kept-open and cto; rows per reader.
 vm_replay_run() { # name reader_every_ms duration mount-opts...

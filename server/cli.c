@@ -19,7 +19,7 @@
 enum {
 	O_SIZE = 256, O_DURATION, O_RUNID, O_STATUS, O_TRAP, O_INTERVAL,
 	O_PAGE, O_RATE, O_PAGES, O_HOTPAGES, O_HOTSHARE, O_SEED, O_BSTORES,
-	O_SILENCE, O_MSA, O_MSS, O_FSYNC, O_NOMUNMAP, O_WB, O_EXP, O_BG, O_JC, O_BGRUN, O_CMETA,
+	O_SILENCE, O_MSA, O_MSS, O_FSYNC, O_NOMUNMAP, O_WB, O_EXP, O_BG, O_JC, O_BGRUN, O_CMETA, O_AMETA,
 	O_FORCE, O_POPULATE, O_NPOLL, O_SPIN, O_NPONLY,
 };
 
@@ -53,6 +53,7 @@ static const struct option longopts[] = {
 	{ "journal-commit-ms", required_argument, NULL, O_JC },
 	{ "wb-bg-share", required_argument, NULL, O_BGRUN },
 	{ "create-meta-pages", required_argument, NULL, O_CMETA },
+	{ "alloc-meta-pages", required_argument, NULL, O_AMETA },
 	{ "force", no_argument, NULL, O_FORCE },
 	{ "populate", no_argument, NULL, O_POPULATE },
 	{ "native-poll-ms", required_argument, NULL, O_NPOLL },
@@ -84,6 +85,9 @@ void sw_opts_usage(FILE *f)
 "            --create-meta-pages N (block-device pages the file's creation\n"
 "              journals, written at the first checkpoint writeback; ext4, a\n"
 "              new file: 5, traced in the 6.1 guest; default 0: not modelled)\n"
+"            --alloc-meta-pages N (block-device pages the first writeback of a\n"
+"              page with no block yet adds to the next commit; ext4 delalloc:\n"
+"              2, traced in the 6.1 guest; default 0: not modelled)\n"
 "            (defaults from /proc/sys/vm)\n"
 "  native: --populate (map pages by MADV_POPULATE_READ first)\n"
 "          --native-poll-ms N (fstat between stores, default 10)\n"
@@ -287,6 +291,13 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 			if (u > 1024)
 				BAD("expected --create-meta-pages from 0 to 1024, saw '%s'", optarg);
 			o->create_meta_pages = (uint32_t)u;
+			break;
+		case O_AMETA:
+			if ((rc = num_opt("alloc-meta-pages", optarg, &u, 0, err, errlen)))
+				return rc;
+			if (u > 1024)
+				BAD("expected --alloc-meta-pages from 0 to 1024, saw '%s'", optarg);
+			o->alloc_meta_pages = (uint32_t)u;
 			break;
 		case O_BG:
 			if ((rc = num_opt("dirty-background-bytes", optarg, &u, 1, err, errlen)))

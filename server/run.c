@@ -525,8 +525,13 @@ int sw_run_main(struct sw_run *R)
 	R->t_last_look_mono_ns = R->t0_mono_ns;
 	R->t_last_look_real_ns = sw_real_ns();
 	if (!R->native) {
-		/* the model's flusher starts idle with the run */
-		sw_model_start(&R->model, R->t0_mono_ns);
+		/* the model's flusher starts idle with the run; a file created
+		 * by this writer (modelled with --create-meta-pages) has been
+		 * dirty since its creation, and the flusher ran since then */
+		int64_t t_c = R->t_create_mono_ns && R->o->create_meta_pages
+				      ? R->t_create_mono_ns : R->t0_mono_ns;
+		sw_model_start(&R->model, t_c);
+		sw_model_advance(&R->model, R->t0_mono_ns, NULL);
 		atomic_store(&R->mp.policy_active, 1);
 	}
 	int reason = loop(R);

@@ -246,6 +246,7 @@ static int map_file(struct sw_run *R, char *err, size_t errlen)
 		.journal_commit_ns = o->journal_commit_ms * SW_NS_PER_MS,
 		.bg_share = o->bg_share,
 		.create_meta_pages = o->create_meta_pages,
+		.alloc_meta_pages = o->alloc_meta_pages,
 	};
 	if (sw_model_init(&R->model, &mc, o->policy, sw_mono_ns(), e2, sizeof(e2)))
 		return say(err, errlen, 1, "%s", e2);
@@ -306,6 +307,8 @@ static int setup(struct sw_run *R, char *err, size_t errlen)
 
 	if ((rc = open_file(o->file, &R->fd, &created, &st, err, errlen)))
 		return rc;
+	if (created)
+		R->t_create_mono_ns = sw_mono_ns();
 	if (!realpath(o->file, R->r.path))
 		snprintf(R->r.path, sizeof(R->r.path), "%s", o->file);
 	if (sw_fsinfo_get(R->fd, R->r.path, &R->r.fs) != 0)

@@ -36,6 +36,7 @@ struct sw_opts {
 	int64_t journal_commit_ms;            /* model: jbd2 commit, 0: none */
 	int bg_share;                         /* model: --wb-bg-share, enum sw_bg_share */
 	uint32_t create_meta_pages;           /* model: --create-meta-pages */
+	uint32_t alloc_meta_pages;            /* model: --alloc-meta-pages */
 	int populate;                         /* native: --populate */
 	int64_t native_poll_ms;               /* native: fstat poll period */
 	int native_poll_only;                 /* native: no fstat after stores */

@@ -50,7 +50,7 @@ int sw_model_init(struct sw_model *m, const struct sw_model_cfg *cfg,
 	return 0;
 }
 
-static void journal_update(struct sw_model *m, int64_t t);
+static void journal_start(struct sw_model *m, int64_t t);
 
 void sw_model_start(struct sw_model *m, int64_t t_mono_ns)
 {
@@ -60,12 +60,26 @@ void sw_model_start(struct sw_model *m, int64_t t_mono_ns)
 	m->t_last_old_flush_mono_ns = t_mono_ns;
 	m->t_commit_mono_ns = INT64_MAX;
 	m->bdev_dirty = 0;
-	m->bdev_pages = 1;
+	m->bdev_itable = 0;
+	m->bdev_other = 0;
+	m->txn_itable = 0;
+	m->txn_other = 0;
+	m->meta_dirty = 0;
 	/* the file's creation (ext4_create: a handle) starts a transaction
-	 * now; its metadata blocks go to the bdev inode at that commit */
+	 * now; its metadata blocks go to the bdev inode at that commit.
+	 * Its ftruncate marks the inode dirty (ext4_setattr ->
+	 * ext4_mark_inode_dirty -> __mark_inode_dirty(I_DIRTY_SYNC)): on
+	 * b_dirty with dirtied_when = now, the flusher armed from now
+	 * (traced in the 6.1 guest: dirtied_when of the first write-back of
+	 * the file is the creation's, ~2 s before the first store, and the
+	 * flusher's phase is the creation's) */
 	if (m->cfg.create_meta_pages > 0) {
-		m->bdev_pages = m->cfg.create_meta_pages;
-		journal_update(m, t_mono_ns);
+		journal_start(m, t_mono_ns);
+		m->txn_itable = 1;
+		m->txn_other = m->cfg.create_meta_pages - 1;
+		m->meta_dirty = 1;
+		m->t_dirtied_when_mono_ns = t_mono_ns;
+		m->t_next_tick_mono_ns = sw_model_wake_after(m, t_mono_ns);
 	}
 }
 
@@ -149,25 +163,39 @@ static int64_t round_second_up(const struct sw_model *m, int64_t t)
 	return (floor_div(j + hz - 1, hz) * hz) * J;
 }
 
-/* A timestamp update at t: ext4_dirty_inode() -> ext4_journal_start():
- * the running transaction, or a new one whose commit timer is armed at
- * t + journal_commit_ns (jbd2_get_transaction: t_expires = jiffies +
- * j_commit_interval; the timer at round_jiffies_up(t_expires)). */
-static void journal_update(struct sw_model *m, int64_t t)
+/* A handle at t (ext4_journal_start()): the running transaction, or a
+ * new one whose commit timer is armed at t + journal_commit_ns
+ * (jbd2_get_transaction: t_expires = jiffies + j_commit_interval; the
+ * timer at round_jiffies_up(t_expires)). */
+static void journal_start(struct sw_model *m, int64_t t)
 {
 	if (m->cfg.journal_commit_ns <= 0 || m->t_commit_mono_ns != INT64_MAX)
 		return;
 	m->t_commit_mono_ns = round_second_up(m, t + m->cfg.journal_commit_ns);
 }
 
+/* A timestamp update at t: ext4_dirty_inode() journals the inode. */
+static void journal_update(struct sw_model *m, int64_t t)
+{
+	journal_start(m, t);
+	if (m->t_commit_mono_ns != INT64_MAX)
+		m->txn_itable = 1;
+}
+
 /* The commit at t: its metadata buffers go to the VM dirty
  * (__jbd2_journal_refile_buffer -> mark_buffer_dirty ->
- * __mark_inode_dirty(bdev inode)): dirtied_when is set when the block
- * device inode was clean, and wb_wakeup_delayed() arms the flusher when
- * nothing else was dirty. */
+ * __mark_inode_dirty(bdev inode)): a page already dirty counts once;
+ * dirtied_when is set when the block device inode was clean, and
+ * wb_wakeup_delayed() arms the flusher when nothing else was dirty. */
 static void journal_commit(struct sw_model *m, int64_t t)
 {
 	m->t_commit_mono_ns = INT64_MAX;
+	if (!m->txn_itable && !m->txn_other)
+		return;
+	m->bdev_itable |= m->txn_itable;
+	m->bdev_other += m->txn_other;
+	m->txn_itable = 0;
+	m->txn_other = 0;
 	if (m->bdev_dirty)
 		return;
 	m->bdev_dirty = 1;
@@ -232,8 +260,13 @@ static void fprop_writeout(struct sw_model *m, int64_t t, int64_t n)
 		return;
 	fprop_periods(m, t);
 	fprop_reflect(m);
-	pcpu_add(&m->wb_events, n, PROP_BATCH);
-	pcpu_add(&m->dom_events, n, PCPU_BATCH);
+	/* one call per folio as each completes (__folio_end_writeback), so
+	 * the wb's count folds at exactly the batch, never past it: 7 + 2
+	 * pages fold 8 and leave 1, not fold 9 */
+	for (int64_t i = 0; i < n; i++) {
+		pcpu_add(&m->wb_events, 1, PROP_BATCH);
+		pcpu_add(&m->dom_events, 1, PCPU_BATCH);
+	}
 	if (!m->t_period_mono_ns)
 		m->t_period_mono_ns = t + FPROP_PERIOD_NS;
 }
@@ -300,12 +333,14 @@ int sw_model_trap(struct sw_model *m, uint64_t page, int64_t t_mono_ns,
 	m->nwritable++;
 	if (!m->inode_dirty) {
 		/* __mark_inode_dirty(): dirtied_when is set when the inode
-		 * goes from clean to dirty, and when it is the wb's first
-		 * dirty inode, wb_wakeup_delayed() arms the flusher
-		 * writeback_ns from now; queue_delayed_work() leaves an
-		 * already armed work (e.g. after an fsync) where it is. */
+		 * goes from clean to dirty (not when it is dirty already,
+		 * meta_dirty), and when it is the wb's first dirty inode,
+		 * wb_wakeup_delayed() arms the flusher writeback_ns from
+		 * now; queue_delayed_work() leaves an already armed work
+		 * (e.g. after an fsync) where it is. */
 		m->inode_dirty = 1;
-		m->t_dirtied_when_mono_ns = t_mono_ns;
+		if (!m->meta_dirty)
+			m->t_dirtied_when_mono_ns = t_mono_ns;
 		if (m->t_next_tick_mono_ns == INT64_MAX)
 			m->t_next_tick_mono_ns = sw_model_wake_after(m, t_mono_ns);
 	}
@@ -331,7 +366,7 @@ static uint64_t wrprotect(struct sw_model *m, const struct sw_reprotect *rp,
 		uint32_t p = m->cdirty[i];
 		if ((m->flags[p] & SW_PG_WRITABLE) && !whole && rp && rp->page)
 			rp->page(rp->ctx, p);
-		m->flags[p] &= clean ? 0 : (uint8_t)~SW_PG_WRITABLE;
+		m->flags[p] &= clean ? SW_PG_ALLOC : (uint8_t)~SW_PG_WRITABLE;
 	}
 	m->nwritable = 0;
 	if (clean) {
@@ -345,7 +380,8 @@ static uint64_t wrprotect(struct sw_model *m, const struct sw_reprotect *rp,
 static void flush(struct sw_model *m, uint32_t cause, int64_t t,
 		  const struct sw_reprotect *rp, struct sw_decision *d)
 {
-	int vfs_dirty = m->inode_dirty;
+	int vfs_dirty = m->inode_dirty, meta_dirty = m->meta_dirty;
+	uint32_t fresh = 0;
 
 	decision_init(d, cause);
 	if (m->inode_dirty) {
@@ -353,7 +389,13 @@ static void flush(struct sw_model *m, uint32_t cause, int64_t t,
 		d->flushed = 1;
 	}
 	m->pending_events += (int64_t)m->ndirty;
+	for (uint64_t i = 0; i < m->ndirty; i++) {
+		uint32_t p = m->cdirty[i];
+		fresh += !(m->flags[p] & SW_PG_ALLOC);
+		m->flags[p] |= SW_PG_ALLOC;
+	}
 	d->cleaned = wrprotect(m, rp, 1);
+	m->meta_dirty = 0;
 	/* fsync and msync(MS_SYNC) (vfs_fsync_range -> ext4_sync_file, also
 	 * xfs_file_fsync) write the pages with file_write_and_wait_range()
 	 * and force the journal, but never pass the inode through
@@ -362,8 +404,10 @@ static void flush(struct sw_model *m, uint32_t cause, int64_t t,
 	 * __mark_inode_dirty does not move dirtied_when), so kupdate still
 	 * writes it expire_ns after the FIRST dirtying.  Traced on loop ext4:
 	 * fsync every 2.3 s, kupdate cleaned the page every 3.1 s anyway. */
-	if (cause == SW_CAUSE_FSYNC || cause == SW_CAUSE_MSYNC_SYNC)
+	if (cause == SW_CAUSE_FSYNC || cause == SW_CAUSE_MSYNC_SYNC) {
 		m->inode_dirty = vfs_dirty;
+		m->meta_dirty = meta_dirty;
+	}
 	int upd = pol_pay(m);
 	count_update(m, d, upd, t);
 	/* ext4_sync_file() -> jbd2_complete_transaction(): fsync and
@@ -377,6 +421,15 @@ static void flush(struct sw_model *m, uint32_t cause, int64_t t,
 	     (upd && m->pol->flush_owed)) &&
 	    m->t_commit_mono_ns != INT64_MAX)
 		journal_commit(m, t);
+	/* then the data goes out: a page never written gets its block now
+	 * (ext4_writepages -> mpage_map_and_submit_extent, delalloc), a
+	 * handle of the transaction after that commit (traced: block bitmap
+	 * and group descriptor dirtied by the next commit) */
+	if (fresh && m->cfg.alloc_meta_pages) {
+		journal_start(m, t);
+		if (m->t_commit_mono_ns != INT64_MAX)
+			m->txn_other += m->cfg.alloc_meta_pages;
+	}
 }
 
 /* The bdev inode written back: its pages complete with the run's (the
@@ -384,8 +437,9 @@ static void flush(struct sw_model *m, uint32_t cause, int64_t t,
 static void bdev_writeback(struct sw_model *m)
 {
 	m->bdev_dirty = 0;
-	m->pending_events += m->bdev_pages;
-	m->bdev_pages = 1;
+	m->pending_events += m->bdev_itable + m->bdev_other;
+	m->bdev_itable = 0;
+	m->bdev_other = 0;
 }
 
 int64_t sw_model_next_tick(const struct sw_model *m)
@@ -423,9 +477,12 @@ int sw_model_tick(struct sw_model *m, int64_t t_mono_ns,
 			/* wb_writeback(for_kupdate): dirtied_before = now -
 			 * expire; move_expired_inodes() takes the inode unless
 			 * inode_dirtied_after(inode, dirtied_before) */
-			if (m->inode_dirty &&
-			    tick - m->t_dirtied_when_mono_ns >= m->cfg.expire_ns)
-				flush(m, SW_CAUSE_KUPDATE, tick, rp, d);
+			if ((m->inode_dirty || m->meta_dirty) &&
+			    tick - m->t_dirtied_when_mono_ns >= m->cfg.expire_ns) {
+				if (m->inode_dirty)
+					flush(m, SW_CAUSE_KUPDATE, tick, rp, d);
+				m->meta_dirty = 0; /* write_inode: clean */
+			}
 			if (m->bdev_dirty &&
 			    tick - m->t_bdev_dirtied_when_mono_ns >= m->cfg.expire_ns)
 				bdev_writeback(m);
@@ -437,6 +494,7 @@ int sw_model_tick(struct sw_model *m, int64_t t_mono_ns,
 		if ((m->inode_dirty || m->bdev_dirty) && bg_over(m, tick)) {
 			if (m->inode_dirty)
 				flush(m, SW_CAUSE_BACKGROUND, tick, rp, d);
+			m->meta_dirty = 0;
 			if (m->bdev_dirty)
 				bdev_writeback(m);
 		}
@@ -445,10 +503,18 @@ int sw_model_tick(struct sw_model *m, int64_t t_mono_ns,
 		m->pending_events = 0;
 		/* wb_workfn(): re-armed writeback_ns from this run only
 		 * while the wb still has dirty io (wb_has_dirty_io) */
-		if (m->inode_dirty || m->bdev_dirty)
+		if (m->inode_dirty || m->meta_dirty || m->bdev_dirty)
 			m->t_next_tick_mono_ns = sw_model_wake_after(m, tick);
 	}
 	return ran;
+}
+
+void sw_model_advance(struct sw_model *m, int64_t t_mono_ns,
+		      const struct sw_reprotect *rp)
+{
+	struct sw_decision d;
+	while (sw_model_next_tick(m) <= t_mono_ns)
+		sw_model_tick(m, sw_model_next_tick(m), rp, &d);
 }
 
 void sw_model_background(struct sw_model *m, int64_t t_mono_ns,

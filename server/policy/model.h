@@ -71,6 +71,15 @@
  * writeback of the block device inode writes them ("ino=<bdev> wrote=5",
  * later commits 1); with the file's 6 pages before it the count folds,
  * background stops, and the file waits for expiry (create_meta_pages).
+ * Traced again with 0008 (issue 10; tests/server/policy/test_model.c
+ * run_traced): the count moves one page at a time (__folio_end_writeback
+ * per folio), so it folds at exactly 8; the file's creation leaves the
+ * inode dirty (meta_dirty) and arms the flusher, whose phase and the
+ * file's dirtied_when are the creation's; the first write-back of a page
+ * allocates its block (delalloc), whose bitmap and group descriptor the
+ * next commit dirties (alloc_meta_pages); and a fold below 8 left after a
+ * background stretch never ages out (the exact sum halves, never below 0):
+ * expiry for the rest of the run.
  * Background: when cache-dirty bytes exceed background_bytes after a trap,
  * the trap's decision says so and the caller flushes (cause BACKGROUND).
  */
@@ -111,6 +120,12 @@ struct sw_model_cfg {
 				      first checkpoint writeback writes them
 				      all (fprop counts them); 0: the file
 				      existed, or not modelled */
+	uint32_t alloc_meta_pages; /* block-device pages the first
+				      writeback of a page with no block yet
+				      (ext4 delalloc: block bitmap and group
+				      descriptor = 2, traced in the 6.1
+				      guest) adds to the transaction
+				      running after it; 0: not modelled */
 };
 
 /* The wb's share of the background threshold (wb_over_bg_thresh ->
@@ -153,6 +168,7 @@ struct sw_reprotect {
 
 #define SW_PG_WRITABLE 0x1u
 #define SW_PG_CDIRTY 0x2u
+#define SW_PG_ALLOC 0x4u /* written back once: its block is allocated */
 
 struct sw_model {
 	struct sw_model_cfg cfg;
@@ -163,6 +179,10 @@ struct sw_model {
 	uint64_t ndirty;                 /* cache-dirty pages */
 	uint64_t nwritable;              /* writable pages */
 	int inode_dirty;                 /* 1: some page is cache-dirty */
+	int meta_dirty;                  /* 1: the inode is dirty with no
+					    dirty page (I_DIRTY_SYNC of the
+					    creation's ftruncate): on b_dirty,
+					    dirtied_when kept, flusher armed */
 	int64_t t_dirtied_when_mono_ns;  /* valid when inode_dirty */
 	int64_t t_next_tick_mono_ns;     /* next flusher run (armed delayed
 					    work); INT64_MAX: not armed */
@@ -174,9 +194,12 @@ struct sw_model {
 					    buffers dirty the block device
 					    inode on the same wb */
 	int64_t t_bdev_dirtied_when_mono_ns; /* valid when bdev_dirty */
-	uint32_t bdev_pages;             /* pages of the bdev inode's next
-					    writeback (1: the inode table
-					    block; more after a creation) */
+	int txn_itable;                  /* 1: the running transaction holds
+					    the inode (its inode table block) */
+	uint32_t txn_other;              /* its other metadata blocks (the
+					    creation's, an allocation's) */
+	int bdev_itable;                 /* the bdev inode's dirty pages: */
+	uint32_t bdev_other;             /* inode table block, others */
 	struct sw_pcpu wb_events;        /* wb->completions.events (pages
 					    written back, fprop) */
 	struct sw_pcpu dom_events;       /* the domain's completions.events */
@@ -210,9 +233,15 @@ static inline int sw_model_writable(const struct sw_model *m, uint64_t page)
  * that should not have happened; nothing changed). */
 int sw_model_trap(struct sw_model *m, uint64_t page, int64_t t_mono_ns,
 		  struct sw_decision *d);
-/* The run starts at t: the flusher is idle (nothing dirty, no work armed),
- * last_old_flush = t (wb_init).  Call once before the first event. */
+/* The file exists from t: the flusher is idle (nothing dirty, no work
+ * armed), last_old_flush = t (wb_init); with create_meta_pages the file was
+ * created at t, so its inode is dirty from t (meta_dirty) and its creation
+ * is journalled.  Call once before the first event. */
 void sw_model_start(struct sw_model *m, int64_t t_mono_ns);
+/* Runs every flusher tick due by t, each at its own time (the time between
+ * the file's creation and the run's first store). */
+void sw_model_advance(struct sw_model *m, int64_t t_mono_ns,
+		      const struct sw_reprotect *rp);
 /* When a delayed work armed at t with the model's writeback_ns fires:
  * t + writeback_ns, rounded as the timer wheel does (exported for tests). */
 int64_t sw_model_wake_after(const struct sw_model *m, int64_t t_mono_ns);
