@@ -119,8 +119,10 @@ static void print_rec(const struct swlog_rec *rec)
 	case SW_REC_KREAD: {
 		const struct sw_rec_kread *k = p;
 		printf(" t_before=%" PRId64 " t_after=%" PRId64 " page=%" PRIu64
-		       " gen=%" PRIu64 " mode=%u err=%d flags=%#x", k->t_before_real_ns,
-		       k->t_after_real_ns, k->page, k->gen, k->mode, k->err, k->flags);
+		       " gen=%" PRIu64 " mode=%u err=%d flags=%#x t_before_mono=%" PRId64
+		       " t_after_mono=%" PRId64, k->t_before_real_ns,
+		       k->t_after_real_ns, k->page, k->gen, k->mode, k->err, k->flags,
+		       k->t_before_mono_ns, k->t_after_mono_ns);
 		break;
 	}
 	default:

@@ -5,12 +5,17 @@
 
 #include "readtimes.h"
 
-static int64_t at(const struct sw_readtimes *rt, size_t i)
+static const struct sw_read_time *rd(const struct sw_readtimes *rt, size_t i)
 {
-	return rt->t[(rt->head + i) % rt->cap];
+	return &rt->t[(rt->head + i) % rt->cap];
 }
 
-static int push(struct sw_readtimes *rt, int64_t t)
+static int64_t at(const struct sw_readtimes *rt, size_t i)
+{
+	return rd(rt, i)->t_ns;
+}
+
+static int push(struct sw_readtimes *rt, struct sw_read_time q)
 {
 	if (rt->n == rt->cap) {
 		size_t nc = rt->cap ? rt->cap * 2 : 256;
@@ -18,11 +23,11 @@ static int push(struct sw_readtimes *rt, int64_t t)
 			nc = SW_RT_MAX;
 		if (nc <= rt->cap)
 			return -1;
-		int64_t *nt = malloc(nc * sizeof(*nt));
+		struct sw_read_time *nt = malloc(nc * sizeof(*nt));
 		if (!nt)
 			return -1;
 		for (size_t i = 0; i < rt->n; i++)
-			nt[i] = at(rt, i);
+			nt[i] = *rd(rt, i);
 		free(rt->t);
 		rt->t = nt;
 		rt->cap = nc;
@@ -30,29 +35,41 @@ static int push(struct sw_readtimes *rt, int64_t t)
 	}
 	/* a read never starts before the one logged before it; a damaged
 	 * log's step back is held at the previous time */
-	if (rt->n && t < at(rt, rt->n - 1))
-		t = at(rt, rt->n - 1);
-	rt->t[(rt->head + rt->n) % rt->cap] = t;
+	if (rt->n && q.t_ns < at(rt, rt->n - 1))
+		q.t_ns = at(rt, rt->n - 1);
+	if (rt->n && q.tb_mono_ns < rd(rt, rt->n - 1)->tb_mono_ns)
+		q.tb_mono_ns = rd(rt, rt->n - 1)->tb_mono_ns;
+	if (q.ta_mono_ns < q.tb_mono_ns)
+		q.ta_mono_ns = q.tb_mono_ns;
+	rt->t[(rt->head + rt->n) % rt->cap] = q;
 	rt->n++;
 	return 0;
+}
+
+/* one more read from the log: 1, or 0 at its end (or the window full) */
+static int load_one(struct sw_readtimes *rt)
+{
+	struct sw_read_time q = { 0, 0, 0 };
+	if (rt->eof)
+		return 0;
+	if (!rt->next(rt->ctx, &q)) {
+		rt->eof = 1;
+		return 0;
+	}
+	if (push(rt, q)) {
+		rt->eof = 1;
+		rt->capped = 1;
+		return 0;
+	}
+	return 1;
 }
 
 /* the first read starting at or after x; INT64_MAX: none logged */
 static int64_t rt_ceil(void *ctx, int64_t x)
 {
 	struct sw_readtimes *rt = ctx;
-	while (!rt->eof && (rt->n == 0 || at(rt, rt->n - 1) < x)) {
-		int64_t t;
-		if (!rt->next(rt->ctx, &t)) {
-			rt->eof = 1;
-			break;
-		}
-		if (push(rt, t)) {
-			rt->eof = 1;
-			rt->capped = 1;
-			break;
-		}
-	}
+	while ((rt->n == 0 || at(rt, rt->n - 1) < x) && load_one(rt))
+		;
 	if (rt->n == 0)
 		return INT64_MAX;
 	int64_t last = at(rt, rt->n - 1);
@@ -77,11 +94,81 @@ static int64_t rt_ceil(void *ctx, int64_t x)
 	return at(rt, lo);
 }
 
-void sw_readtimes_init(struct sw_readtimes *rt, int (*next)(void *, int64_t *),
-		       void *ctx, int64_t period_ns)
+/* past the last logged read the reader's period goes on, in both clocks */
+static struct sw_read_time beyond(const struct sw_readtimes *rt, int64_t k)
+{
+	const struct sw_read_time *l = rd(rt, rt->n - 1);
+	__int128 d = (__int128)k * rt->period_ns;
+	struct sw_read_time q;
+	q.t_ns = d + l->t_ns > INT64_MAX ? INT64_MAX : (int64_t)(d + l->t_ns);
+	q.tb_mono_ns = d + l->tb_mono_ns > INT64_MAX ? INT64_MAX : (int64_t)(d + l->tb_mono_ns);
+	q.ta_mono_ns = q.tb_mono_ns;
+	return q;
+}
+
+/* the first read whose reader-clock start is at or after m */
+static int64_t rt_ceil_mono(void *ctx, int64_t m)
+{
+	struct sw_readtimes *rt = ctx;
+	while ((rt->n == 0 || rd(rt, rt->n - 1)->tb_mono_ns < m) && load_one(rt))
+		;
+	if (rt->n == 0)
+		return INT64_MAX;
+	const struct sw_read_time *l = rd(rt, rt->n - 1);
+	if (l->tb_mono_ns < m) {
+		if (rt->period_ns <= 0)
+			return INT64_MAX;
+		__int128 k = ((__int128)m - l->tb_mono_ns + rt->period_ns - 1) / rt->period_ns;
+		return k > INT64_MAX / 2 ? INT64_MAX : beyond(rt, (int64_t)k).t_ns;
+	}
+	size_t lo = 0, hi = rt->n - 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (rd(rt, mid)->tb_mono_ns >= m)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return at(rt, lo);
+}
+
+/* the read starting at t (the first one, when several share t) */
+static int rt_get(void *ctx, int64_t t, struct sw_read_time *out)
+{
+	struct sw_readtimes *rt = ctx;
+	while ((rt->n == 0 || at(rt, rt->n - 1) < t) && load_one(rt))
+		;
+	if (rt->n == 0)
+		return 0;
+	if (at(rt, rt->n - 1) < t) {
+		if (rt->period_ns <= 0)
+			return 0;
+		int64_t d = t - at(rt, rt->n - 1);
+		*out = beyond(rt, d / rt->period_ns);
+		return out->t_ns == t;
+	}
+	size_t lo = 0, hi = rt->n - 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (at(rt, mid) >= t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (at(rt, lo) != t)
+		return 0;
+	*out = *rd(rt, lo);
+	return 1;
+}
+
+void sw_readtimes_init(struct sw_readtimes *rt,
+		       int (*next)(void *, struct sw_read_time *), void *ctx,
+		       int64_t period_ns)
 {
 	*rt = (struct sw_readtimes){ .next = next, .ctx = ctx, .period_ns = period_ns };
 	rt->src.ceil = rt_ceil;
+	rt->src.ceil_mono = rt_ceil_mono;
+	rt->src.get = rt_get;
 	rt->src.ctx = rt;
 }
 
@@ -101,11 +188,14 @@ void sw_readtimes_free(struct sw_readtimes *rt)
 	rt->cap = rt->n = rt->head = 0;
 }
 
-int sw_readtimes_array_next(void *ctx, int64_t *t_ns)
+int sw_readtimes_array_next(void *ctx, struct sw_read_time *q)
 {
 	struct sw_readtimes_array *a = ctx;
 	if (a->i >= a->n)
 		return 0;
-	*t_ns = a->t[a->i++];
+	q->t_ns = a->t[a->i];
+	q->tb_mono_ns = a->tb_mono ? a->tb_mono[a->i] : 0;
+	q->ta_mono_ns = a->ta_mono ? a->ta_mono[a->i] : q->tb_mono_ns;
+	a->i++;
 	return 1;
 }

@@ -25,12 +25,13 @@
 struct swlog_reader;
 
 struct sw_readtimes {
-	/* where more read times come from: returns 1 and the next read's
-	 * start time (writer clock, t_mono_ns not used), 0 at the end */
-	int (*next)(void *ctx, int64_t *t_ns);
+	/* where more reads come from: returns 1 and the next read (start in
+	 * the writer clock; start and end in the reader's monotonic clock,
+	 * 0 if not known), 0 at the end */
+	int (*next)(void *ctx, struct sw_read_time *q);
 	void *ctx;
 	int eof;          /* next() said end (or the window was full) */
-	int64_t *t;       /* ring of read start times, nondecreasing (ns) */
+	struct sw_read_time *t; /* ring of reads, starts nondecreasing */
 	size_t cap, head, n;
 	uint64_t capped;  /* 1: SW_RT_MAX reached, later reads ignored */
 	int64_t period_ns; /* after the last read: reads every period_ns */
@@ -39,8 +40,9 @@ struct sw_readtimes {
 
 /* Set up (no allocation yet); next/ctx supply the reads in log order;
  * past the last of them the reads go on every period_ns (0: none). */
-void sw_readtimes_init(struct sw_readtimes *rt, int (*next)(void *, int64_t *),
-		       void *ctx, int64_t period_ns);
+void sw_readtimes_init(struct sw_readtimes *rt,
+		       int (*next)(void *, struct sw_read_time *), void *ctx,
+		       int64_t period_ns);
 /* Forget reads before t_ns (the live replay will not ask for them). */
 void sw_readtimes_drop_before(struct sw_readtimes *rt, int64_t t_ns);
 void sw_readtimes_free(struct sw_readtimes *rt);
@@ -49,7 +51,8 @@ void sw_readtimes_free(struct sw_readtimes *rt);
 struct sw_readtimes_array {
 	const int64_t *t;
 	size_t n, i;
+	const int64_t *tb_mono, *ta_mono; /* NULL: not known */
 };
-int sw_readtimes_array_next(void *ctx, int64_t *t_ns);
+int sw_readtimes_array_next(void *ctx, struct sw_read_time *q);
 
 #endif

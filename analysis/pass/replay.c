@@ -41,6 +41,10 @@ void sw_replay_init(struct sw_replay *r, const struct sw_profile *p,
 	r->t_fill_ns = t0_ns;
 	r->revals = 1;
 	r->fills = 1;
+	r->tick_ns = 0;
+	r->phase_ns = 0;
+	r->rcj = 0;
+	r->ts_j = 0;
 	/* the first read opens the file (kept-open readers open at their
 	 * first read) and its attributes come after that read began (VM:
 	 * the first revalidation 3.1 s after it, v3 and v4.2) */
@@ -53,6 +57,72 @@ void sw_replay_init_reads(struct sw_replay *r, const struct sw_profile *p,
 {
 	sw_replay_init(r, p, t0_ns, key);
 	r->reads = reads;
+}
+
+/* jiffies at the reader's CLOCK_MONOTONIC t (floor on the tick grid) */
+static int64_t jif(const struct sw_replay *r, int64_t t)
+{
+	int64_t d = t - r->phase_ns, q = d / r->tick_ns;
+	return (d % r->tick_ns != 0 && d < 0) ? q - 1 : q;
+}
+
+static int jiffies_mode(const struct sw_replay *r)
+{
+	return r->tick_ns > 0;
+}
+
+/* The read q made a revalidation (changed: it found a new key and fetched
+ * the data again) or, for the first read, opened the file.  Where the
+ * client's jiffies were taken (fs/nfs/inode.c, 6.1):
+ *  - nfs_update_inode() sets read_cache_jiffies = fattr->time_start, the
+ *    jiffies when that RPC's fattr was set up (nfs_fattr_init, at send);
+ *    with no change it doubles attrtimeo when now (jiffies at the reply) is
+ *    not in [attrtimeo_timestamp, attrtimeo_timestamp + attrtimeo), then
+ *    sets attrtimeo_timestamp = now; with a change, attrtimeo = acregmin
+ *    and attrtimeo_timestamp = now.
+ *  - v3: the refetch's READ carries post-op attributes (nfs3_read_done ->
+ *    nfs_refresh_inode), whose fattr was set up at the READ's send: they
+ *    move read_cache_jiffies and attrtimeo_timestamp once more.  A v4 READ
+ *    compound carries no GETATTR: the GETATTR's stand. */
+static void jif_reval(struct sw_replay *r, const struct sw_read_time *q, int changed)
+{
+	int64_t dur = q->ta_mono_ns - q->tb_mono_ns;
+	int64_t getattr_reply = q->tb_mono_ns + SW_REPLAY_GETATTR_NS;
+	if (!changed) {
+		int64_t now = jif(r, dur >= SW_REPLAY_RPC_MIN_NS ? q->ta_mono_ns : getattr_reply);
+		r->rcj = jif(r, q->tb_mono_ns);
+		if (!r->p->noac && now - r->ts_j >= r->timeo_ns / r->tick_ns) {
+			int64_t n = r->timeo_ns * 2;
+			r->timeo_ns = n > r->p->acregmax_ns ? r->p->acregmax_ns : n;
+		}
+		r->ts_j = now;
+		return;
+	}
+	r->timeo_ns = r->p->noac ? 0 : r->p->acregmin_ns;
+	if (r->p->vers == 3) {
+		int64_t send = dur > SW_REPLAY_READ_TAIL_NS ? q->ta_mono_ns - SW_REPLAY_READ_TAIL_NS
+							      : getattr_reply;
+		int64_t reply = q->ta_mono_ns > send + SW_REPLAY_READ_TAIL_NS
+					? q->ta_mono_ns : send + SW_REPLAY_READ_TAIL_NS;
+		r->rcj = jif(r, send);
+		r->ts_j = jif(r, reply);
+	} else {
+		r->rcj = jif(r, q->tb_mono_ns);
+		r->ts_j = jif(r, getattr_reply);
+	}
+}
+
+void sw_replay_set_jiffies(struct sw_replay *r, int64_t tick_ns, int64_t phase_ns)
+{
+	struct sw_read_time q;
+	if (tick_ns <= 0 || !r->reads || !r->reads->ceil_mono || !r->reads->get ||
+	    !r->reads->get(r->reads->ctx, r->t0_ns, &q) || q.tb_mono_ns <= 0)
+		return;
+	r->tick_ns = tick_ns;
+	r->phase_ns = ((phase_ns % tick_ns) + tick_ns) % tick_ns;
+	/* the first read opened the file and read it: a fetch */
+	jif_reval(r, &q, 1);
+	r->strict = 0;
 }
 
 int64_t sw_replay_next_reval(const struct sw_replay *r)
@@ -74,6 +144,13 @@ int64_t sw_replay_next_reval(const struct sw_replay *r)
 	 * no change).  An NFSv4 READ compound carries no GETATTR
 	 * (nfs4_xdr_enc_read: SEQUENCE PUTFH READ; nfs4_read_done_cb
 	 * refreshes nothing), so v4 never moves it. */
+	if (jiffies_mode(r)) {
+		/* nfs_attribute_timeout(): the first read whose jiffies are
+		 * not in [read_cache_jiffies, read_cache_jiffies + attrtimeo) */
+		__int128 m = (__int128)r->phase_ns +
+			     ((__int128)r->rcj + r->timeo_ns / r->tick_ns) * r->tick_ns;
+		return r->reads->ceil_mono(r->reads->ctx, sat(m));
+	}
 	if (r->reads) {
 		/* logged reads are not on an exact grid: "the read exactly
 		 * attrtimeo later" is the one within a jiffy of it (jiffies
@@ -88,9 +165,20 @@ int64_t sw_replay_next_reval(const struct sw_replay *r)
 
 static void reval_at(struct sw_replay *r, int64_t t)
 {
+	struct sw_read_time q;
 	r->t_attr_ns = t;
 	r->revals++;
 	r->strict = 0;
+	if (jiffies_mode(r) && r->reads->get(r->reads->ctx, t, &q)) {
+		int changed = r->srv_key != r->key;
+		if (changed) {
+			r->key = r->srv_key;
+			r->t_fill_ns = t;
+			r->fills++;
+		}
+		jif_reval(r, &q, changed);
+		return;
+	}
 	if (r->srv_key != r->key) {
 		r->key = r->srv_key;
 		r->t_fill_ns = t;

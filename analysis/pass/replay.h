@@ -53,8 +53,37 @@ void sw_profile_describe(const struct sw_profile *p, char *buf, int len);
  * INT64_MAX when there is none (a kernel reader's logged reads, issue 10). */
 #define SW_REPLAY_JIFFY_NS 4000000 /* HZ=250: the kernel's time grain */
 
+/* With the reader's jiffies grid known (sw_replay_set_jiffies), where in a
+ * logged read the client took its jiffies (fitted on the TCG guests' logs,
+ * issue 10: one grid phase then explains every revalidation of a v3 and a
+ * v4.2 reader of the same client, 40 s each):
+ *   GETATTR_NS    the GETATTR's reply after the read began (a read that
+ *                 made no RPC of its own);
+ *   READ_TAIL_NS  a refetch's READ sent this long before the read returned
+ *                 (its post-op attributes, v3);
+ *   RPC_MIN_NS    a read this long or longer made an RPC: it returned
+ *                 with the reply. */
+#define SW_REPLAY_GETATTR_NS 2000000
+#define SW_REPLAY_READ_TAIL_NS 6500000
+#define SW_REPLAY_RPC_MIN_NS 500000
+
+/* One logged read: its start in the writer's clock (what the replay orders
+ * by) and its start and end in the reader's CLOCK_MONOTONIC (what the
+ * client's jiffies follow; 0 and 0: not known). */
+struct sw_read_time {
+	int64_t t_ns;       /* start, writer realtime */
+	int64_t tb_mono_ns; /* start, reader's CLOCK_MONOTONIC */
+	int64_t ta_mono_ns; /* end (the read returned), same clock */
+};
+
 struct sw_read_src {
 	int64_t (*ceil)(void *ctx, int64_t x_ns);
+	/* the writer time of the first read starting at or after the
+	 * reader's CLOCK_MONOTONIC mono_ns; INT64_MAX: none */
+	int64_t (*ceil_mono)(void *ctx, int64_t mono_ns);
+	/* the read starting at t_ns (a time ceil or ceil_mono gave): 1 and
+	 * *out, or 0 */
+	int (*get)(void *ctx, int64_t t_ns, struct sw_read_time *out);
 	void *ctx;
 };
 
@@ -74,6 +103,13 @@ struct sw_replay {
 	int64_t t_fill_ns;    /* when the cached data was fetched */
 	uint64_t revals;      /* revalidations (GETATTRs) made */
 	uint64_t fills;       /* data cache fills (re-reads) */
+	/* jiffies mode (sw_replay_set_jiffies; tick_ns 0: off): the client's
+	 * own comparisons, in jiffies of its CLOCK_MONOTONIC grid */
+	int64_t tick_ns;      /* jiffy length (1/HZ) */
+	int64_t phase_ns;     /* a jiffy boundary, mod tick_ns */
+	int64_t rcj;          /* read_cache_jiffies: send jiffy of the RPC
+				 whose attributes refreshed the inode */
+	int64_t ts_j;         /* attrtimeo_timestamp: reply jiffy */
 };
 
 /* Start: first read at t0 fetches data and attributes (key). */
@@ -83,6 +119,12 @@ void sw_replay_init(struct sw_replay *r, const struct sw_profile *p,
 void sw_replay_init_reads(struct sw_replay *r, const struct sw_profile *p,
 			  const struct sw_read_src *reads, int64_t t0_ns,
 			  uint64_t key);
+/* Jiffies mode: the reader's client ticks every tick_ns, on a grid through
+ * phase_ns of its CLOCK_MONOTONIC, and reads carry their monotonic times
+ * (reads->ceil_mono and ->get): nfs_attribute_timeout and the attrtimeo
+ * doubling are then decided as the client decides them, in jiffies.  Call
+ * right after sw_replay_init_reads; a no-op without those. */
+void sw_replay_set_jiffies(struct sw_replay *r, int64_t tick_ns, int64_t phase_ns);
 /* Perform every revalidation at a read time < t (server key unchanged). */
 void sw_replay_advance(struct sw_replay *r, int64_t t_ns);
 /* The server's key changes at t (an update). */

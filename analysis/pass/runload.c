@@ -229,6 +229,22 @@ int sw_input_load(const char *dir, struct sw_summary *S, struct sw_input *in)
 		argv_of(m, S->cmdline, sizeof(S->cmdline));
 		/* stalewin-run / vm run set this when Ctrl-C stopped the run:
 		 * the logs are whole but end before the planned end */
+		/* vm run: the client guest's jiffies grid (/proc/timer_list) */
+		json_t *ct = json_object_get(m, "client_tick");
+		const char *tk = json_string_value(json_object_get(ct, "tick_ns"));
+		const char *ph = json_string_value(json_object_get(ct, "phase_ns"));
+		if (tk && ph) {
+			char *e1, *e2;
+			long long a = strtoll(tk, &e1, 10), b = strtoll(ph, &e2, 10);
+			if (*tk && !*e1 && *ph && !*e2 && a > 0 && a <= 100000000 && b >= 0) {
+				in->ctick_ns = a;
+				in->ctick_phase_ns = b % a;
+			} else {
+				sw_problem(S, path, -1, 0,
+					   "expected client_tick.tick_ns and phase_ns as decimal ns, saw '%s' and '%s'; the replay estimates the jiffies",
+					   tk, ph);
+			}
+		}
 		if (json_is_true(json_object_get(m, "interrupted")))
 			sw_problem(S, path, -1, 1,
 				   "expected a run to its planned end, saw one interrupted by the user (logs whole, ending early)");

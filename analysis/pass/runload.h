@@ -22,6 +22,10 @@ struct sw_input {
 	char kread[SW_MAX_KREAD][SW_PATHLEN];
 	int64_t kread_period_ns[SW_MAX_KREAD]; /* the reader's --every-ms */
 	int kread_cto[SW_MAX_KREAD];          /* open/read/close mode */
+	int64_t ctick_ns;       /* the readers' client: jiffy length (meta
+				   client_tick.tick_ns; 0: not recorded) */
+	int64_t ctick_phase_ns; /* a jiffy boundary mod ctick_ns, the
+				   client's CLOCK_MONOTONIC */
 };
 
 /* Returns 0, or 2 when there is nothing to report (S->prob says why).

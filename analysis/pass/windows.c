@@ -163,7 +163,7 @@ static int kread_next(struct sw_summary *S, struct sw_kread *K, struct kcur *C);
 /* the replay's read source for a kernel reader: the start of each read it
  * logged (KREAD t_before; nfs_file_read -> nfs_revalidate_mapping checks
  * the attribute cache as the read begins), failed reads left out */
-static int kread_time_next(void *ctx, int64_t *t_ns)
+static int kread_time_next(void *ctx, struct sw_read_time *t)
 {
 	struct kcur *C = ctx;
 	struct swlog_rec rec;
@@ -174,7 +174,9 @@ static int kread_time_next(void *ctx, int64_t *t_ns)
 		memcpy(&q, rec.payload, sizeof(q));
 		if (q.err)
 			continue;
-		*t_ns = sa(q.t_before_real_ns, C->offset_ns);
+		t->t_ns = sa(q.t_before_real_ns, C->offset_ns);
+		t->tb_mono_ns = q.t_before_mono_ns;
+		t->ta_mono_ns = q.t_after_mono_ns;
 		return 1;
 	}
 	return 0;
@@ -196,9 +198,11 @@ static void sims_start(struct pass *P, int64_t t0)
 			kread_next(S, &S->kr[j], C);
 		if (C->valid)
 			tj = sa(C->q.t_before_real_ns, S->offset_ns);
-		if (C->open2)
+		if (C->open2) {
 			sw_replay_init_reads(&C->sim, &S->kr[j].prof, &C->rt.src, tj, 0);
-		else
+			/* the client's jiffies grid, when the run recorded it */
+			sw_replay_set_jiffies(&C->sim, P->in->ctick_ns, P->in->ctick_phase_ns);
+		} else
 			sw_replay_init(&C->sim, &S->kr[j].prof, tj, 0);
 	}
 	P->sims_up = 1;

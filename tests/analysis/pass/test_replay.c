@@ -9,7 +9,9 @@
  * or mount options parsed into the wrong profile; replayed at a kernel
  * reader's logged read times (issue 10): a revalidation on the ideal grid
  * where the reader had stalled, a read past the last logged one taken from
- * nowhere, or a window that forgets reads the replay still needs.
+ * nowhere, or a window that forgets reads the replay still needs; in
+ * jiffies mode, attrtimeo doubled (or kept) against the reply's jiffy, or
+ * a v3 refetch's READ not moving read_cache_jiffies.
  */
 #include <stdio.h>
 #include <string.h>
@@ -303,6 +305,67 @@ static void logged_reads(void)
 	sw_readtimes_free(&rt);
 }
 
+/* Jiffies mode (sw_replay_set_jiffies): the client's comparisons made in
+ * jiffies of its monotonic clock, at the reads' logged times.  HZ=250,
+ * grid through 0; reads every 100 ms; a read that made an RPC lasts `dur`.
+ *  - v4.2, no change: the open's GETATTR reply (start + 2 ms) sets
+ *    attrtimeo_timestamp; the revalidation 750 jiffies later doubles
+ *    attrtimeo only if its reply is >= 750 jiffies after that one
+ *    (nfs_update_inode): reads at 0.3 ms + k 100 ms double (next at 9 s),
+ *    at 2.5 ms + k 100 ms they keep 3 s (next at 6 s).
+ *  - v3, a change at 2 s: the refetch's READ (post-op attributes) moves
+ *    read_cache_jiffies to its send, READ_TAIL (6.5 ms) before the read
+ *    returned: a refetch of 8 ms stays in the GETATTR's jiffy (next at
+ *    6.0 s), one of 12 ms does not (next at 6.1 s). */
+static void jiffies_mode(void)
+{
+	static const struct {
+		const char *line;
+		int64_t t0_us;      /* first read (the open), reader clock */
+		int64_t upd_ms;     /* the server's change, <0: none */
+		int64_t dur_us;     /* an RPC read's duration */
+		int64_t reval_ms;   /* the revalidation checked (read ~ there) */
+		int64_t next_us;    /* expected next revalidation */
+	} c[] = {
+		{ "a vers=4 acregmin=3 acregmax=60 period_ms=100", 300, -1, 1000, 3000, 9000300 },
+		{ "b vers=4 acregmin=3 acregmax=60 period_ms=100", 2500, -1, 1000, 3000, 6002500 },
+		{ "c vers=3 acregmin=3 acregmax=60 period_ms=100", 300, 2000, 8000, 3000, 6000300 },
+		{ "d vers=3 acregmin=3 acregmax=60 period_ms=100", 300, 2000, 12000, 3000, 6100300 },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		static int64_t t[200], tb[200], ta[200];
+		size_t n = 0;
+		for (; n < 200; n++) {
+			t[n] = tb[n] = c[i].t0_us * 1000 + (int64_t)n * MS(100);
+			/* the open (1 ms) and the revalidation checked made
+			 * RPCs */
+			ta[n] = tb[n] + (n == 0 ? 1000000
+					 : n == (size_t)(c[i].reval_ms / 100) ? c[i].dur_us * 1000
+									       : 100000);
+		}
+		struct sw_readtimes_array a = { .t = t, .n = n, .tb_mono = tb, .ta_mono = ta };
+		struct sw_readtimes rt;
+		struct sw_profile p;
+		struct sw_replay r;
+		char err[256];
+		CHECK(sw_profile_parse(c[i].line, &p, err, sizeof(err)) == 0, "%s", err);
+		sw_readtimes_init(&rt, sw_readtimes_array_next, &a, p.period_ns);
+		sw_replay_init_reads(&r, &p, &rt.src, t[0], 1);
+		sw_replay_set_jiffies(&r, 4000000, 0);
+		CHECK(r.tick_ns == 4000000, "%s: expected jiffies mode on", p.name);
+		if (c[i].upd_ms >= 0)
+			sw_replay_update(&r, MS(c[i].upd_ms), 2);
+		int64_t first = sw_replay_next_reval(&r);
+		CHECK(first == tb[c[i].reval_ms / 100], "%s: expected a revalidation at %.4f s, saw %.4f s",
+		      p.name, tb[c[i].reval_ms / 100] / 1e9, first / 1e9);
+		sw_replay_advance(&r, first + 1);
+		int64_t nx = sw_replay_next_reval(&r);
+		CHECK(nx == c[i].next_us * 1000, "%s: expected the next revalidation at %.4f s, saw %.4f s",
+		      p.name, c[i].next_us / 1e6, nx / 1e9);
+		sw_readtimes_free(&rt);
+	}
+}
+
 int main(void)
 {
 	adaptive();
@@ -310,6 +373,7 @@ int main(void)
 	refetch_attrs();
 	logged_reads();
 	timeout_boundary();
+	jiffies_mode();
 	parsing();
 	if (failures)
 		fprintf(stderr, "%d failures\n", failures);
