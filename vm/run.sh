@@ -571,6 +571,7 @@ for ((k = 1; k <= nexp; k++)); do
 		--str "fault_specs=${faults[*]:-}" --int "outage_grace_s=$grace"
 		--json "console_logs=[\"${up}vm/server.console\",\"${up}vm/client.console\"]"
 		--json "dmesg=[\"${up}vm/server.dmesg\",\"${up}vm/client.dmesg\"]")
+	[ -s "$share/vm/client-tick.txt" ] && args+=(--kv-file "client_tick=$share/vm/client-tick.txt")
 	[ -s "$d/client/readers.txt" ] &&
 		args+=(--table "readers=$d/client/readers.txt:index,mode,mount_opts_requested,mount_point")
 	[ -s "$d/client/probe-0.url" ] && args+=(--str probe.log=probe-0.swlog

@@ -42,6 +42,24 @@ clock() { # OUT
 		echo "client: clock estimate failed: $(cat "$1.err")"
 }
 echo "client: $(uname -r), uptime $(cut -d' ' -f1 /proc/uptime)s"
+# The client's jiffies grid, for the replay of its attribute cache (issue
+# 10: nfs_attribute_timeout and attrtimeo doubling compare jiffies, and the
+# reader's reads start within a jiffy of its boundaries).  jiffies tick on
+# the sched tick's grid (tick_next_period; .last_tick in /proc/timer_list
+# is one of its points, CLOCK_MONOTONIC ns); the tick length from two
+# snapshots 1 s apart.
+tick_grid() { # OUT
+	local a b
+	a=$(awk '/^now at/ {n=$3} /\.last_tick/ {l=$3} /^jiffies:/ {j=$2} END {print n, l, j}' /proc/timer_list 2>/dev/null)
+	sleep 1
+	b=$(awk '/^now at/ {n=$3} /\.last_tick/ {l=$3} /^jiffies:/ {j=$2} END {print n, l, j}' /proc/timer_list 2>/dev/null)
+	echo "$a $b" | awk 'NF == 6 && $6 > $3 {
+		t = ($4 - $1) / ($6 - $3); n = split("1000000 3333333 4000000 10000000", c, " ")
+		for (i = 1; i <= n; i++) if (t > c[i] * 0.9 && t < c[i] * 1.1) { printf "tick_ns=%.0f\nphase_ns=%.0f\nlast_tick_ns=%.0f\n", c[i], $5 % c[i], $5; exit }
+	}' >"$1"
+	[ -s "$1" ] || { echo "client: no jiffies grid from /proc/timer_list: the replay estimates it"; rm -f "$1"; }
+}
+tick_grid /sw/vm/client-tick.txt
 waitfor /sw/server.ready 180 || fail "the server guest was not ready after 180 s"
 ctl="" api=0
 if [ -s /sw/ctl.url ] && command -v stalewin-ctl >/dev/null; then
