@@ -40,9 +40,13 @@ named=""
 # loop saw nothing)
 while kill -0 "$pid" 2>/dev/null; do
 	[ -n "$rid" ] || break
-	for p in /proc/[0-9]*; do
-		grep -qa -- "wruns/$rid/writer.swlog" "$p/cmdline" 2>/dev/null || continue
-		named="$(cat "$p/comm" 2>/dev/null) / $(tr '\0' ' ' < "$p/cmdline" | cut -d' ' -f1-2)"
+	# one grep over every cmdline (a grep per process took seconds under
+	# CI load: a CI trial's writer was killed at 2 s before one scan
+	# ended, and the test saw no writer)
+	for c in $(grep -la -- "wruns/$rid/writer.swlog" /proc/[0-9]*/cmdline 2>/dev/null); do
+		p=${c%/cmdline} comm=$(cat "${c%/cmdline}/comm" 2>/dev/null)
+		[ -n "$comm" ] || continue # it ended meanwhile
+		named="$comm / $(tr '\0' ' ' < "$p/cmdline" 2>/dev/null | cut -d' ' -f1-2)"
 	done
 	[ -n "$named" ] && break
 	sleep 0.1
