@@ -120,8 +120,12 @@ void sw_replay_set_jiffies(struct sw_replay *r, int64_t tick_ns, int64_t phase_n
 		return;
 	r->tick_ns = tick_ns;
 	r->phase_ns = ((phase_ns % tick_ns) + tick_ns) % tick_ns;
-	/* the first read opened the file and read it: a fetch */
+	/* the first read opened the file and read it: a fetch; a v4 OPEN
+	 * (its compound's GETATTR stamps the cache, the READ does not) goes
+	 * out after the LOOKUP and ACCESS of the open */
 	jif_reval(r, &q, 1);
+	if (r->p->vers != 3)
+		r->rcj = jif(r, q.tb_mono_ns + SW_REPLAY_OPEN_NS);
 	r->strict = 0;
 }
 

@@ -55,8 +55,8 @@ void sw_profile_describe(const struct sw_profile *p, char *buf, int len);
 
 /* With the reader's jiffies grid known (sw_replay_set_jiffies), where in a
  * logged read the client took its jiffies (fitted on the TCG guests' logs,
- * issue 10: one grid phase then explains every revalidation of a v3 and a
- * v4.2 reader of the same client, 40 s each):
+ * issue 10, two runs whose reads began 0.3 ms and 1.5-3.5 ms after a tick):
+ *   OPEN_NS       (above) the v4 OPEN, whose GETATTR stamps the cache;
  *   GETATTR_NS    the GETATTR's reply after the read began (a read that
  *                 made no RPC of its own);
  *   READ_TAIL_NS  a refetch's READ sent this long before the read returned
@@ -64,6 +64,8 @@ void sw_profile_describe(const struct sw_profile *p, char *buf, int len);
  *   RPC_MIN_NS    a read this long or longer made an RPC: it returned
  *                 with the reply. */
 #define SW_REPLAY_GETATTR_NS 2000000
+#define SW_REPLAY_OPEN_NS 3000000 /* v4: the OPEN's send after the first
+				     read began (LOOKUP/ACCESS first) */
 #define SW_REPLAY_READ_TAIL_NS 6500000
 #define SW_REPLAY_RPC_MIN_NS 500000
 
