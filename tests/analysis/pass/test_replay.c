@@ -196,6 +196,8 @@ static void parsing(void)
 	      "mount vers=3,noac,acregmin=1 parsed wrong");
 	sw_profile_from_mount("rw,vers=3,nocto", MS(100), 1, &p);
 	CHECK(!p.cto, "NFS_MOUNT_NOCTO: a reopening reader must not revalidate at open");
+	sw_profile_from_mount("rw,vers=4.2,nocto", MS(100), 1, &p);
+	CHECK(p.cto, "NFSv4 nocto: a reopening reader's OPEN carries GETATTR, it revalidates at every open");
 	sw_profile_from_mount("rw,nfsvers=3", MS(100), 0, &p);
 	CHECK(p.acregmin_ns == S(3) && p.acregmax_ns == S(60), "defaults 3..60 expected");
 	CHECK(sw_profile_parse("x vers=4 bogus=1", &p, err, sizeof(err)) != 0 && strstr(err, "bogus"),
