@@ -127,6 +127,21 @@ static int ms_opt(const char *name, const char *arg, int64_t *v, char *err,
 	return 0;
 }
 
+/* --create-meta-pages / --alloc-meta-pages: 0 to 1024 block-device pages */
+static int meta_pages_opt(const char *name, uint32_t *out, char *err, size_t errlen)
+{
+	uint64_t u;
+	int rc = num_opt(name, optarg, &u, 0, err, errlen);
+	if (rc)
+		return rc;
+	if (u > 1024) {
+		snprintf(err, errlen, "expected --%s from 0 to 1024, saw '%s'", name, optarg);
+		return -EINVAL;
+	}
+	*out = (uint32_t)u;
+	return 0;
+}
+
 /* The options that are one number into a field of struct sw_opts:
  * milliseconds (int64_t) or a plain count (uint64_t) */
 static const struct num_field {
@@ -286,18 +301,12 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 				BAD("expected --wb-bg-share none|zero|fprop, saw '%s'", optarg);
 			break;
 		case O_CMETA:
-			if ((rc = num_opt("create-meta-pages", optarg, &u, 0, err, errlen)))
-				return rc;
-			if (u > 1024)
-				BAD("expected --create-meta-pages from 0 to 1024, saw '%s'", optarg);
-			o->create_meta_pages = (uint32_t)u;
-			break;
 		case O_AMETA:
-			if ((rc = num_opt("alloc-meta-pages", optarg, &u, 0, err, errlen)))
+			if ((rc = meta_pages_opt(c == O_CMETA ? "create-meta-pages" : "alloc-meta-pages",
+						 c == O_CMETA ? &o->create_meta_pages
+							      : &o->alloc_meta_pages,
+						 err, errlen)))
 				return rc;
-			if (u > 1024)
-				BAD("expected --alloc-meta-pages from 0 to 1024, saw '%s'", optarg);
-			o->alloc_meta_pages = (uint32_t)u;
 			break;
 		case O_BG:
 			if ((rc = num_opt("dirty-background-bytes", optarg, &u, 1, err, errlen)))

@@ -15,6 +15,21 @@ static int64_t at(const struct sw_readtimes *rt, size_t i)
 	return rd(rt, i)->t_ns;
 }
 
+/* the first held read whose start (writer clock, or with mono the
+ * reader's) is >= x; the last one's is */
+static size_t lower_bound(const struct sw_readtimes *rt, int64_t x, int mono)
+{
+	size_t lo = 0, hi = rt->n - 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if ((mono ? rd(rt, mid)->tb_mono_ns : at(rt, mid)) >= x)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 static int push(struct sw_readtimes *rt, struct sw_read_time q)
 {
 	if (rt->n == rt->cap) {
@@ -83,15 +98,7 @@ static int64_t rt_ceil(void *ctx, int64_t x)
 		__int128 v = last + k * rt->period_ns;
 		return v > INT64_MAX ? INT64_MAX : (int64_t)v;
 	}
-	size_t lo = 0, hi = rt->n - 1; /* at(hi) >= x */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (at(rt, mid) >= x)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return at(rt, lo);
+	return at(rt, lower_bound(rt, x, 0));
 }
 
 /* past the last logged read the reader's period goes on, in both clocks */
@@ -121,15 +128,7 @@ static int64_t rt_ceil_mono(void *ctx, int64_t m)
 		__int128 k = ((__int128)m - l->tb_mono_ns + rt->period_ns - 1) / rt->period_ns;
 		return k > INT64_MAX / 2 ? INT64_MAX : beyond(rt, (int64_t)k).t_ns;
 	}
-	size_t lo = 0, hi = rt->n - 1;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (rd(rt, mid)->tb_mono_ns >= m)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return at(rt, lo);
+	return at(rt, lower_bound(rt, m, 1));
 }
 
 /* the read starting at t (the first one, when several share t) */
@@ -147,14 +146,7 @@ static int rt_get(void *ctx, int64_t t, struct sw_read_time *out)
 		*out = beyond(rt, d / rt->period_ns);
 		return out->t_ns == t;
 	}
-	size_t lo = 0, hi = rt->n - 1;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (at(rt, mid) >= t)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
+	size_t lo = lower_bound(rt, t, 0);
 	if (at(rt, lo) != t)
 		return 0;
 	*out = *rd(rt, lo);

@@ -211,6 +211,17 @@ static void parsing(void)
 	      "profile line parsed wrong: %s", err);
 }
 
+
+/* A replay of profile `line` at the reads of `a` (key 1 at the first). */
+static void replay_on(struct sw_readtimes *rt, struct sw_readtimes_array *a,
+		      struct sw_profile *p, struct sw_replay *r, const char *line)
+{
+	char err[256];
+	CHECK(sw_profile_parse(line, p, err, sizeof(err)) == 0, "%s", err);
+	sw_readtimes_init(rt, sw_readtimes_array_next, a, p->period_ns);
+	sw_replay_init_reads(r, p, &rt->src, a->n ? a->t[0] : 0, 1);
+}
+
 /* The replay at given read times (a kernel reader's KREAD t_before): the
  * rules are the same (nfs_attribute_timeout against read_cache_jiffies,
  * nfs_update_inode's doubling, v3 READ post-op attributes via
@@ -273,10 +284,7 @@ static void logged_reads(void)
 		struct sw_readtimes rt;
 		struct sw_profile p;
 		struct sw_replay r;
-		char err[256];
-		CHECK(sw_profile_parse(c[i].line, &p, err, sizeof(err)) == 0, "%s", err);
-		sw_readtimes_init(&rt, sw_readtimes_array_next, &a, p.period_ns);
-		sw_replay_init_reads(&r, &p, &rt.src, t[0], 1);
+		replay_on(&rt, &a, &p, &r, c[i].line);
 		sw_replay_update(&r, MS(c[i].t_upd_ms), 2);
 		/* the pass forgets reads before the live revalidation */
 		sw_readtimes_drop_before(&rt, r.t_attr_ns);
@@ -355,10 +363,7 @@ static void jiffies_mode(void)
 		struct sw_readtimes rt;
 		struct sw_profile p;
 		struct sw_replay r;
-		char err[256];
-		CHECK(sw_profile_parse(c[i].line, &p, err, sizeof(err)) == 0, "%s", err);
-		sw_readtimes_init(&rt, sw_readtimes_array_next, &a, p.period_ns);
-		sw_replay_init_reads(&r, &p, &rt.src, t[0], 1);
+		replay_on(&rt, &a, &p, &r, c[i].line);
 		sw_replay_set_jiffies(&r, 4000000, 0);
 		CHECK(r.tick_ns == 4000000, "%s: expected jiffies mode on", p.name);
 		if (c[i].upd_ms >= 0)
