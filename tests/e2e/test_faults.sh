@@ -48,7 +48,9 @@ while kill -0 "$pid" 2>/dev/null; do
 		[ -n "$comm" ] || continue # it ended meanwhile
 		named="$comm / $(tr '\0' ' ' < "$p/cmdline" 2>/dev/null | cut -d' ' -f1-2)"
 	done
-	[ -n "$named" ] && break
+	# the run child is exec'd through /proc/self/exe and names itself
+	# after (comm 'exe' until then): keep looking until it has
+	[ "$named" = "stalewin-writer / stalewin-writer run" ] && break
 	sleep 0.1
 done
 set +e
