@@ -170,23 +170,20 @@ int64_t sw_replay_next_reval(const struct sw_replay *r)
 static void reval_at(struct sw_replay *r, int64_t t)
 {
 	struct sw_read_time q;
+	int changed = r->srv_key != r->key;
 	r->t_attr_ns = t;
 	r->revals++;
 	r->strict = 0;
-	if (jiffies_mode(r) && r->reads->get(r->reads->ctx, t, &q)) {
-		int changed = r->srv_key != r->key;
-		if (changed) {
-			r->key = r->srv_key;
-			r->t_fill_ns = t;
-			r->fills++;
-		}
-		jif_reval(r, &q, changed);
-		return;
-	}
-	if (r->srv_key != r->key) {
+	if (changed) {
 		r->key = r->srv_key;
 		r->t_fill_ns = t;
 		r->fills++;
+	}
+	if (jiffies_mode(r) && r->reads->get(r->reads->ctx, t, &q)) {
+		jif_reval(r, &q, changed);
+		return;
+	}
+	if (changed) {
 		r->timeo_ns = r->p->noac ? 0 : r->p->acregmin_ns;
 		/* the refetch's READ: v3 post-op attributes (see above) */
 		r->strict = r->p->vers == 3;

@@ -215,6 +215,28 @@ static void reader_opts(const char *path, struct sw_input *in, int j)
 	swlog_reader_close(r);
 }
 
+/* vm run: the client guest's jiffies grid (/proc/timer_list), meta
+ * client_tick {tick_ns, phase_ns} as decimal strings (runfolder --kv-file) */
+static void client_tick(json_t *m, struct sw_summary *S, const char *path,
+			struct sw_input *in)
+{
+	json_t *ct = json_object_get(m, "client_tick");
+	const char *tk = json_string_value(json_object_get(ct, "tick_ns"));
+	const char *ph = json_string_value(json_object_get(ct, "phase_ns"));
+	if (!tk || !ph)
+		return;
+	char *e1, *e2;
+	long long a = strtoll(tk, &e1, 10), b = strtoll(ph, &e2, 10);
+	if (*tk && !*e1 && *ph && !*e2 && a > 0 && a <= 100000000 && b >= 0) {
+		in->ctick_ns = a;
+		in->ctick_phase_ns = b % a;
+	} else {
+		sw_problem(S, path, -1, 0,
+			   "expected client_tick.tick_ns and phase_ns as decimal ns, saw '%s' and '%s'; the replay estimates the jiffies",
+			   tk, ph);
+	}
+}
+
 int sw_input_load(const char *dir, struct sw_summary *S, struct sw_input *in)
 {
 	char path[SW_PATHLEN + 32], err[SWLOG_ERRLEN];
@@ -227,24 +249,9 @@ int sw_input_load(const char *dir, struct sw_summary *S, struct sw_input *in)
 		if (!m)
 			sw_problem(S, path, -1, 0, "expected a JSON object, saw a parse error; command line taken from writer.swlog");
 		argv_of(m, S->cmdline, sizeof(S->cmdline));
+		client_tick(m, S, path, in);
 		/* stalewin-run / vm run set this when Ctrl-C stopped the run:
 		 * the logs are whole but end before the planned end */
-		/* vm run: the client guest's jiffies grid (/proc/timer_list) */
-		json_t *ct = json_object_get(m, "client_tick");
-		const char *tk = json_string_value(json_object_get(ct, "tick_ns"));
-		const char *ph = json_string_value(json_object_get(ct, "phase_ns"));
-		if (tk && ph) {
-			char *e1, *e2;
-			long long a = strtoll(tk, &e1, 10), b = strtoll(ph, &e2, 10);
-			if (*tk && !*e1 && *ph && !*e2 && a > 0 && a <= 100000000 && b >= 0) {
-				in->ctick_ns = a;
-				in->ctick_phase_ns = b % a;
-			} else {
-				sw_problem(S, path, -1, 0,
-					   "expected client_tick.tick_ns and phase_ns as decimal ns, saw '%s' and '%s'; the replay estimates the jiffies",
-					   tk, ph);
-			}
-		}
 		if (json_is_true(json_object_get(m, "interrupted")))
 			sw_problem(S, path, -1, 1,
 				   "expected a run to its planned end, saw one interrupted by the user (logs whole, ending early)");

@@ -353,9 +353,10 @@ int sw_model_trap(struct sw_model *m, uint64_t page, int64_t t_mono_ns,
 }
 
 /* Write-protect every writable page; with clean=1 also clean every page and
- * the inode.  Returns pages write-protected. */
+ * the inode, marking them written (SW_PG_ALLOC) and counting in *fresh those
+ * written for the first time.  Returns pages write-protected. */
 static uint64_t wrprotect(struct sw_model *m, const struct sw_reprotect *rp,
-			  int clean)
+			  int clean, uint32_t *fresh)
 {
 	uint64_t n = m->nwritable;
 	int whole = n > m->cfg.npages / 32;
@@ -366,7 +367,12 @@ static uint64_t wrprotect(struct sw_model *m, const struct sw_reprotect *rp,
 		uint32_t p = m->cdirty[i];
 		if ((m->flags[p] & SW_PG_WRITABLE) && !whole && rp && rp->page)
 			rp->page(rp->ctx, p);
-		m->flags[p] &= clean ? SW_PG_ALLOC : (uint8_t)~SW_PG_WRITABLE;
+		if (clean) {
+			*fresh += !(m->flags[p] & SW_PG_ALLOC);
+			m->flags[p] = SW_PG_ALLOC;
+		} else {
+			m->flags[p] &= (uint8_t)~SW_PG_WRITABLE;
+		}
 	}
 	m->nwritable = 0;
 	if (clean) {
@@ -380,7 +386,7 @@ static uint64_t wrprotect(struct sw_model *m, const struct sw_reprotect *rp,
 static void flush(struct sw_model *m, uint32_t cause, int64_t t,
 		  const struct sw_reprotect *rp, struct sw_decision *d)
 {
-	int vfs_dirty = m->inode_dirty, meta_dirty = m->meta_dirty;
+	int vfs_dirty = m->inode_dirty;
 	uint32_t fresh = 0;
 
 	decision_init(d, cause);
@@ -389,13 +395,7 @@ static void flush(struct sw_model *m, uint32_t cause, int64_t t,
 		d->flushed = 1;
 	}
 	m->pending_events += (int64_t)m->ndirty;
-	for (uint64_t i = 0; i < m->ndirty; i++) {
-		uint32_t p = m->cdirty[i];
-		fresh += !(m->flags[p] & SW_PG_ALLOC);
-		m->flags[p] |= SW_PG_ALLOC;
-	}
-	d->cleaned = wrprotect(m, rp, 1);
-	m->meta_dirty = 0;
+	d->cleaned = wrprotect(m, rp, 1, &fresh);
 	/* fsync and msync(MS_SYNC) (vfs_fsync_range -> ext4_sync_file, also
 	 * xfs_file_fsync) write the pages with file_write_and_wait_range()
 	 * and force the journal, but never pass the inode through
@@ -404,10 +404,10 @@ static void flush(struct sw_model *m, uint32_t cause, int64_t t,
 	 * __mark_inode_dirty does not move dirtied_when), so kupdate still
 	 * writes it expire_ns after the FIRST dirtying.  Traced on loop ext4:
 	 * fsync every 2.3 s, kupdate cleaned the page every 3.1 s anyway. */
-	if (cause == SW_CAUSE_FSYNC || cause == SW_CAUSE_MSYNC_SYNC) {
+	if (cause == SW_CAUSE_FSYNC || cause == SW_CAUSE_MSYNC_SYNC)
 		m->inode_dirty = vfs_dirty;
-		m->meta_dirty = meta_dirty;
-	}
+	else
+		m->meta_dirty = 0;
 	int upd = pol_pay(m);
 	count_update(m, d, upd, t);
 	/* ext4_sync_file() -> jbd2_complete_transaction(): fsync and
@@ -536,7 +536,7 @@ void sw_model_msync_async(struct sw_model *m, int64_t t_mono_ns,
 	decision_init(d, SW_CAUSE_MSYNC_ASYNC);
 	int upd = pol_pay(m);
 	if (m->pol->flush_owed)
-		d->cleaned = wrprotect(m, rp, 0);
+		d->cleaned = wrprotect(m, rp, 0, NULL);
 	count_update(m, d, upd, t_mono_ns);
 }
 
