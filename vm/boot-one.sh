@@ -69,6 +69,8 @@ vm_stop_pid "$pid" 20
 rc=$(cat "$share/boot-one.rc")
 trouble=$(vm_dmesg_trouble "$share/boot-one.dmesg")
 [ -z "$trouble" ] || { echo "boot-one: kernel trouble in the guest's dmesg:" >&2; echo "$trouble" | sed -n 1,20p >&2; }
+# what the guest's init refused (e.g. a clock in jiffies): on the console only
+grep -h '^sw-init: ERROR' "$console" >&2 || true
 echo "boot-one: script exit $rc after $(vm_elapsed "$t0") s ($SW_VM_KERNEL_DESC)" >&2
 [[ "$rc" =~ ^[0-9]+$ ]] || rc=1
 exit "$rc"

@@ -7,6 +7,26 @@ SW_VM_MEM=${SW_VM_MEM:-512}
 SW_VM_SMP=${SW_VM_SMP:-1}
 SW_VM_PIDS=()
 
+# The host's TSC rate in kHz (common/tsc_khz.c), measured once per script
+# and passed to every guest as tsc_early_khz=.  Under TCG a guest's TSC is
+# the host's; its kernel's own calibration against the PIT fails in about
+# one boot of three, and the patched kernel, which has no ACPI and so no
+# HPET or PM timer to fall back on, would then keep time in jiffies (4 ms
+# steps; measured: 4 of 12 boots, vm/kernel/README.md).  A kernel given
+# tsc_early_khz skips that calibration (determine_cpu_tsc_frequencies);
+# one with ACPI still refines the rate against the HPET.
+# SW_VM_TSC_KHZ=N uses N; SW_VM_TSC_KHZ=none passes nothing.
+vm_tsc_khz() {
+	[ -n "${SW_VM_TSC_KHZ:-}" ] && return 0
+	local b=${SW_BUILD_DIR:-$SW_TOP/build} k
+	[ -x "$b/common/stalewin-tsc-khz" ] ||
+		cmake --build "$b" --target stalewin-tsc-khz >/dev/null 2>&1 ||
+		vm_die "no $b/common/stalewin-tsc-khz and it did not build (./stalewin build)"
+	k=$("$b/common/stalewin-tsc-khz") ||
+		vm_die "cannot measure the host's TSC rate for the guests' tsc_early_khz (set SW_VM_TSC_KHZ=kHz, or none to let the guests calibrate)"
+	SW_VM_TSC_KHZ=$k
+}
+
 # vm_qemu_start NAME VMLINUX INITRD SHARE CONSOLE [options...]
 #   --ip A.B.C.D/N   --run FILE   --disk IMG (repeatable: vda, vdb, ...)
 #   --net QEMU_NETDEV_SPEC
@@ -26,6 +46,8 @@ vm_qemu_start() {
 		esac
 		shift 2
 	done
+	vm_tsc_khz
+	[ "$SW_VM_TSC_KHZ" = none ] || append="tsc_early_khz=$SW_VM_TSC_KHZ${append:+ $append}"
 	local cmd=(qemu-system-x86_64 -accel tcg -M pc -cpu "${SW_VM_CPU:-max}" -m "$SW_VM_MEM" -smp "$SW_VM_SMP"
 		-nodefaults -no-user-config -display none -no-reboot -monitor none
 		-kernel "$vmlinux" -initrd "$initrd"
@@ -40,7 +62,7 @@ vm_qemu_start() {
 	if [ "$stdio" = 1 ]; then
 		# interactive: the console on this terminal (and in the log)
 		cmd=("${cmd[@]/#file:$console/mon:stdio}")
-		echo "(console of $name on this terminal; leave with 'poweroff -f' or Ctrl-a x)" >&2
+		echo "(console of $name on this terminal; leave with 'reboot -f' or Ctrl-a x)" >&2
 		"${cmd[@]}" 2>"$console.qemu" | tee "$console"
 		VM_PID=""
 		return 0

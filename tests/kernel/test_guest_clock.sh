@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Description: the guests' clock, on which every store, read and file time
+# rests.  Under TCG the kernel's TSC calibration against the PIT fails in
+# about one boot of three; a kernel that then has no HPET or PM timer to
+# calibrate against (one built without ACPI) marks the TSC unstable and
+# keeps time in jiffies, so CLOCK_REALTIME moves in 4 ms steps and a
+# multigrain ctime is no finer than a tick (the patched kernel has no ACPI:
+# vm/qemu.sh passes the host's TSC rate as tsc_early_khz instead).
+# Checks, on the patched guest kernel (SW_KERNEL_BASE, default 6.1):
+#   1. a normal boot: the clocksource is not jiffies-based, the TSC was
+#      not marked unstable, the guest has a rate that does not hang on the
+#      PIT (tsc_early_khz= on its command line, or an hpet or acpi_pm
+#      clocksource to calibrate against), and CLOCK_REALTIME read in a
+#      loop moves in steps well under a tick (< 100 us);
+#   2. a boot with clocksource=jiffies: vm/init refuses to run the script
+#      (boot-one exits 3 and prints "sw-init: ERROR: clocksource jiffies").
+# vm/qemu.sh without tsc_early_khz (SW_VM_TSC_KHZ=none) fails 1 on every
+# boot of the ACPI-less kernel; an init without the guard fails 2 (exit 0).
+# SW_KERNEL_VMLINUX runs it on another vmlinux.  Skips (77) when no
+# patched kernel of that base is cached.
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+base=${SW_KERNEL_BASE:-6.1}
+. "$repo/tests/kernel/lib.sh"
+vmlinux=${SW_KERNEL_VMLINUX:-}
+if [ -z "$vmlinux" ] && ! vmlinux=$("$repo/vm/kernel/stalewin-vm-kernel" --print-path --base "$base" 2>/dev/null); then
+	echo "SKIP: no patched $base guest kernel is cached; build one with ./stalewin vm kernel build --base $base" >&2
+	exit 77
+fi
+kernel_test_start clock 16
+cat >"$share/clock_steps.c" <<'EOF'
+/* clock_steps: read CLOCK_REALTIME 20000 times; print the smallest
+ * non-zero step between two readings and how many distinct values. */
+#include <stdio.h>
+#include <time.h>
+int main(void)
+{
+	struct timespec a, b;
+	long long min = -1, distinct = 0;
+	int i;
+	clock_gettime(CLOCK_REALTIME, &a);
+	for (i = 0; i < 20000; i++) {
+		long long d;
+		clock_gettime(CLOCK_REALTIME, &b);
+		d = (b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec);
+		if (d > 0) {
+			distinct++;
+			if (min < 0 || d < min)
+				min = d;
+		}
+		a = b;
+	}
+	printf("min_step_ns=%lld distinct=%lld\n", min, distinct);
+	return 0;
+}
+EOF
+gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -o "$share/clock_steps" "$share/clock_steps.c"
+cat >"$share/guest.sh" <<'EOF'
+cd /sw
+echo "clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+echo "available=$(cat /sys/devices/system/clocksource/clocksource0/available_clocksource)"
+echo "tsc_early_khz=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^tsc_early_khz=//p')"
+echo "tsc_unstable=$(dmesg | grep -c 'Marking TSC unstable')"
+./clock_steps
+EOF
+fail=0
+rc=0
+"$repo/vm/boot-one.sh" --kernel "$vmlinux" --share "$share" --run "$share/guest.sh" \
+	--timeout 300 >"$share/boot1.out" 2>&1 || rc=$?
+out=$share/boot-one.out
+[ "$rc" = 0 ] && [ -s "$out" ] || { echo "FAIL: normal boot: boot-one exit $rc:" >&2; tail -5 "$share/boot1.out" >&2; exit 1; }
+cat "$out"
+cs=$(sed -n 's/^clocksource=//p' "$out")
+avail=$(sed -n 's/^available=//p' "$out")
+step=$(sed -n 's/^min_step_ns=\([0-9-]*\).*/\1/p' "$out")
+case " $cs " in
+*jiffies*) echo "FAIL: normal boot: expected a clocksource that reads between ticks, saw '$cs'" >&2; fail=1 ;;
+esac
+khz=$(sed -n 's/^tsc_early_khz=//p' "$out")
+case " $avail " in
+*" hpet "*|*" acpi_pm "*) ;;
+*) [ -n "$khz" ] || { echo "FAIL: normal boot: expected tsc_early_khz= on the guest's command line or hpet/acpi_pm among its clocksources (else a failed PIT calibration leaves it in jiffies), saw neither (clocksources '$avail')" >&2; fail=1; } ;;
+esac
+if [ "$(sed -n 's/^tsc_unstable=//p' "$out")" != 0 ]; then
+	echo "FAIL: normal boot: expected the TSC kept, saw 'Marking TSC unstable' in the guest's dmesg" >&2
+	fail=1
+fi
+if ! [[ "$step" =~ ^[0-9]+$ ]] || [ "$step" -ge 100000 ]; then
+	echo "FAIL: normal boot: expected CLOCK_REALTIME steps under 100000 ns, saw min_step_ns=$step" >&2
+	fail=1
+fi
+rc=0
+"$repo/vm/boot-one.sh" --kernel "$vmlinux" --share "$share" --run "$share/guest.sh" \
+	--timeout 300 --append "clocksource=jiffies" >"$share/boot2.out" 2>&1 || rc=$?
+if [ "$rc" != 3 ] || ! grep -q '^sw-init: ERROR: clocksource jiffies' "$share/boot2.out"; then
+	echo "FAIL: clocksource=jiffies: expected boot-one exit 3 and 'sw-init: ERROR: clocksource jiffies', saw exit $rc:" >&2
+	tail -5 "$share/boot2.out" >&2
+	fail=1
+else
+	grep '^sw-init: ERROR' "$share/boot2.out"
+fi
+[ "$fail" = 0 ] && echo "PASS: guest clock (base $base, clocksource $cs, min step ${step} ns)"
+exit "$fail"
