@@ -18,7 +18,7 @@ pages=${SW_KERNEL_MEASURE_PAGES:-2000}
 base=${SW_KERNEL_BASE:-6.1}
 
 if ! vmlinux=$("$repo/vm/kernel/stalewin-vm-kernel" --print-path --base "$base" 2>/dev/null); then
-	echo "SKIP: no patched $base guest kernel is cached for the current vm/kernel/patches/$base; build one with ./stalewin vm kernel build --base $base (~30 min cold on 2 shared cores), then rerun" >&2
+	echo "SKIP: no patched $base guest kernel is cached for the current vm/kernel/patches/$base; build one with ./stalewin vm kernel build --base $base (~10-12 min cold on 2 quiet cores), then rerun" >&2
 	exit 77
 fi
 . "$repo/tests/kernel/lib.sh"
