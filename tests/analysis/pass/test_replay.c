@@ -328,6 +328,12 @@ static void logged_reads(void)
  *    read_cache_jiffies to its send, READ_TAIL (6.5 ms) before the read
  *    returned: a refetch of 8 ms stays in the GETATTR's jiffy (next at
  *    6.0 s), one of 12 ms does not (next at 6.1 s).
+ *  - v3, a change at 2 s, a short refetch (3.5 ms, ending in its
+ *    GETATTR's jiffy 750): its READ's reply stamps attrtimeo_timestamp
+ *    before the read returns, so the no-change GETATTR at 6.0003 s (reply
+ *    in jiffy 1500) is 750 jiffies later and doubles attrtimeo: the one
+ *    after is at 12 s, not 9 s (VM, v3 kept-open: 3.7 ms refetch, then
+ *    6.1 s to the next revalidation).
  *  - v4.2: the OPEN's GETATTR, OPEN_NS after the first read began, stamps
  *    the cache: from t0 = 0.3 ms the first revalidation is at 3.0003 s,
  *    from t0 = 2.5 ms (OPEN in jiffy 1) at 3.1025 s. */
@@ -341,13 +347,16 @@ static void jiffies_mode(void)
 		int64_t dur_us;     /* the first revalidation's duration */
 		int64_t first_us;   /* expected first revalidation */
 		int64_t next_us;    /* expected next one (0: not checked) */
+		int64_t third_us;   /* and the one after (0: not checked) */
 	} c[] = {
-		{ "a vers=3 acregmin=3 acregmax=60 period_ms=100", 300, 7000, -1, 5000, 3000300, 9000300 },
-		{ "b vers=3 acregmin=3 acregmax=60 period_ms=100", 300, 7000, -1, 1000, 3000300, 6000300 },
-		{ "c vers=3 acregmin=3 acregmax=60 period_ms=100", 300, 1000, 2000, 8000, 3000300, 6000300 },
-		{ "d vers=3 acregmin=3 acregmax=60 period_ms=100", 300, 1000, 2000, 12000, 3000300, 6100300 },
-		{ "e vers=4 acregmin=3 acregmax=60 period_ms=100", 300, 1000, -1, 1000, 3000300, 0 },
-		{ "f vers=4 acregmin=3 acregmax=60 period_ms=100", 2500, 1000, -1, 1000, 3102500, 0 },
+		{ "a vers=3 acregmin=3 acregmax=60 period_ms=100", 300, 7000, -1, 5000, 3000300, 9000300, 0 },
+		{ "b vers=3 acregmin=3 acregmax=60 period_ms=100", 300, 7000, -1, 1000, 3000300, 6000300, 0 },
+		{ "c vers=3 acregmin=3 acregmax=60 period_ms=100", 300, 1000, 2000, 8000, 3000300, 6000300, 0 },
+		{ "d vers=3 acregmin=3 acregmax=60 period_ms=100", 300, 1000, 2000, 12000, 3000300, 6100300, 0 },
+		{ "e vers=4 acregmin=3 acregmax=60 period_ms=100", 300, 1000, -1, 1000, 3000300, 0, 0 },
+		{ "f vers=4 acregmin=3 acregmax=60 period_ms=100", 2500, 1000, -1, 1000, 3102500, 0, 0 },
+		{ "g vers=3 acregmin=3 acregmax=60 period_ms=100", 300, 1000, 2000, 3500, 3000300, 6000300,
+		  12000300 },
 	};
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		static int64_t t[200], tb[200], ta[200];
@@ -376,6 +385,13 @@ static void jiffies_mode(void)
 			int64_t nx = sw_replay_next_reval(&r);
 			CHECK(nx == c[i].next_us * 1000, "%s: expected the next revalidation at %.4f s, saw %.4f s",
 			      p.name, c[i].next_us / 1e6, nx / 1e9);
+			if (c[i].third_us) {
+				sw_replay_advance(&r, nx + 1);
+				int64_t n3 = sw_replay_next_reval(&r);
+				CHECK(n3 == c[i].third_us * 1000,
+				      "%s: expected the third revalidation at %.4f s, saw %.4f s",
+				      p.name, c[i].third_us / 1e6, n3 / 1e9);
+			}
 		}
 		sw_readtimes_free(&rt);
 	}
