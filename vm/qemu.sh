@@ -14,8 +14,13 @@ SW_VM_PIDS=()
 # HPET or PM timer to fall back on, would then keep time in jiffies (4 ms
 # steps; measured: 4 of 12 boots, vm/kernel/README.md).  A kernel given
 # tsc_early_khz skips that calibration (determine_cpu_tsc_frequencies);
-# one with ACPI still refines the rate against the HPET.
-# SW_VM_TSC_KHZ=N uses N; SW_VM_TSC_KHZ=none passes nothing.
+# one with ACPI still refines the rate against the HPET.  And tsc=reliable:
+# without an HPET or PM timer the clocksource watchdog checks the TSC
+# against jiffies, which lose ticks under TCG, so it took the TSC for the
+# broken one and switched the guest to jiffies mid-run (measured: a
+# patched server guest's clock fell 82 ms behind in a 30 s run); the
+# host's TSC, which the guest reads, is constant and reliable.
+# SW_VM_TSC_KHZ=N uses N; SW_VM_TSC_KHZ=none passes neither.
 vm_tsc_khz() {
 	[ -n "${SW_VM_TSC_KHZ:-}" ] && return 0
 	local b=${SW_BUILD_DIR:-$SW_TOP/build} k
@@ -47,7 +52,7 @@ vm_qemu_start() {
 		shift 2
 	done
 	vm_tsc_khz
-	[ "$SW_VM_TSC_KHZ" = none ] || append="tsc_early_khz=$SW_VM_TSC_KHZ${append:+ $append}"
+	[ "$SW_VM_TSC_KHZ" = none ] || append="tsc_early_khz=$SW_VM_TSC_KHZ tsc=reliable${append:+ $append}"
 	local cmd=(qemu-system-x86_64 -accel tcg -M pc -cpu "${SW_VM_CPU:-max}" -m "$SW_VM_MEM" -smp "$SW_VM_SMP"
 		-nodefaults -no-user-config -display none -no-reboot -monitor none
 		-kernel "$vmlinux" -initrd "$initrd"
@@ -126,4 +131,5 @@ vm_stop_all() {
 }
 
 # Scan a dmesg for kernel trouble; prints the matching lines.
-vm_dmesg_trouble() { grep -E 'WARNING:|BUG:|Oops|Call Trace:|general protection|Kernel panic' "$1" 2>/dev/null || true; }
+# (and a clock that changed under the run: a guest that left the TSC)
+vm_dmesg_trouble() { grep -E 'WARNING:|BUG:|Oops|Call Trace:|general protection|Kernel panic|Marking clocksource|Marking TSC unstable|Switched to clocksource (refined-)?jiffies' "$1" 2>/dev/null || true; }

@@ -571,7 +571,7 @@ for ((k = 1; k <= nexp; k++)); do
 		--str "server.export_options=rw,sync,no_subtree_check,no_root_squash,insecure,fsid=N"
 		--str "client.kernel=$c_kdesc" --str "client.ip=10.77.0.2"
 		--int "reader_every_ms=$SW_READER_EVERY_MS" --int "reader_page=$SW_READER_PAGE"
-		--str "qemu=$qemu_ver" --str accel=tcg
+		--str "qemu=$qemu_ver" --str accel=tcg --str "guest_tsc_early_khz=${SW_VM_TSC_KHZ:-}"
 		--str "clock_note=TCG guest clocks drift: see clock.json before/after/drift_ns"
 		--int "t_command_real_us=$t_cmd" --int "t_end_real_us=$t_end"
 		--bool "dmesg_trouble=$b" --bool "interrupted=$i" --bool "partial=$pa"
