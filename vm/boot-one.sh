@@ -53,7 +53,7 @@ fi
 eval "$env"
 
 share=$(realpath "$share")
-rm -f "$share/boot-one.rc" "$share/boot-one.out" "$share/boot-one.dmesg"
+rm -f "$share/boot-one.rc" "$share/boot-one.out" "$share/boot-one.dmesg" "$share/boot-one.failed"
 cp "$script" "$share/boot-one.sh.run"
 console=$share/boot-one.console
 trap 'vm_stop_all' EXIT

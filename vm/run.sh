@@ -408,13 +408,6 @@ watch_for() { # FILE TIMEOUT WHAT
 				tail -n 15 "$share/vm/$side.console" 2>/dev/null | sed 's/^/    | /' >&2
 				return 1
 			fi
-			# its init refused to run anything (vm/init: e.g. a clock
-			# in jiffies) and powered off
-			if [ "$f" != "$share/$side.rc" ] && [ -e "$share/$side.rc" ] &&
-				grep -q '^sw-init: ERROR' "$share/vm/$side.console" 2>/dev/null; then
-				echo "$SW_VM_PROG: the $side guest refused to run: $(grep -m1 '^sw-init: ERROR' "$share/vm/$side.console")" >&2
-				return 1
-			fi
 		done
 		host_fault_tick
 		if ! vm_alive "$spid" && [ ! -e "$share/server.rc" ] && [ "$killed" = 0 ]; then
