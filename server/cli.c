@@ -19,7 +19,7 @@
 enum {
 	O_SIZE = 256, O_DURATION, O_RUNID, O_STATUS, O_TRAP, O_INTERVAL,
 	O_PAGE, O_RATE, O_PAGES, O_HOTPAGES, O_HOTSHARE, O_SEED, O_BSTORES,
-	O_SILENCE, O_MSA, O_MSS, O_FSYNC, O_NOMUNMAP, O_WB, O_EXP, O_BG, O_JC, O_BGRUN, O_CMETA, O_AMETA,
+	O_SILENCE, O_MSA, O_MSS, O_FSYNC, O_NOMUNMAP, O_WB, O_EXP, O_BG, O_JC, O_BGRUN, O_CMETA, O_AMETA, O_RUNC, O_RUNA, O_RUNP,
 	O_FORCE, O_POPULATE, O_NPOLL, O_SPIN, O_NPONLY,
 };
 
@@ -54,6 +54,9 @@ static const struct option longopts[] = {
 	{ "wb-bg-share", required_argument, NULL, O_BGRUN },
 	{ "create-meta-pages", required_argument, NULL, O_CMETA },
 	{ "alloc-meta-pages", required_argument, NULL, O_AMETA },
+	{ "wb-run-commit-us", required_argument, NULL, O_RUNC },
+	{ "wb-run-alloc-us", required_argument, NULL, O_RUNA },
+	{ "wb-run-pass-us", required_argument, NULL, O_RUNP },
 	{ "force", no_argument, NULL, O_FORCE },
 	{ "populate", no_argument, NULL, O_POPULATE },
 	{ "native-poll-ms", required_argument, NULL, O_NPOLL },
@@ -88,6 +91,12 @@ void sw_opts_usage(FILE *f)
 "            --alloc-meta-pages N (block-device pages the first writeback of a\n"
 "              page with no block yet adds to the next commit; ext4 delalloc:\n"
 "              2, traced in the 6.1 guest; default 0: not modelled)\n"
+"            --wb-run-commit-us N --wb-run-alloc-us N --wb-run-pass-us N (how\n"
+"              long a flusher run that writes the file takes: the commit it\n"
+"              waits for (0008), the allocation of never-written pages, and\n"
+"              from those pages to the background loop's next pass; stores\n"
+"              in between are written in the same run; 4200/17400/6000\n"
+"              traced in the patched 6.1 guest; default 0: runs take no time)\n"
 "            (defaults from /proc/sys/vm)\n"
 "  native: --populate (map pages by MADV_POPULATE_READ first)\n"
 "          --native-poll-ms N (fstat between stores, default 10)\n"
@@ -161,6 +170,9 @@ static const struct num_field {
 	{ O_HOTPAGES, "hot-pages", offsetof(struct sw_opts, wl.hot_pages), 0 },
 	{ O_SEED, "seed", offsetof(struct sw_opts, wl.seed), 0 },
 	{ O_BSTORES, "burst-stores", offsetof(struct sw_opts, wl.burst_stores), 0 },
+	{ O_RUNC, "wb-run-commit-us", offsetof(struct sw_opts, wb_run_commit_us), 0 },
+	{ O_RUNA, "wb-run-alloc-us", offsetof(struct sw_opts, wb_run_alloc_us), 0 },
+	{ O_RUNP, "wb-run-pass-us", offsetof(struct sw_opts, wb_run_pass_us), 0 },
 };
 
 /* 0, -EINVAL (err says why), or 1 if c is not one of num_fields */
@@ -341,5 +353,9 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 		BAD("expected only options (see --help), saw the argument '%s'", argv[optind]);
 	if ((rc = opts_check(o, policy, workload, err, errlen)))
 		return rc;
+	if (o->wb_run_commit_us > 10000000 || o->wb_run_alloc_us > 10000000 ||
+	    o->wb_run_pass_us > 10000000)
+		BAD("expected --wb-run-commit-us, --wb-run-alloc-us and --wb-run-pass-us at most 10000000 (10 s), saw %" PRIu64 ", %" PRIu64 " and %" PRIu64,
+		    o->wb_run_commit_us, o->wb_run_alloc_us, o->wb_run_pass_us);
 	return 0;
 }

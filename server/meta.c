@@ -212,6 +212,9 @@ char *sw_meta_json(const struct sw_opts *o, const struct sw_resolved *r)
 	json_object_set_new(wb, "wb_bg_share", json_string(o->bg_share == SW_BG_FPROP ? "fprop" : o->bg_share == SW_BG_ZERO ? "zero" : "none"));
 	json_object_set_new(wb, "create_meta_pages", json_integer(o->create_meta_pages));
 	json_object_set_new(wb, "alloc_meta_pages", json_integer(o->alloc_meta_pages));
+	json_object_set_new(wb, "run_commit_us", json_integer((json_int_t)o->wb_run_commit_us));
+	json_object_set_new(wb, "run_alloc_us", json_integer((json_int_t)o->wb_run_alloc_us));
+	json_object_set_new(wb, "run_pass_us", json_integer((json_int_t)o->wb_run_pass_us));
 	json_object_set_new(wb, "background_bytes", json_integer(r->background_bytes));
 	json_object_set_new(wb, "background_basis", json_string(r->background_basis));
 	json_object_set_new(m, "writeback_model", wb);

@@ -37,6 +37,9 @@ struct sw_opts {
 	int bg_share;                         /* model: --wb-bg-share, enum sw_bg_share */
 	uint32_t create_meta_pages;           /* model: --create-meta-pages */
 	uint32_t alloc_meta_pages;            /* model: --alloc-meta-pages */
+	uint64_t wb_run_commit_us;            /* model: --wb-run-commit-us, us */
+	uint64_t wb_run_alloc_us;             /* model: --wb-run-alloc-us, us */
+	uint64_t wb_run_pass_us;              /* model: --wb-run-pass-us, us */
 	int populate;                         /* native: --populate */
 	int64_t native_poll_ms;               /* native: fstat poll period */
 	int native_poll_only;                 /* native: no fstat after stores */

@@ -26,8 +26,9 @@ int sw_model_init(struct sw_model *m, const struct sw_model_cfg *cfg,
 			 (unsigned long long)cfg->npages);
 		return -EINVAL;
 	}
-	if (cfg->writeback_ns < 0 || cfg->expire_ns < 0) {
-		snprintf(err, errlen, "expected writeback and expire >= 0");
+	if (cfg->writeback_ns < 0 || cfg->expire_ns < 0 || cfg->run_commit_ns < 0 ||
+	    cfg->run_alloc_ns < 0 || cfg->run_pass_ns < 0) {
+		snprintf(err, errlen, "expected writeback, expire and run times >= 0");
 		return -EINVAL;
 	}
 	m->cfg = *cfg;
@@ -59,6 +60,10 @@ void sw_model_start(struct sw_model *m, int64_t t_mono_ns)
 	m->t_next_tick_mono_ns = INT64_MAX;
 	m->t_last_old_flush_mono_ns = t_mono_ns;
 	m->t_commit_mono_ns = INT64_MAX;
+	m->t_run_mono_ns = INT64_MAX;
+	m->run_step = 0;
+	m->run_bg = 0;
+	m->in_run = 0;
 	m->bdev_dirty = 0;
 	m->bdev_itable = 0;
 	m->bdev_other = 0;
@@ -89,6 +94,23 @@ static int64_t floor_div(int64_t a, int64_t b)
 	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
+/* The kernel's jiffies at t, and when jiffy j begins (jiffy_origin_*,
+ * jiffy_mono_ns; by default mono / jiffy_ns). */
+static int64_t jiffy_len(const struct sw_model *m)
+{
+	return m->cfg.jiffy_mono_ns > 0 ? m->cfg.jiffy_mono_ns : m->cfg.jiffy_ns;
+}
+
+static int64_t jiffies_at(const struct sw_model *m, int64_t t)
+{
+	return floor_div(t - m->cfg.jiffy_origin_ns, jiffy_len(m)) + m->cfg.jiffy_origin_count;
+}
+
+static int64_t jiffy_start(const struct sw_model *m, int64_t j)
+{
+	return m->cfg.jiffy_origin_ns + (j - m->cfg.jiffy_origin_count) * jiffy_len(m);
+}
+
 /*
  * wb_wakeup_delayed() (mm/backing-dev.c) queues wb->dwork with
  * msecs_to_jiffies(dirty_writeback_interval * 10) (rounded up to whole
@@ -98,8 +120,9 @@ static int64_t floor_div(int64_t a, int64_t b)
  * ((expires >> 3L) + 1) << 3L: never early, up to one level granularity
  * late.  Measured on this host (HZ=250, bench/validate_trace.sh): a 1 s
  * interval runs every 256 jiffies = 1.024 s.  Jiffies are taken as
- * CLOCK_MONOTONIC / jiffy_ns (the phase of the real jiffies counter is not
- * known here; the error is below one granularity per arming).
+ * CLOCK_MONOTONIC / jiffy_ns, or from jiffy_origin_ns/_count when the
+ * kernel's own phase and count are known (without them the error is below
+ * one granularity, 32 ms, per arming).
  */
 int64_t sw_model_wake_after(const struct sw_model *m, int64_t t_mono_ns)
 {
@@ -113,9 +136,9 @@ int64_t sw_model_wake_after(const struct sw_model *m, int64_t t_mono_ns)
 	int lvl = 0;
 	while (lvl < 8 && delta >= ((int64_t)63 << (3 * lvl)))
 		lvl++;
-	int64_t expires = floor_div(t_mono_ns, J) + delta;
+	int64_t expires = jiffies_at(m, t_mono_ns) + delta;
 	int64_t bucket = ((expires >> (3 * lvl)) + 1) << (3 * lvl);
-	return bucket * J;
+	return jiffy_start(m, bucket);
 }
 
 int64_t sw_model_host_jiffy_ns(void)
@@ -159,8 +182,8 @@ static int64_t round_second_up(const struct sw_model *m, int64_t t)
 	int64_t J = m->cfg.jiffy_ns;
 	if (J <= 0)
 		return t;
-	int64_t hz = 1000000000 / J, j = floor_div(t + J - 1, J);
-	return (floor_div(j + hz - 1, hz) * hz) * J;
+	int64_t hz = 1000000000 / J, j = jiffies_at(m, t - 1) + 1;
+	return jiffy_start(m, floor_div(j + hz - 1, hz) * hz);
 }
 
 /* A handle at t (ext4_journal_start()): the running transaction, or a
@@ -200,7 +223,12 @@ static void journal_commit(struct sw_model *m, int64_t t)
 		return;
 	m->bdev_dirty = 1;
 	m->t_bdev_dirtied_when_mono_ns = t;
-	if (m->t_next_tick_mono_ns == INT64_MAX)
+	/* not while a flusher run is writing the file: the wb has dirty io
+	 * (the file on b_io) and __mark_inode_dirty() wakes nothing; the run
+	 * re-arms at its end if the bdev inode is still dirty (traced: after
+	 * a background run that wrote the file and the bdev inode, the next
+	 * run was armed by the next store, ~1.1 s apart, not 1.024 s) */
+	if (m->t_next_tick_mono_ns == INT64_MAX && !m->in_run)
 		m->t_next_tick_mono_ns = sw_model_wake_after(m, t);
 }
 
@@ -341,7 +369,11 @@ int sw_model_trap(struct sw_model *m, uint64_t page, int64_t t_mono_ns,
 		m->inode_dirty = 1;
 		if (!m->meta_dirty)
 			m->t_dirtied_when_mono_ns = t_mono_ns;
-		if (m->t_next_tick_mono_ns == INT64_MAX)
+		/* during a flusher run the inode is under writeback
+		 * (I_SYNC_QUEUED): no wakeup; wb_workfn() re-arms at the
+		 * run's end while something is dirty */
+		if (m->t_next_tick_mono_ns == INT64_MAX &&
+		    m->t_run_mono_ns == INT64_MAX)
 			m->t_next_tick_mono_ns = sw_model_wake_after(m, t_mono_ns);
 	}
 	m->traps++;
@@ -382,10 +414,15 @@ static uint64_t wrprotect(struct sw_model *m, const struct sw_reprotect *rp,
 	return n;
 }
 
-/* A flush of the inode at t: writeback, msync(MS_SYNC), fsync. */
-static void flush(struct sw_model *m, uint32_t cause, int64_t t,
-		  const struct sw_reprotect *rp, struct sw_decision *d)
+#define FLUSH_COMMITTED 0x1u /* it forced a journal commit */
+#define FLUSH_FRESH 0x2u     /* it wrote pages never written before */
+
+/* A flush of the inode at t: writeback, msync(MS_SYNC), fsync.  Returns
+ * FLUSH_* bits. */
+static unsigned flush(struct sw_model *m, uint32_t cause, int64_t t,
+		      const struct sw_reprotect *rp, struct sw_decision *d)
 {
+	unsigned how = 0;
 	int vfs_dirty = m->inode_dirty;
 	uint32_t fresh = 0;
 
@@ -419,8 +456,12 @@ static void flush(struct sw_model *m, uint32_t cause, int64_t t,
 	 * in the same background run) */
 	if ((cause == SW_CAUSE_FSYNC || cause == SW_CAUSE_MSYNC_SYNC ||
 	     (upd && m->pol->flush_owed)) &&
-	    m->t_commit_mono_ns != INT64_MAX)
+	    m->t_commit_mono_ns != INT64_MAX) {
 		journal_commit(m, t);
+		how |= FLUSH_COMMITTED;
+	}
+	if (fresh)
+		how |= FLUSH_FRESH;
 	/* then the data goes out: a page never written gets its block now
 	 * (ext4_writepages -> mpage_map_and_submit_extent, delalloc), a
 	 * handle of the transaction after that commit (traced: block bitmap
@@ -430,6 +471,7 @@ static void flush(struct sw_model *m, uint32_t cause, int64_t t,
 		if (m->t_commit_mono_ns != INT64_MAX)
 			m->txn_other += m->cfg.alloc_meta_pages;
 	}
+	return how;
 }
 
 /* The bdev inode written back: its pages complete with the run's (the
@@ -444,9 +486,101 @@ static void bdev_writeback(struct sw_model *m)
 
 int64_t sw_model_next_tick(const struct sw_model *m)
 {
-	return m->t_commit_mono_ns < m->t_next_tick_mono_ns
-		       ? m->t_commit_mono_ns
-		       : m->t_next_tick_mono_ns;
+	int64_t t = m->t_commit_mono_ns < m->t_next_tick_mono_ns
+			    ? m->t_commit_mono_ns
+			    : m->t_next_tick_mono_ns;
+	return m->t_run_mono_ns < t ? m->t_run_mono_ns : t;
+}
+
+/* When the pages of a flush that returned how go out: after the commit
+ * it forced and the allocation of never-written pages (0: at once). */
+static int64_t pages_out_after(const struct sw_model *m, unsigned how)
+{
+	return ((how & FLUSH_COMMITTED) ? m->cfg.run_commit_ns : 0) +
+	       ((how & FLUSH_FRESH) ? m->cfg.run_alloc_ns : 0);
+}
+
+/* A flush at t in a run: with run times, the run goes on (its pages go
+ * out later, then the background loop looks again); returns 1 if so. */
+static int run_goes_on(struct sw_model *m, int64_t t, unsigned how,
+		       const struct sw_decision *d)
+{
+	int64_t out = pages_out_after(m, how);
+	int64_t pass = (how & FLUSH_FRESH) ? m->cfg.run_pass_ns : 0;
+	if (!d->flushed || out + pass <= 0)
+		return 0;
+	m->t_run_mono_ns = t + out;
+	m->run_step = 1;
+	m->run_fresh = (how & FLUSH_FRESH) != 0;
+	return 1;
+}
+
+/* The run ends at t: its pages complete (fprop), and wb_workfn()
+ * re-arms the flusher writeback_ns from now while the wb still has dirty
+ * io (wb_has_dirty_io). */
+static void run_end(struct sw_model *m, int64_t t)
+{
+	fprop_writeout(m, t, m->pending_events);
+	m->pending_events = 0;
+	m->t_run_mono_ns = INT64_MAX;
+	m->run_step = 0;
+	m->in_run = 0;
+	if (m->inode_dirty || m->meta_dirty || m->bdev_dirty)
+		m->t_next_tick_mono_ns = sw_model_wake_after(m, t);
+}
+
+/* The background passes of wb_do_writeback() at t (after the periodic
+ * one): while wb_over_bg_thresh() every dirty inode of the wb, with no
+ * expiry (for_background: dirtied_before = now), the journal's bdev
+ * inode too.  Returns 1 if the run goes on (run times). */
+static int bg_pass(struct sw_model *m, int64_t t,
+		   const struct sw_reprotect *rp, struct sw_decision *d)
+{
+	m->run_bg = 1;
+	if (!((m->inode_dirty || m->bdev_dirty) && bg_over(m, t)))
+		return 0;
+	unsigned how = 0;
+	/* queue_io() moves the inodes oldest dirtied_when first: a bdev
+	 * inode dirtied before the file (an earlier commit) is written
+	 * before it, and the commit of the file's update dirties it again
+	 * for the next pass: the inode table page goes out twice (traced:
+	 * "wrote 266338304:1 12:1 266338304:1" at a stretch's first run) */
+	if (m->bdev_dirty && (!m->inode_dirty ||
+			      m->t_bdev_dirtied_when_mono_ns <= m->t_dirtied_when_mono_ns))
+		bdev_writeback(m);
+	if (m->inode_dirty)
+		how = flush(m, SW_CAUSE_BACKGROUND, t, rp, d);
+	m->meta_dirty = 0;
+	if (m->bdev_dirty)
+		bdev_writeback(m);
+	return run_goes_on(m, t, how, d);
+}
+
+/* The next step at t of the run in progress. */
+static void run_step(struct sw_model *m, int64_t t,
+		     const struct sw_reprotect *rp, struct sw_decision *d)
+{
+	decision_init(d, m->run_bg ? SW_CAUSE_BACKGROUND : SW_CAUSE_KUPDATE);
+	if (m->run_step == 1) {
+		/* ->writepages returns: stores since the flush trapped on
+		 * the write-protected pages, and their data went out with
+		 * them; do_writepages() applies the update they made
+		 * pending (no second commit: the handle joins the running
+		 * transaction).  Pages already counted by the flush. */
+		if (m->inode_dirty) {
+			uint32_t fresh = 0;
+			d->cleaned = wrprotect(m, rp, 1, &fresh);
+			count_update(m, d, pol_pay(m), t);
+		}
+		m->run_step = 2;
+		m->t_run_mono_ns = t + (m->run_fresh ? m->cfg.run_pass_ns : 0);
+		return;
+	}
+	/* the background loop's next pass: this run's pages completed */
+	fprop_writeout(m, t, m->pending_events);
+	m->pending_events = 0;
+	if (!bg_pass(m, t, rp, d))
+		run_end(m, t);
 }
 
 int sw_model_tick(struct sw_model *m, int64_t t_mono_ns,
@@ -456,6 +590,14 @@ int sw_model_tick(struct sw_model *m, int64_t t_mono_ns,
 
 	decision_init(d, SW_CAUSE_KUPDATE);
 	for (;;) {
+		if (m->t_run_mono_ns <= t_mono_ns &&
+		    m->t_run_mono_ns <= m->t_commit_mono_ns) {
+			ran++;
+			run_step(m, m->t_run_mono_ns, rp, d);
+			if (d->update) /* one update per call: the caller acts */
+				return ran;
+			continue;
+		}
 		if (m->t_commit_mono_ns <= t_mono_ns &&
 		    m->t_commit_mono_ns <= m->t_next_tick_mono_ns) {
 			journal_commit(m, m->t_commit_mono_ns);
@@ -469,10 +611,13 @@ int sw_model_tick(struct sw_model *m, int64_t t_mono_ns,
 		if (t_mono_ns - tick > m->cfg.writeback_ns)
 			tick = t_mono_ns;
 		m->t_next_tick_mono_ns = INT64_MAX;
+		m->run_bg = 0;
+		m->in_run = 1;
 		decision_init(d, SW_CAUSE_KUPDATE);
 		/* wb_check_old_data_flush(): a periodic flush only when
 		 * writeback_ns passed since the last one (last_old_flush) */
 		if (tick - m->t_last_old_flush_mono_ns >= m->cfg.writeback_ns) {
+			unsigned how = 0;
 			m->t_last_old_flush_mono_ns = tick;
 			/* wb_writeback(for_kupdate): dirtied_before = now -
 			 * expire; move_expired_inodes() takes the inode unless
@@ -480,31 +625,21 @@ int sw_model_tick(struct sw_model *m, int64_t t_mono_ns,
 			if ((m->inode_dirty || m->meta_dirty) &&
 			    tick - m->t_dirtied_when_mono_ns >= m->cfg.expire_ns) {
 				if (m->inode_dirty)
-					flush(m, SW_CAUSE_KUPDATE, tick, rp, d);
+					how = flush(m, SW_CAUSE_KUPDATE, tick, rp, d);
 				m->meta_dirty = 0; /* write_inode: clean */
 			}
 			if (m->bdev_dirty &&
 			    tick - m->t_bdev_dirtied_when_mono_ns >= m->cfg.expire_ns)
 				bdev_writeback(m);
+			if (run_goes_on(m, tick, how, d))
+				return ran; /* the background passes come later */
 		}
 		/* wb_do_writeback(): wb_check_background_flush() after the
-		 * periodic pass; when wb_over_bg_thresh() it writes every
-		 * dirty inode of the wb (for_background, dirtied_before =
-		 * now: no expiry), the journal's bdev inode too */
-		if ((m->inode_dirty || m->bdev_dirty) && bg_over(m, tick)) {
-			if (m->inode_dirty)
-				flush(m, SW_CAUSE_BACKGROUND, tick, rp, d);
-			m->meta_dirty = 0;
-			if (m->bdev_dirty)
-				bdev_writeback(m);
-		}
+		 * periodic pass */
+		if (bg_pass(m, tick, rp, d))
+			return ran;
 		/* the run's pages complete after its decisions */
-		fprop_writeout(m, tick, m->pending_events);
-		m->pending_events = 0;
-		/* wb_workfn(): re-armed writeback_ns from this run only
-		 * while the wb still has dirty io (wb_has_dirty_io) */
-		if (m->inode_dirty || m->meta_dirty || m->bdev_dirty)
-			m->t_next_tick_mono_ns = sw_model_wake_after(m, tick);
+		run_end(m, tick);
 	}
 	return ran;
 }

@@ -80,6 +80,19 @@
  * next commit dirties (alloc_meta_pages); and a fold below 8 left after a
  * background stretch never ages out (the exact sum halves, never below 0):
  * expiry for the rest of the run.
+ * Runs take time (run_commit_ns, run_alloc_ns, run_pass_ns > 0; traced in
+ * the patched 6.1 guest, issue 10): a run that writes the file applies the
+ * pending update and write-protects the pages at once (0008:
+ * mapping_mkclean_flush_cmtime), waits for the commit, allocates, and only
+ * then do the pages go out.  A store in between traps, and its data goes
+ * out with them; do_writepages() applies the update it made pending when
+ * ->writepages returns (a second update, no second commit).  A store after
+ * the pages went out dirties them again, and the background loop
+ * (wb_writeback: while wb_over_bg_thresh, queue_io with dirtied_before =
+ * now) writes the file again in a next pass of the same run, with its own
+ * update and commit; that pass's pages can fold the wb's writeout count a
+ * whole run sooner.  The run's pages complete before the next pass looks at
+ * the threshold, and wb_workfn() re-arms the flusher from the run's end.
  * Background: when cache-dirty bytes exceed background_bytes after a trap,
  * the trap's decision says so and the caller flushes (cause BACKGROUND).
  */
@@ -103,6 +116,18 @@ struct sw_model_cfg {
 	int64_t jiffy_ns;          /* kernel tick (1/HZ) for the timer-wheel
 				      rounding of the flusher's delay, ns;
 				      0: no rounding (exact delays) */
+	int64_t jiffy_origin_ns;   /* CLOCK_MONOTONIC ns at which the
+				      jiffy numbered jiffy_origin_count
+				      began: the kernel's tick phase and
+				      count, which place the timer wheel's
+				      buckets (stalewin-model-sweep reads
+				      them from writeback tracepoints);
+				      0 and 0: jiffies = mono / jiffy_ns */
+	int64_t jiffy_origin_count;
+	int64_t jiffy_mono_ns;     /* CLOCK_MONOTONIC ns one jiffy lasts
+				      (0: jiffy_ns); a TCG guest's jiffies
+				      lag its CLOCK_MONOTONIC by ~0.1 %
+				      (traced: 42 ms in 33 s) */
 	int64_t journal_commit_ns; /* jbd2 commit interval of the modelled
 				      filesystem (ext4 commit=, default 5 s);
 				      0: timestamp updates are not journalled
@@ -120,6 +145,20 @@ struct sw_model_cfg {
 				      first checkpoint writeback writes them
 				      all (fprop counts them); 0: the file
 				      existed, or not modelled */
+	int64_t run_commit_ns;     /* a flusher run that writes the file
+				      with a pending update waits this long
+				      for the commit it forces (vm/kernel
+				      0008) before the pages go out, ns;
+				      with run_alloc_ns and run_pass_ns 0
+				      (the default) a run takes no time */
+	int64_t run_alloc_ns;      /* its extra time when the pages were
+				      never written (delalloc allocation),
+				      ns */
+	int64_t run_pass_ns;       /* from never-written pages going out
+				      to the background loop's next pass
+				      (wb_writeback; the new extent's bio
+				      goes out at the plug's end), ns;
+				      other passes follow at once */
 	uint32_t alloc_meta_pages; /* block-device pages the first
 				      writeback of a page with no block yet
 				      (ext4 delalloc: block bitmap and group
@@ -206,6 +245,18 @@ struct sw_model {
 	uint32_t wb_period, dom_period;  /* fprop periods (3 s each) */
 	int64_t t_period_mono_ns;        /* next writeout_period timer; 0:
 					    stopped (dom->period_time = 0) */
+	int64_t t_run_mono_ns;           /* next step of the flusher run in
+					    progress (run_*_ns > 0);
+					    INT64_MAX: none */
+	int run_step;                    /* 1: its pages go out then
+					    (->writepages returns); 2: the
+					    background loop's next pass */
+	int in_run;                      /* a flusher run is in progress
+					    (its start to run_end) */
+	int run_fresh;                   /* its last flush wrote pages
+					    never written before */
+	int run_bg;                      /* the run's periodic pass is done:
+					    a next pass is a background one */
 	int64_t pending_events;          /* pages written by this run, counted
 					    at its end (writeback completes
 					    after the run's decisions) */

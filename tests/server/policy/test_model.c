@@ -260,13 +260,17 @@ static const struct {
 	 * inside the file's writeback, 11 commits in 30 s against 5
 	 * without 0008) and writes the bdev inode in the same background
 	 * run; background passes stop after two or three runs and the file
-	 * waits for expiry (12 updates in 30 s against 18-26 without). */
+	 * waits for expiry (12 updates in 30 s against 18-26 without).
+	 * After such a run nothing of the wb is dirty: the commit inside it
+	 * did not arm the flusher (the file was on b_io), and the next store
+	 * does (wb_wakeup_delayed): 1.1 s apart here, as traced (issue 10:
+	 * "run 17.377-17.398, armed 17.469 by the next dirtying"). */
 	{ .create_meta = 0, .c = { "ext4_writepages_cmtime (vm/kernel 0008) -> jbd2_complete_transaction: a deferred update applied at writeback commits at once, its inode-table page goes out in the same background run and folds the wb's count: background stops",
 	  "deferred", 1000, 5000, 0, 16,
 	  { REWRITE_1100 },
-	  { { 1000, SW_CAUSE_BACKGROUND }, { 2000, SW_CAUSE_BACKGROUND },
-	    { 3000, SW_CAUSE_BACKGROUND }, { 4000, SW_CAUSE_BACKGROUND },
-	    { 5000, SW_CAUSE_BACKGROUND }, { 6000, SW_CAUSE_BACKGROUND },
+	  { { 1000, SW_CAUSE_BACKGROUND }, { 2100, SW_CAUSE_BACKGROUND },
+	    { 3200, SW_CAUSE_BACKGROUND }, { 4300, SW_CAUSE_BACKGROUND },
+	    { 5400, SW_CAUSE_BACKGROUND }, { 6500, SW_CAUSE_BACKGROUND },
 	    { 10000, SW_CAUSE_MUNMAP }, { -1, 0 } },
 	  7, 6, 0, 5000, SW_BG_FPROP } },
 	{ .create_meta = 0, .c = { "the same without the creation (a file that existed): the commit's one inode-table page does not fold the count, background every run",
@@ -481,96 +485,9 @@ static int run_wheel(void)
 	return fail;
 }
 
-/*
- * The patched 6.1 guest, traced (writeback:* and jbd2 commit tracepoints,
- * deferred with 0008, ext4 on virtio, 1 s / 5 s, a new file of 256 pages,
- * page 0 rewritten every 100 ms from 2 s after the file's creation; three
- * runs alike).  Updates, in s after the first store, b = a background run,
- * k = the periodic (expiry) one:
- *   0.05b 0.10b 5.21k 9.30b 10.4b 11.5b 12.5b 13.6b 18.8k 23.9k 29.05k
- * What makes that shape: the flusher's phase and the file's dirtied_when
- * are the creation's (first run 50 ms after the first store); the first
- * run writes 9 pages (the file twice, the creation's 5 bdev pages, the
- * allocation's 2), the wb's count folds at 8 (__folio_end_writeback, one
- * page at a time) and ages out in the third 3 s period; five background
- * runs of 2 pages each fold it again to 6, which halving below the batch
- * never clears (fprop_reflect_period_percpu reads the exact sum there):
- * expiry for the rest of the run.  The model runs without the second
- * write of the first run (a store landing inside that 45 ms run) and so
- * takes its allocation pages a run later; the check: every traced update
- * matched by one of the same kind within 1.1 s (one flusher period), and
- * the update count within 1.
- */
-static int run_traced(void)
-{
-	static const struct upd kernel[] = {
-		{ 50, SW_CAUSE_BACKGROUND }, { 100, SW_CAUSE_BACKGROUND },
-		{ 5210, SW_CAUSE_KUPDATE }, { 9300, SW_CAUSE_BACKGROUND },
-		{ 10400, SW_CAUSE_BACKGROUND }, { 11500, SW_CAUSE_BACKGROUND },
-		{ 12500, SW_CAUSE_BACKGROUND }, { 13600, SW_CAUSE_BACKGROUND },
-		{ 18800, SW_CAUSE_KUPDATE }, { 23900, SW_CAUSE_KUPDATE },
-		{ 29050, SW_CAUSE_KUPDATE },
-	};
-	const size_t nk = sizeof(kernel) / sizeof(kernel[0]);
-	struct sw_model_cfg cfg = {
-		.npages = 256, .page_size = PG, .writeback_ns = 1000 * MS,
-		.expire_ns = 5000 * MS, .jiffy_ns = 4000000,
-		.journal_commit_ns = 5000 * MS, .bg_share = SW_BG_FPROP,
-		.create_meta_pages = 5, .alloc_meta_pages = 2,
-	};
-	const int64_t t_first = 2000 * MS; /* first store, after the creation */
-	struct sw_model m;
-	struct sw_decision d;
-	struct run r = { .ngot = 0 };
-	char err[256];
-	int fail = 0;
-
-	if (sw_model_init(&m, &cfg, sw_policy_find("deferred"), 0, err, sizeof(err)) != 0) {
-		printf("FAIL traced: init: %s\n", err);
-		return 1;
-	}
-	sw_model_advance(&m, t_first, NULL);
-	for (int64_t t = t_first; t < t_first + 30000 * MS; t += 100 * MS) {
-		while (sw_model_next_tick(&m) <= t) {
-			int64_t tt = sw_model_next_tick(&m);
-			sw_model_tick(&m, tt, NULL, &d);
-			take(&r, &d, tt - t_first);
-		}
-		if (!sw_model_writable(&m, 0)) {
-			sw_model_trap(&m, 0, t, &d);
-			take(&r, &d, t - t_first);
-		}
-	}
-	char used[64] = { 0 };
-	for (size_t i = 0; i < nk; i++) {
-		int hit = 0;
-		for (int j = 0; j < r.ngot && !hit; j++)
-			if (!used[j] && r.got[j].cause == kernel[i].cause &&
-			    llabs(r.got[j].t_ms - kernel[i].t_ms) <= 1100)
-				hit = used[j] = 1;
-		if (!hit) {
-			printf("FAIL traced 6.1: expected a cause-%u update at %" PRId64
-			       " ms (the kernel's), saw none within 1.1 s\n",
-			       kernel[i].cause, kernel[i].t_ms);
-			fail = 1;
-		}
-	}
-	if (r.ngot < (int)nk - 1 || r.ngot > (int)nk + 1) {
-		printf("FAIL traced 6.1: expected %zu updates (+-1, the kernel's), saw %d\n",
-		       nk, r.ngot);
-		fail = 1;
-	}
-	if (fail) {
-		printf("  model:");
-		for (int j = 0; j < r.ngot; j++)
-			printf(" %" PRId64 "ms/cause%u", r.got[j].t_ms, r.got[j].cause);
-		printf("\n");
-	}
-	sw_model_free(&m);
-	printf("%s traced 6.1 guest: deferred + 0008, a new file, 30 s rewrite\n",
-	       fail ? "FAIL" : "ok  ");
-	return fail;
-}
+/* The traced runs of the patched 6.1 guest are replayed whole by
+ * tests/server/test_model_traced.sh (stalewin-model-sweep at the kernel's
+ * own flusher phase, tests/server/data/). */
 
 int main(void)
 {
@@ -580,6 +497,5 @@ int main(void)
 	for (size_t i = 0; i < sizeof(meta_cases) / sizeof(meta_cases[0]); i++)
 		fail |= run_case(&meta_cases[i].c, meta_cases[i].create_meta);
 	fail |= run_edges();
-	fail |= run_traced();
 	return fail ? 1 : 0;
 }
