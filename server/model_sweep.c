@@ -1,0 +1,499 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * model_sweep.c - stalewin-model-sweep: the writeback model on a writer
+ * log's own stores, at N flusher phases, as one JSON object (issue 10;
+ * scripts/validate-vm.sh runs it on the patched kernel's run).
+ *
+ *   stalewin-model-sweep --log WRITER.swlog [--policy deferred|lang|eager]
+ *     [--writeback-ms 1000] [--expire-ms 5000] [--jiffy-us N]
+ *     [--journal-commit-ms 5000] [--wb-bg-share none|zero|fprop]
+ *     [--create-meta-pages N] [--alloc-meta-pages N] [--phases 40]
+ *     [--lead-ms 0] [--kernel-trace TRACE.txt --bdi MAJ:MIN]
+ *     [--wb-run-commit-us N] [--wb-run-alloc-us N] [--wb-run-pass-us N]
+ *
+ * The model options mean what they mean to stalewin-writer.  --policy
+ * defaults to the log's kernel_cmtime_policy (a native run on the patched
+ * kernel).  Phase k of N starts the model (the file's creation) lead-ms
+ * plus k/N of a writeback interval before the log's first record (the
+ * writer's start; in the guests the file is created before the writer
+ * starts, vm/guest/server.sh).  Output: {"phases": [{shift_ms, updates, uncovered,
+ * p50_ns, p90_ns, max_ns}...], "p50_ns": {min, median, max}, "p90_ns":
+ * {...}, "updates": {...}}; a figure of -1 is ">end" (uncovered).
+ * With --kernel-trace (the run's writeback tracepoints, mono clock) also
+ * "kernel_phase": the model's figures with its flusher runs on the
+ * kernel's own (see kernel_phase()), and its update times.
+ * Exit 0, 1 unreadable log or model error, 2 usage.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "policy.h"
+#include "records.h"
+#include "swlog.h"
+#include "sweep.h"
+#include "swtime.h"
+
+#define MAX_PHASES 1000
+
+static int usage(const char *why)
+{
+	fprintf(stderr, "stalewin-model-sweep: %s\n"
+		"usage: stalewin-model-sweep --log WRITER.swlog [--policy P] [--writeback-ms N] [--expire-ms N]\n"
+		"         [--jiffy-us N] [--journal-commit-ms N] [--wb-bg-share none|zero|fprop]\n"
+		"         [--create-meta-pages N] [--alloc-meta-pages N] [--phases N] [--lead-ms N]\n"
+		"         [--kernel-trace TRACE.txt --bdi MAJ:MIN]\n"
+		"         [--wb-run-commit-us N] [--wb-run-alloc-us N] [--wb-run-pass-us N]\n", why);
+	return 2;
+}
+
+struct events {
+	struct sw_sweep_ev *ev;
+	size_t n, cap;
+	int64_t t_first_mono_ns; /* the log's first record (NOTE), mapped */
+	int64_t t_end_mono_ns;   /* END, else the last event */
+	char policy[32];         /* the log's kernel_cmtime_policy, or "" */
+	uint64_t pages;          /* the log's mapping size in pages */
+};
+
+static int push(struct events *E, const struct sw_sweep_ev *e)
+{
+	if (E->n == E->cap) {
+		size_t cap = E->cap ? 2 * E->cap : 1024;
+		struct sw_sweep_ev *p = realloc(E->ev, cap * sizeof(*p));
+		if (!p)
+			return -1;
+		E->ev = p;
+		E->cap = cap;
+	}
+	E->ev[E->n++] = *e;
+	return 0;
+}
+
+/* The log's stores, syncs and munmap; its start from its first record
+ * (real time, mapped to mono by the first store's pair of clocks). */
+static int load(const char *path, struct events *E, char *err, size_t errlen)
+{
+	struct swlog_reader *r;
+	struct swlog_rec rec;
+	char e2[SWLOG_ERRLEN];
+	int64_t t_first_real = 0, off = 0;
+	int have_off = 0, st;
+
+	if (swlog_open(&r, path, e2)) {
+		snprintf(err, errlen, "%s", e2);
+		return -1;
+	}
+	if (swlog_reader_kind(r) != SWLOG_KIND_WRITER) {
+		snprintf(err, errlen, "expected a writer log in %s, saw another kind of log", path);
+		swlog_reader_close(r);
+		return -1;
+	}
+	json_t *meta = json_loads(swlog_reader_meta(r), 0, NULL);
+	const char *kp = json_string_value(json_object_get(meta, "kernel_cmtime_policy"));
+	snprintf(E->policy, sizeof(E->policy), "%s", kp ? kp : "");
+	E->pages = (uint64_t)json_integer_value(json_object_get(meta, "pages"));
+	json_decref(meta);
+	while ((st = swlog_next(r, &rec)) == SWLOG_OK) {
+		struct sw_sweep_ev e = { .page = SW_NO_PAGE };
+		if (rec.type == SW_REC_NOTE && !t_first_real) {
+			t_first_real = ((const struct sw_rec_note *)rec.payload)->t_real_ns;
+			continue;
+		} else if (rec.type == SW_REC_STORE) {
+			const struct sw_rec_store *s = rec.payload;
+			if (!have_off) {
+				off = s->t_before_real_ns - s->t_before_mono_ns;
+				have_off = 1;
+			}
+			/* the page is dirty once the store is done: on the
+			 * kernel a fault on a page under writeback waits for
+			 * it in ->page_mkwrite (traced: a 9 ms fault across
+			 * a flusher run's page submission, whose data went
+			 * out in the run's next pass) */
+			e.t_mono_ns = s->t_after_mono_ns;
+			e.t_after_mono_ns = s->t_after_mono_ns;
+			e.page = s->page;
+		} else if (rec.type == SW_REC_SYNC) {
+			const struct sw_rec_sync *s = rec.payload;
+			e.t_mono_ns = e.t_after_mono_ns = s->t_mono_ns;
+			e.cause = s->cause;
+		} else if (rec.type == SW_REC_MUNMAP) {
+			const struct sw_rec_munmap *m = rec.payload;
+			e.t_mono_ns = e.t_after_mono_ns = m->t_mono_ns;
+			e.cause = SW_CAUSE_MUNMAP;
+		} else if (rec.type == SW_REC_END) {
+			E->t_end_mono_ns = ((const struct sw_rec_end *)rec.payload)->t_mono_ns;
+			continue;
+		} else {
+			continue;
+		}
+		if (push(E, &e)) {
+			snprintf(err, errlen, "out of memory reading %s", path);
+			swlog_reader_close(r);
+			return -1;
+		}
+	}
+	if (st != SWLOG_EOF) {
+		snprintf(err, errlen, "%s: %s (the sweep needs a whole log)", path,
+			 swlog_reader_error(r));
+		swlog_reader_close(r);
+		return -1;
+	}
+	swlog_reader_close(r);
+	if (!have_off) {
+		snprintf(err, errlen, "expected STORE records in %s, saw none", path);
+		return -1;
+	}
+	E->t_first_mono_ns = t_first_real ? t_first_real - off : E->ev[0].t_mono_ns;
+	if (E->t_first_mono_ns > E->ev[0].t_mono_ns)
+		E->t_first_mono_ns = E->ev[0].t_mono_ns;
+	if (!E->t_end_mono_ns)
+		E->t_end_mono_ns = E->ev[E->n - 1].t_after_mono_ns;
+	return 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* min/median/max of n figures where -1 (">end") ranks above all */
+static json_t *spread(const int64_t *v, int n)
+{
+	int64_t s[MAX_PHASES];
+	for (int i = 0; i < n; i++)
+		s[i] = v[i] < 0 ? INT64_MAX : v[i];
+	qsort(s, (size_t)n, sizeof(*s), cmp_i64);
+	int64_t q[3] = { s[0], s[(n - 1) / 2], s[n - 1] };
+	json_t *o = json_object();
+	const char *k[3] = { "min", "median", "max" };
+	for (int i = 0; i < 3; i++)
+		json_object_set_new(o, k[i], json_integer(q[i] == INT64_MAX ? -1 : q[i]));
+	return o;
+}
+
+static json_t *out_json(const struct sw_sweep_out *o)
+{
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "updates", (json_int_t)o->updates,
+			 "stores", (json_int_t)o->stores, "uncovered", (json_int_t)o->uncovered,
+			 "p50_ns", (json_int_t)o->p50_ns, "p90_ns", (json_int_t)o->p90_ns,
+			 "max_ns", (json_int_t)o->max_ns);
+}
+
+struct jsample {
+	int64_t t; /* trace time, mono ns */
+	int64_t j; /* jiffies then */
+};
+
+/* The kernel's jiffies against mono from samples (t, j): jiffy j began at
+ * or before t, by a latency >= 0.  The start of each sample's jiffy,
+ * counted from the first, drifts (a TCG guest's jiffies lag mono by ~0.1
+ * %): a least-squares slope gives the jiffy's mono length, the lowest
+ * residual the origin (the sample with the least latency). */
+static void fit_jiffies(const struct jsample *s, size_t n, int64_t J,
+			struct sw_model_cfg *c)
+{
+	int64_t j0 = s[0].j, t0 = s[0].t;
+	double sx = 0, sy = 0, sxx = 0, sxy = 0;
+	for (size_t i = 0; i < n; i++) {
+		double x = (double)(s[i].j - j0), y = (double)(s[i].t - t0);
+		sx += x;
+		sy += y;
+		sxx += x * x;
+		sxy += x * y;
+	}
+	double den = (double)n * sxx - sx * sx;
+	double len = den > 0 ? ((double)n * sxy - sx * sy) / den : (double)J;
+	if (len < 0.99 * (double)J || len > 1.01 * (double)J)
+		len = (double)J; /* not a jiffy: keep the nominal length */
+	double lo = 1e300;
+	for (size_t i = 0; i < n; i++) {
+		double r = (double)(s[i].t - t0) - len * (double)(s[i].j - j0);
+		if (r < lo)
+			lo = r;
+	}
+	c->jiffy_origin_count = j0;
+	c->jiffy_origin_ns = t0 + (int64_t)lo;
+	c->jiffy_mono_ns = (int64_t)(len + 0.5);
+}
+
+/*
+ * The kernel's own flusher phase, from its writeback tracepoints (trace
+ * clock mono, vm/guest/trace.sh): the first periodic run of the file's
+ * bdi ("writeback_start: bdi MAJ:MIN: ... reason=periodic") after the
+ * first store, and the kernel's jiffies (writeback_queue_io's older= and
+ * age=, timer_start's expires= and timeout=), whose phase, count and
+ * length place the timer wheel's buckets.  The model's first flusher run
+ * is that run, its own rules decide every later one: the figures are the
+ * model's at the kernel's phase.
+ */
+static json_t *kernel_phase(const char *path, const char *bdi,
+			    const struct sw_model_cfg *cfg,
+			    const struct sw_policy_ops *pol, const struct events *E,
+			    char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024], key[96];
+	int64_t t_run = -1, t_first = E->ev[0].t_mono_ns;
+	long runs = 0;
+
+	if (!f) {
+		snprintf(err, errlen, "cannot open the kernel trace %s", path);
+		return NULL;
+	}
+	/* jiffies: each writeback_queue_io says older=J0 age=MS, J0 being
+	 * jiffies - msecs_to_jiffies(MS) when it was logged at t, and each
+	 * timer_start says expires=E [timeout=D], jiffies = E - D; jiffy j
+	 * began at or before t (fit_jiffies) */
+	int64_t J = cfg->jiffy_ns;
+	struct jsample *js = NULL;
+	size_t jn = 0, jcap = 0;
+	snprintf(key, sizeof(key), ": writeback_start: bdi %s: ", bdi);
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, key);
+		char *qi = strstr(line, ": writeback_queue_io: bdi ");
+		if (!qi)
+			qi = strstr(line, ": timer_start: ");
+		if (!p && !qi)
+			continue;
+		if (p && !strstr(p, "reason=periodic"))
+			continue;
+		char *q = p ? p : qi;
+		while (q > line && q[-1] != ' ')
+			q--;
+		double ts;
+		if (sscanf(q, "%lf", &ts) != 1)
+			continue;
+		int64_t t = (int64_t)(ts * 1e9 + 0.5);
+		if (qi) {
+			const char *o = strstr(qi, " older="), *a = strstr(qi, " age=");
+			const char *e = strstr(qi, " expires="), *d = strstr(qi, " [timeout=");
+			long long x, y;
+			int64_t j;
+			if (J <= 0)
+				continue;
+			if (o && a && sscanf(o, " older=%lld", &x) == 1 &&
+			    sscanf(a, " age=%lld", &y) == 1)
+				j = x + (y * SW_NS_PER_MS + J - 1) / J;
+			else if (e && d && sscanf(e, " expires=%lld", &x) == 1 &&
+				 sscanf(d, " [timeout=%lld", &y) == 1)
+				j = x - y;
+			else
+				continue;
+			if (jn == jcap) {
+				size_t cap = jcap ? 2 * jcap : 1024;
+				struct jsample *np = realloc(js, cap * sizeof(*np));
+				if (!np)
+					break;
+				js = np;
+				jcap = cap;
+			}
+			js[jn++] = (struct jsample){ .t = t, .j = j };
+			continue;
+		}
+		runs++;
+		if (t_run < 0 || t_run < t_first)
+			t_run = t;
+	}
+	fclose(f);
+	if (t_run < t_first) {
+		free(js);
+		snprintf(err, errlen,
+			 "expected a periodic writeback run of bdi %s after the first store (%.6f s, mono) in %s, saw %ld periodic runs, none after it",
+			 bdi, (double)t_first / 1e9, path, runs);
+		return NULL;
+	}
+	struct sw_model_cfg kc = *cfg;
+	size_t jsamples = jn;
+	if (jn >= 2)
+		fit_jiffies(js, jn, J, &kc);
+	free(js);
+	cfg = &kc;
+	/* the file created a writeback interval before that run (the
+	 * creation's meta_dirty keeps the chain), the run itself as traced */
+	int64_t best = t_run - cfg->writeback_ns;
+	if (best > E->ev[0].t_mono_ns)
+		best = E->ev[0].t_mono_ns;
+	int64_t ut[256];
+	struct sw_sweep_out o = { .upd_t = ut, .upd_cap = 256 };
+	if (sw_sweep_run_from(cfg, pol, E->ev, E->n, best, t_run, E->t_end_mono_ns,
+			      &o, err, errlen))
+		return NULL;
+	json_t *j = out_json(&o), *ua = json_array();
+	for (uint64_t i = 0; i < o.updates && i < 256; i++)
+		json_array_append_new(ua, json_integer(ut[i]));
+	json_object_set_new(j, "update_mono_ns", ua);
+	json_object_set_new(j, "flusher_run_mono_ns", json_integer(t_run));
+	json_object_set_new(j, "create_mono_ns", json_integer(best));
+	json_object_set_new(j, "periodic_runs_traced", json_integer(runs));
+	json_object_set_new(j, "jiffy_samples", json_integer((json_int_t)jsamples));
+	json_object_set_new(j, "jiffy_origin_mono_ns", json_integer(cfg->jiffy_origin_ns));
+	json_object_set_new(j, "jiffy_origin_count", json_integer(cfg->jiffy_origin_count));
+	json_object_set_new(j, "jiffy_mono_ns", json_integer(cfg->jiffy_mono_ns));
+	return j;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "log", required_argument, NULL, 'l' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "writeback-ms", required_argument, NULL, 'w' },
+		{ "expire-ms", required_argument, NULL, 'e' },
+		{ "jiffy-us", required_argument, NULL, 'j' },
+		{ "journal-commit-ms", required_argument, NULL, 'c' },
+		{ "wb-bg-share", required_argument, NULL, 'b' },
+		{ "create-meta-pages", required_argument, NULL, 'C' },
+		{ "alloc-meta-pages", required_argument, NULL, 'A' },
+		{ "phases", required_argument, NULL, 'n' },
+		{ "lead-ms", required_argument, NULL, 'L' },
+		{ "kernel-trace", required_argument, NULL, 'T' },
+		{ "wb-run-commit-us", required_argument, NULL, 'R' },
+		{ "wb-run-alloc-us", required_argument, NULL, 'a' },
+		{ "wb-run-pass-us", required_argument, NULL, 'P' },
+		{ "bdi", required_argument, NULL, 'B' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *log = NULL, *pname = NULL, *ktrace = NULL, *bdi = NULL;
+	uint64_t wb_ms = 1000, ex_ms = 5000, jc_ms = 5000, cmeta = 0, ameta = 0, phases = 40, lead_ms = 0;
+	uint64_t run_commit_us = 0, run_alloc_us = 0, run_pass_us = 0;
+	uint64_t jiffy_us = (uint64_t)(sw_model_host_jiffy_ns() / 1000);
+	int bg = SW_BG_NONE, c;
+	char err[512];
+
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		uint64_t *u = NULL, hi = 3600000;
+		const char *nm = "";
+		switch (c) {
+		case 'l': log = optarg; continue;
+		case 'p': pname = optarg; continue;
+		case 'T': ktrace = optarg; continue;
+		case 'B': bdi = optarg; continue;
+		case 'w': u = &wb_ms; nm = "writeback-ms"; break;
+		case 'e': u = &ex_ms; nm = "expire-ms"; break;
+		case 'j': u = &jiffy_us; nm = "jiffy-us"; hi = 1000000; break;
+		case 'c': u = &jc_ms; nm = "journal-commit-ms"; break;
+		case 'C': u = &cmeta; nm = "create-meta-pages"; hi = 1024; break;
+		case 'A': u = &ameta; nm = "alloc-meta-pages"; hi = 1024; break;
+		case 'n': u = &phases; nm = "phases"; hi = MAX_PHASES; break;
+		case 'L': u = &lead_ms; nm = "lead-ms"; break;
+		case 'R': u = &run_commit_us; nm = "wb-run-commit-us"; hi = 10000000; break;
+		case 'a': u = &run_alloc_us; nm = "wb-run-alloc-us"; hi = 10000000; break;
+		case 'P': u = &run_pass_us; nm = "wb-run-pass-us"; hi = 10000000; break;
+		case 'b':
+			if (!strcmp(optarg, "none"))
+				bg = SW_BG_NONE;
+			else if (!strcmp(optarg, "zero"))
+				bg = SW_BG_ZERO;
+			else if (!strcmp(optarg, "fprop"))
+				bg = SW_BG_FPROP;
+			else {
+				snprintf(err, sizeof(err), "expected --wb-bg-share none|zero|fprop, saw '%s'", optarg);
+				return usage(err);
+			}
+			continue;
+		default:
+			return usage("unknown option");
+		}
+		if (sw_parse_u64(optarg, 10, 0, c == 'n' ? 1 : 0, hi, u)) {
+			snprintf(err, sizeof(err), "expected --%s as an integer from %d to %" PRIu64 ", saw '%s'",
+				 nm, c == 'n', hi, optarg);
+			return usage(err);
+		}
+	}
+	if (!log || optind != argc)
+		return usage(!log ? "expected --log WRITER.swlog" : "unexpected argument");
+	if (!ktrace != !bdi)
+		return usage("expected --kernel-trace and --bdi together");
+
+	struct events E = { 0 };
+	if (load(log, &E, err, sizeof(err))) {
+		fprintf(stderr, "stalewin-model-sweep: %s\n", err);
+		return 1;
+	}
+	if (!pname)
+		pname = E.policy[0] ? E.policy : "deferred";
+	const struct sw_policy_ops *pol = sw_policy_find(pname);
+	if (!pol || !pol->emulated) {
+		fprintf(stderr, "stalewin-model-sweep: expected --policy eager|deferred|lang, saw '%s'\n", pname);
+		free(E.ev);
+		return 2;
+	}
+	uint64_t maxpage = 0;
+	for (size_t i = 0; i < E.n; i++)
+		if (!E.ev[i].cause && E.ev[i].page + 1 > maxpage)
+			maxpage = E.ev[i].page + 1;
+	struct sw_model_cfg cfg = {
+		.npages = E.pages > maxpage ? E.pages : maxpage,
+		.page_size = 4096,
+		.writeback_ns = (int64_t)wb_ms * SW_NS_PER_MS,
+		.expire_ns = (int64_t)ex_ms * SW_NS_PER_MS,
+		.jiffy_ns = (int64_t)jiffy_us * 1000,
+		.journal_commit_ns = (int64_t)jc_ms * SW_NS_PER_MS,
+		.bg_share = bg,
+		.create_meta_pages = (uint32_t)cmeta,
+		.alloc_meta_pages = (uint32_t)ameta,
+		.run_commit_ns = (int64_t)run_commit_us * 1000,
+		.run_alloc_ns = (int64_t)run_alloc_us * 1000,
+		.run_pass_ns = (int64_t)run_pass_us * 1000,
+	};
+	int64_t p50[MAX_PHASES], p90[MAX_PHASES], upd[MAX_PHASES];
+	json_t *arr = json_array();
+	int rc = 0;
+	for (int k = 0; k < (int)phases; k++) {
+		struct sw_sweep_out o;
+		int64_t shift = (int64_t)lead_ms * SW_NS_PER_MS + cfg.writeback_ns * k / (int64_t)phases;
+		if (sw_sweep_run(&cfg, pol, E.ev, E.n, E.t_first_mono_ns - shift,
+				 E.t_end_mono_ns, &o, err, sizeof(err))) {
+			fprintf(stderr, "stalewin-model-sweep: phase %d: %s\n", k, err);
+			rc = 1;
+			break;
+		}
+		p50[k] = o.p50_ns;
+		p90[k] = o.p90_ns;
+		upd[k] = (int64_t)o.updates;
+		json_array_append_new(arr, json_pack("{s:f, s:I, s:I, s:I, s:I, s:I, s:I}",
+			"shift_ms", (double)shift / 1e6, "updates", (json_int_t)o.updates,
+			"stores", (json_int_t)o.stores, "uncovered", (json_int_t)o.uncovered,
+			"p50_ns", (json_int_t)o.p50_ns, "p90_ns", (json_int_t)o.p90_ns,
+			"max_ns", (json_int_t)o.max_ns));
+	}
+	json_t *kp = NULL;
+	if (!rc && ktrace) {
+		kp = kernel_phase(ktrace, bdi, &cfg, pol, &E, err, sizeof(err));
+		if (!kp) {
+			fprintf(stderr, "stalewin-model-sweep: %s\n", err);
+			rc = 1;
+		}
+	}
+	if (!rc) {
+		json_t *out = json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+			"schema", "stalewin-model-sweep", "log", log, "policy", pol->name,
+			"writeback_ms", (json_int_t)wb_ms, "expire_ms", (json_int_t)ex_ms,
+			"jiffy_us", (json_int_t)jiffy_us, "journal_commit_ms", (json_int_t)jc_ms,
+			"wb_bg_share", bg == SW_BG_FPROP ? "fprop" : bg == SW_BG_ZERO ? "zero" : "none",
+			"create_meta_pages", (json_int_t)cmeta, "alloc_meta_pages", (json_int_t)ameta,
+			"lead_ms", (json_int_t)lead_ms, "wb_run_commit_us", (json_int_t)run_commit_us,
+			"wb_run_alloc_us", (json_int_t)run_alloc_us, "wb_run_pass_us", (json_int_t)run_pass_us,
+			"stores", (json_int_t)(json_array_size(arr) ? json_integer_value(json_object_get(json_array_get(arr, 0), "stores")) : 0),
+			"run_ms", (json_int_t)((E.t_end_mono_ns - E.t_first_mono_ns) / SW_NS_PER_MS));
+		json_object_set_new(out, "p50_ns", spread(p50, (int)phases));
+		json_object_set_new(out, "p90_ns", spread(p90, (int)phases));
+		json_object_set_new(out, "updates", spread(upd, (int)phases));
+		json_object_set_new(out, "phases", arr);
+		if (kp)
+			json_object_set_new(out, "kernel_phase", kp);
+		json_dumpf(out, stdout, JSON_COMPACT);
+		putchar('\n');
+		json_decref(out);
+	} else {
+		json_decref(arr);
+	}
+	free(E.ev);
+	return rc;
+}
