@@ -2,7 +2,11 @@
 # over stalewin-report JSON.  --arg mode row|line|summary|footer.
 #   (arguments are read from $ARGS.named, so every mode compiles alone)
 #   row:     -n with m, r (slurped report.json of the model and real side),
-#            name fs args load, wb ex dur (ms, ms, s), res (ms)
+#            name fs args load, wb ex dur (ms, ms, s), res (ms); optional s
+#            (slurped stalewin-model-sweep output on the real side's stores:
+#            the model at the kernel's own phase, else the sweep's median,
+#            must also be within the p50/p90 bands: "model p50 at the
+#            kernel's phase" / "sweep p50")
 #   line:    one row.json -> one text line
 #   summary: -s over row.json files, id load vm -> the validate object
 #   kread:   a VM run's report.json, run every load -> rows, one per kernel
@@ -30,6 +34,8 @@ def within($a; $b; $tol):
   if $a == null and $b == null then true
   elif $a == null or $b == null then false
   else (($a - $b) | abs) <= $tol end;
+# stalewin-model-sweep writes ">end" as -1; the reports as null
+def sweep_fig($v): if $v == null or $v < 0 then null else $v end;
 def fmt_s: if . == null then ">end" else (. / 1e9 * 100 | round / 100 | tostring) + "s" end;
 def fmt_pct: if . == null then "n/a" else (. * 1000 | round / 10 | tostring) + "%" end;
 
@@ -44,12 +50,27 @@ $ARGS.named as $a
       (if within($M.max; $R.max; $wb * 1e6) then empty else "max" end),
       (if within($M.uncovered; $R.uncovered; ([2, 0.1 * $R.uncovered] | max)) then empty else "uncovered" end),
       (if within($M.updates; $R.updates; ([1, $dur / 10] | max)) then empty else "updates" end),
-      (if (($M.stores - $R.stores) | abs) > ([1, 0.01 * $R.stores] | max) then "stores differ" else empty end)
+      (if (($M.stores - $R.stores) | abs) > ([1, 0.01 * $R.stores] | max) then "stores differ" else empty end),
+      ($a.s[0]? // empty
+       | (if .kernel_phase then [sweep_fig(.kernel_phase.p50_ns), sweep_fig(.kernel_phase.p90_ns), "at the kernel's phase"]
+          else [sweep_fig(.p50_ns.median), sweep_fig(.p90_ns.median), "sweep median"] end) as [$s50, $s90, $how]
+       | (if within($s50; $R.p50; ([0.1 * ($R.p50 // 0), $res_ns] | max)) then empty else "model p50 \($how)" end),
+         (if within($s90; $R.p90; ([0.1 * ($R.p90 // 0), $res_ns] | max)) then empty else "model p90 \($how)" end))
     ] as $fails
   | { name: $a.name, fs: $a.fs, workload: $a.args, writeback_ms: $wb,
       expire_ms: $a.ex, duration_s: $dur, resolution_ms: $res,
       load_avg: $a.load,
       model: $M, real: $R,
+      model_sweep: ($a.s[0]? // null | if . == null then null else
+        { phases: (.phases | length), p50: (.p50_ns | map_values(sweep_fig(.))),
+          p90: (.p90_ns | map_values(sweep_fig(.))), updates: .updates,
+          p50_rel_err: relerr(sweep_fig(.p50_ns.median); $R.p50; $res_ns),
+          p90_rel_err: relerr(sweep_fig(.p90_ns.median); $R.p90; $res_ns),
+          kernel_phase: (.kernel_phase // null | if . == null then null else
+            { p50: sweep_fig(.p50_ns), p90: sweep_fig(.p90_ns), updates: .updates,
+              first_run_mono_ns: .flusher_run_mono_ns,
+              p50_rel_err: relerr(sweep_fig(.p50_ns); $R.p50; $res_ns),
+              p90_rel_err: relerr(sweep_fig(.p90_ns); $R.p90; $res_ns) } end) } end),
       rel_err: { p50: relerr($M.p50; $R.p50; $res_ns),
                  p90: relerr($M.p90; $R.p90; $res_ns),
                  p99: relerr($M.p99; $R.p99; $res_ns),
@@ -90,6 +111,10 @@ elif $mode == "line" then
   "\(.name) [\(.fs), wb \(.writeback_ms) ms, expire \(.expire_ms) ms, \(.duration_s) s, load \(.load_avg)]\n"
   + "  model: p50 \(.model.p50 | fmt_s) p90 \(.model.p90 | fmt_s) p99 \(.model.p99 | fmt_s) max \(.model.max | fmt_s) uncovered \(.model.uncovered) updates \(.model.updates) (\(.model.stores) stores)\n"
   + "  real:  p50 \(.real.p50 | fmt_s) p90 \(.real.p90 | fmt_s) p99 \(.real.p99 | fmt_s) max \(.real.max | fmt_s) uncovered \(.real.uncovered) updates \(.real.updates) (\(.real.stores) stores)\n"
+  + (if .model_sweep == null then "" else
+      "  sweep: the model on the real run's stores, \(.model_sweep.phases) phases: p50 \(.model_sweep.p50.min | fmt_s)..\(.model_sweep.p50.median | fmt_s)..\(.model_sweep.p50.max | fmt_s) p90 \(.model_sweep.p90.min | fmt_s)..\(.model_sweep.p90.median | fmt_s)..\(.model_sweep.p90.max | fmt_s) (min..median..max) updates \(.model_sweep.updates.median); median off by p50 \(.model_sweep.p50_rel_err | fmt_pct) p90 \(.model_sweep.p90_rel_err | fmt_pct)\n"
+      + (if .model_sweep.kernel_phase == null then "" else
+        "  kernel phase: the model on those stores from the kernel's own first flusher run: p50 \(.model_sweep.kernel_phase.p50 | fmt_s) p90 \(.model_sweep.kernel_phase.p90 | fmt_s) updates \(.model_sweep.kernel_phase.updates); off by p50 \(.model_sweep.kernel_phase.p50_rel_err | fmt_pct) p90 \(.model_sweep.kernel_phase.p90_rel_err | fmt_pct)\n" end) end)
   + "  err:   p50 \(.rel_err.p50 | fmt_pct) p90 \(.rel_err.p90 | fmt_pct) p99 \(.rel_err.p99 | fmt_pct)  -> \(if .within then "within bands" else "OUTSIDE: " + (.fails | join(", ")) end)"
 elif $mode == "summary" then
   { schema: "stalewin-validate", schema_version: 1, run_id: $a.id,
