@@ -493,11 +493,17 @@ int64_t sw_model_next_tick(const struct sw_model *m)
 }
 
 /* When the pages of a flush that returned how go out: after the commit
- * it forced and the allocation of never-written pages (0: at once). */
+ * it forced and the allocation of never-written pages.  Only a flush
+ * that forced a commit (vm/kernel 0008: deferred and lang) has its ptes
+ * write-protected before that (mapping_mkclean_flush_cmtime at the start
+ * of ext4_writepages); stock ext4 write-protects a page as it submits it
+ * (mpage_submit_folio -> folio_clear_dirty_for_io), so a store before
+ * then does not trap and the run is taken as instant (0). */
 static int64_t pages_out_after(const struct sw_model *m, unsigned how)
 {
-	return ((how & FLUSH_COMMITTED) ? m->cfg.run_commit_ns : 0) +
-	       ((how & FLUSH_FRESH) ? m->cfg.run_alloc_ns : 0);
+	if (!(how & FLUSH_COMMITTED))
+		return 0;
+	return m->cfg.run_commit_ns + ((how & FLUSH_FRESH) ? m->cfg.run_alloc_ns : 0);
 }
 
 /* A flush at t in a run: with run times, the run goes on (its pages go
@@ -506,7 +512,7 @@ static int run_goes_on(struct sw_model *m, int64_t t, unsigned how,
 		       const struct sw_decision *d)
 {
 	int64_t out = pages_out_after(m, how);
-	int64_t pass = (how & FLUSH_FRESH) ? m->cfg.run_pass_ns : 0;
+	int64_t pass = (how & FLUSH_FRESH) && (how & FLUSH_COMMITTED) ? m->cfg.run_pass_ns : 0;
 	if (!d->flushed || out + pass <= 0)
 		return 0;
 	m->t_run_mono_ns = t + out;
