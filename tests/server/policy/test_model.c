@@ -489,6 +489,94 @@ static int run_wheel(void)
  * tests/server/test_model_traced.sh (stalewin-model-sweep at the kernel's
  * own flusher phase, tests/server/data/). */
 
+/*
+ * Run times (model.h; traced in the patched 6.1 guest, issue 10): a
+ * flusher run that forces a commit (vm/kernel 0008) write-protects and
+ * applies the update at its start (mapping_mkclean_flush_cmtime), waits
+ * for the commit (jbd2_complete_transaction, 4 ms here) and the
+ * allocation of never-written pages (16 ms), and only then do the pages
+ * go out; the background loop (wb_writeback) passes again 6 ms later.
+ * Every run is background (bg_share zero), writeback 1 s exact.
+ */
+static const struct {
+	const char *name;
+	const char *pol;
+	int64_t store_ms[4];  /* page-0 stores after the first at 0 ms, -1 ends */
+	struct upd upd[6];    /* expected updates, t_ms < 0 ends */
+} run_time_cases[] = {
+	{ "a store during the commit wait: its data goes out with the pages, do_writepages() applies the update it made pending when ->writepages returns (1020 ms), no second flush",
+	  "deferred", { 1010, -1 },
+	  { { 1000, SW_CAUSE_BACKGROUND }, { 1020, SW_CAUSE_BACKGROUND }, { -1, 0 } } },
+	{ "a store after the pages went out, before the loop's next pass: wb_writeback() passes again (queue_io, dirtied_before = now) and writes the file in the same run, its own update at 1026 ms",
+	  "deferred", { 1023, -1 },
+	  { { 1000, SW_CAUSE_BACKGROUND }, { 1026, SW_CAUSE_BACKGROUND }, { -1, 0 } } },
+	{ "after the run nothing is dirty: the next store arms the flusher (wb_wakeup_delayed), one writeback interval later",
+	  "deferred", { 1100, -1 },
+	  { { 1000, SW_CAUSE_BACKGROUND }, { 2100, SW_CAUSE_BACKGROUND }, { -1, 0 } } },
+	{ "eager forces no commit: stock ext4 write-protects a page only as it submits it (mpage_submit_folio -> folio_clear_dirty_for_io), the run is instant and a store after it traps once",
+	  "eager", { 1010, -1 },
+	  { { 0, SW_CAUSE_TRAP }, { 1010, SW_CAUSE_TRAP }, { -1, 0 } } },
+};
+
+static int run_times(void)
+{
+	int fail = 0;
+	for (size_t c = 0; c < sizeof(run_time_cases) / sizeof(run_time_cases[0]); c++) {
+		struct sw_model_cfg cfg = {
+			.npages = 16, .page_size = PG, .writeback_ns = 1000 * MS,
+			.expire_ns = 5000 * MS, .journal_commit_ns = 5000 * MS,
+			.bg_share = SW_BG_ZERO, .run_commit_ns = 4 * MS,
+			.run_alloc_ns = 16 * MS, .run_pass_ns = 6 * MS,
+		};
+		struct sw_model m;
+		struct sw_decision d;
+		struct run r = { .ngot = 0 };
+		char err[256];
+		int64_t stores[5] = { 0 };
+		int ns = 1;
+		for (int i = 0; i < 4 && run_time_cases[c].store_ms[i] >= 0; i++)
+			stores[ns++] = run_time_cases[c].store_ms[i] * MS;
+		if (sw_model_init(&m, &cfg, sw_policy_find(run_time_cases[c].pol), 0, err, sizeof(err))) {
+			printf("FAIL run times: init: %s\n", err);
+			return 1;
+		}
+		for (int i = 0; i <= ns; i++) {
+			int64_t t = i < ns ? stores[i] : 3000 * MS;
+			while (sw_model_next_tick(&m) <= t) {
+				int64_t tt = sw_model_next_tick(&m);
+				sw_model_tick(&m, tt, NULL, &d);
+				take(&r, &d, tt);
+			}
+			if (i < ns && !sw_model_writable(&m, 0)) {
+				sw_model_trap(&m, 0, t, &d);
+				take(&r, &d, t);
+			}
+		}
+		int ok = 1, k = 0;
+		for (; run_time_cases[c].upd[k].t_ms >= 0; k++)
+			if (k >= r.ngot || r.got[k].t_ms != run_time_cases[c].upd[k].t_ms ||
+			    r.got[k].cause != run_time_cases[c].upd[k].cause)
+				ok = 0;
+		if (k != r.ngot)
+			ok = 0;
+		if (!ok) {
+			printf("FAIL %s\n  expected:", run_time_cases[c].name);
+			for (int j = 0; run_time_cases[c].upd[j].t_ms >= 0; j++)
+				printf(" %" PRId64 "ms/cause%u", run_time_cases[c].upd[j].t_ms,
+				       run_time_cases[c].upd[j].cause);
+			printf("\n  got:     ");
+			for (int j = 0; j < r.ngot; j++)
+				printf(" %" PRId64 "ms/cause%u", r.got[j].t_ms, r.got[j].cause);
+			printf("\n");
+			fail = 1;
+		} else {
+			printf("ok   %s\n", run_time_cases[c].name);
+		}
+		sw_model_free(&m);
+	}
+	return fail;
+}
+
 int main(void)
 {
 	int fail = run_wheel();
@@ -497,5 +585,6 @@ int main(void)
 	for (size_t i = 0; i < sizeof(meta_cases) / sizeof(meta_cases[0]); i++)
 		fail |= run_case(&meta_cases[i].c, meta_cases[i].create_meta);
 	fail |= run_edges();
+	fail |= run_times();
 	return fail ? 1 : 0;
 }
