@@ -86,9 +86,13 @@ vm_policy_patched() {
 	SW_VM_KERNEL_TOOL=$kt SW_VM_TRACE_EVENTS=$VM_TRACE nice -n 10 "$SW_TOP/stalewin" vm run --kernel patched --policy "$pol" \
 		--workload rewrite --duration 30 "${VM_SYS[@]}" --out "$P/real" >"$P.real.log" 2>&1 || ok=0
 	[ -s "$P/real/report.json" ] || ok=0
-	local sweep="$SW_BUILD_DIR/server/stalewin-model-sweep"
+	local sweep="$SW_BUILD_DIR/server/stalewin-model-sweep" created=()
+	# the guest's uptime when the file existed (vm/guest/server.sh)
+	[ -s "$P/real/vm/sync-run/server.prepared" ] &&
+		created=(--created-s "$(cat "$P/real/vm/sync-run/server.prepared")")
 	if [ $ok = 1 ] && ! "$sweep" --log "$P/real/writer.swlog" --policy "$pol" "${VM_SWEEP_ARGS[@]}" \
-		--kernel-trace "$P/real/server/trace.txt" --bdi 254:0 >"$P.sweep.json" 2>"$P.sweep.err"; then
+		--kernel-trace "$P/real/server/trace.txt" --bdi 254:0 "${created[@]}" \
+		>"$P.sweep.json" 2>"$P.sweep.err"; then
 		echo "$prog: vm $pol/patched: no replay at the kernel's phase: $(tail -n1 "$P.sweep.err")" >&2
 		"$sweep" --log "$P/real/writer.swlog" --policy "$pol" "${VM_SWEEP_ARGS[@]}" \
 			>"$P.sweep.json" 2>>"$P.sweep.err" || {

@@ -8,7 +8,7 @@
  *     [--writeback-ms 1000] [--expire-ms 5000] [--jiffy-us N]
  *     [--journal-commit-ms 5000] [--wb-bg-share none|zero|fprop]
  *     [--create-meta-pages N] [--alloc-meta-pages N] [--phases 40]
- *     [--lead-ms 0] [--kernel-trace TRACE.txt --bdi MAJ:MIN]
+ *     [--lead-ms 0] [--kernel-trace TRACE.txt --bdi MAJ:MIN [--created-s S]]
  *     [--wb-run-commit-us N] [--wb-run-alloc-us N] [--wb-run-pass-us N]
  *
  * The model options mean what they mean to stalewin-writer.  --policy
@@ -21,7 +21,10 @@
  * {...}, "updates": {...}}; a figure of -1 is ">end" (uncovered).
  * With --kernel-trace (the run's writeback tracepoints, mono clock) also
  * "kernel_phase": the model's figures with its flusher runs on the
- * kernel's own (see kernel_phase()), and its update times.
+ * kernel's own (see kernel_phase()), and its update times; --created-s
+ * is when the file was created, in seconds of the guest's uptime (its
+ * CLOCK_MONOTONIC: the guests never suspend; vm/guest/server.sh writes
+ * it to sync-NAME/server.prepared).
  * Exit 0, 1 unreadable log or model error, 2 usage.
  */
 #include <getopt.h>
@@ -46,7 +49,7 @@ static int usage(const char *why)
 		"usage: stalewin-model-sweep --log WRITER.swlog [--policy P] [--writeback-ms N] [--expire-ms N]\n"
 		"         [--jiffy-us N] [--journal-commit-ms N] [--wb-bg-share none|zero|fprop]\n"
 		"         [--create-meta-pages N] [--alloc-meta-pages N] [--phases N] [--lead-ms N]\n"
-		"         [--kernel-trace TRACE.txt --bdi MAJ:MIN]\n"
+		"         [--kernel-trace TRACE.txt --bdi MAJ:MIN [--created-s S]]\n"
 		"         [--wb-run-commit-us N] [--wb-run-alloc-us N] [--wb-run-pass-us N]\n", why);
 	return 2;
 }
@@ -235,7 +238,7 @@ static void fit_jiffies(const struct jsample *s, size_t n, int64_t J,
 static json_t *kernel_phase(const char *path, const char *bdi,
 			    const struct sw_model_cfg *cfg,
 			    const struct sw_policy_ops *pol, const struct events *E,
-			    char *err, size_t errlen)
+			    int64_t t_created, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
 	char line[1024], key[96];
@@ -314,9 +317,10 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 		fit_jiffies(js, jn, J, &kc);
 	free(js);
 	cfg = &kc;
-	/* the file created a writeback interval before that run (the
-	 * creation's meta_dirty keeps the chain), the run itself as traced */
-	int64_t best = t_run - cfg->writeback_ns;
+	/* the file created when the guest says (--created-s: its journal
+	 * transaction, so its first commit, starts then), else a writeback
+	 * interval before that run; the run itself as traced */
+	int64_t best = t_created >= 0 ? t_created : t_run - cfg->writeback_ns;
 	if (best > E->ev[0].t_mono_ns)
 		best = E->ev[0].t_mono_ns;
 	int64_t ut[256];
@@ -357,9 +361,11 @@ int main(int argc, char **argv)
 		{ "wb-run-alloc-us", required_argument, NULL, 'a' },
 		{ "wb-run-pass-us", required_argument, NULL, 'P' },
 		{ "bdi", required_argument, NULL, 'B' },
+		{ "created-s", required_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *log = NULL, *pname = NULL, *ktrace = NULL, *bdi = NULL;
+	double created_s = -1;
 	uint64_t wb_ms = 1000, ex_ms = 5000, jc_ms = 5000, cmeta = 0, ameta = 0, phases = 40, lead_ms = 0;
 	uint64_t run_commit_us = 0, run_alloc_us = 0, run_pass_us = 0;
 	uint64_t jiffy_us = (uint64_t)(sw_model_host_jiffy_ns() / 1000);
@@ -374,6 +380,12 @@ int main(int argc, char **argv)
 		case 'p': pname = optarg; continue;
 		case 'T': ktrace = optarg; continue;
 		case 'B': bdi = optarg; continue;
+		case 'K':
+			if (sw_parse_double(optarg, 0, 1e9, &created_s)) {
+				snprintf(err, sizeof(err), "expected --created-s as seconds of the guest's uptime (>= 0), saw '%s'", optarg);
+				return usage(err);
+			}
+			continue;
 		case 'w': u = &wb_ms; nm = "writeback-ms"; break;
 		case 'e': u = &ex_ms; nm = "expire-ms"; break;
 		case 'j': u = &jiffy_us; nm = "jiffy-us"; hi = 1000000; break;
@@ -465,7 +477,8 @@ int main(int argc, char **argv)
 	}
 	json_t *kp = NULL;
 	if (!rc && ktrace) {
-		kp = kernel_phase(ktrace, bdi, &cfg, pol, &E, err, sizeof(err));
+		kp = kernel_phase(ktrace, bdi, &cfg, pol, &E,
+				  created_s < 0 ? -1 : (int64_t)(created_s * 1e9), err, sizeof(err));
 		if (!kp) {
 			fprintf(stderr, "stalewin-model-sweep: %s\n", err);
 			rc = 1;
