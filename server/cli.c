@@ -303,13 +303,7 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 			break;
 		case O_NOMUNMAP: o->no_munmap = 1; break;
 		case O_BGRUN:
-			if (!strcmp(optarg, "none"))
-				o->bg_share = SW_BG_NONE;
-			else if (!strcmp(optarg, "zero"))
-				o->bg_share = SW_BG_ZERO;
-			else if (!strcmp(optarg, "fprop"))
-				o->bg_share = SW_BG_FPROP;
-			else
+			if ((o->bg_share = sw_bg_share_parse(optarg)) < 0)
 				BAD("expected --wb-bg-share none|zero|fprop, saw '%s'", optarg);
 			break;
 		case O_CMETA:

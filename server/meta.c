@@ -209,7 +209,7 @@ char *sw_meta_json(const struct sw_opts *o, const struct sw_resolved *r)
 	json_object_set_new(wb, "writeback_ms", json_integer(r->writeback_ms));
 	json_object_set_new(wb, "expire_ms", json_integer(r->expire_ms));
 	json_object_set_new(wb, "journal_commit_ms", json_integer(o->journal_commit_ms));
-	json_object_set_new(wb, "wb_bg_share", json_string(o->bg_share == SW_BG_FPROP ? "fprop" : o->bg_share == SW_BG_ZERO ? "zero" : "none"));
+	json_object_set_new(wb, "wb_bg_share", json_string(sw_bg_share_name(o->bg_share)));
 	json_object_set_new(wb, "create_meta_pages", json_integer(o->create_meta_pages));
 	json_object_set_new(wb, "alloc_meta_pages", json_integer(o->alloc_meta_pages));
 	json_object_set_new(wb, "run_commit_us", json_integer((json_int_t)o->wb_run_commit_us));

@@ -159,19 +159,13 @@ static int load(const char *path, struct events *E, char *err, size_t errlen)
 	return 0;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* min/median/max of n figures where -1 (">end") ranks above all */
 static json_t *spread(const int64_t *v, int n)
 {
 	int64_t s[MAX_PHASES];
 	for (int i = 0; i < n; i++)
 		s[i] = v[i] < 0 ? INT64_MAX : v[i];
-	qsort(s, (size_t)n, sizeof(*s), cmp_i64);
+	sw_sweep_sort(s, (size_t)n);
 	int64_t q[3] = { s[0], s[(n - 1) / 2], s[n - 1] };
 	json_t *o = json_object();
 	const char *k[3] = { "min", "median", "max" };
@@ -398,13 +392,7 @@ int main(int argc, char **argv)
 		case 'a': u = &run_alloc_us; nm = "wb-run-alloc-us"; hi = 10000000; break;
 		case 'P': u = &run_pass_us; nm = "wb-run-pass-us"; hi = 10000000; break;
 		case 'b':
-			if (!strcmp(optarg, "none"))
-				bg = SW_BG_NONE;
-			else if (!strcmp(optarg, "zero"))
-				bg = SW_BG_ZERO;
-			else if (!strcmp(optarg, "fprop"))
-				bg = SW_BG_FPROP;
-			else {
+			if ((bg = sw_bg_share_parse(optarg)) < 0) {
 				snprintf(err, sizeof(err), "expected --wb-bg-share none|zero|fprop, saw '%s'", optarg);
 				return usage(err);
 			}
@@ -489,7 +477,7 @@ int main(int argc, char **argv)
 			"schema", "stalewin-model-sweep", "log", log, "policy", pol->name,
 			"writeback_ms", (json_int_t)wb_ms, "expire_ms", (json_int_t)ex_ms,
 			"jiffy_us", (json_int_t)jiffy_us, "journal_commit_ms", (json_int_t)jc_ms,
-			"wb_bg_share", bg == SW_BG_FPROP ? "fprop" : bg == SW_BG_ZERO ? "zero" : "none",
+			"wb_bg_share", sw_bg_share_name(bg),
 			"create_meta_pages", (json_int_t)cmeta, "alloc_meta_pages", (json_int_t)ameta,
 			"lead_ms", (json_int_t)lead_ms, "wb_run_commit_us", (json_int_t)run_commit_us,
 			"wb_run_alloc_us", (json_int_t)run_alloc_us, "wb_run_pass_us", (json_int_t)run_pass_us,

@@ -141,6 +141,20 @@ int64_t sw_model_wake_after(const struct sw_model *m, int64_t t_mono_ns)
 	return jiffy_start(m, bucket);
 }
 
+int sw_bg_share_parse(const char *name)
+{
+	static const char *const names[] = { "none", "zero", "fprop" };
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(name, names[i]))
+			return i; /* SW_BG_NONE, _ZERO, _FPROP */
+	return -1;
+}
+
+const char *sw_bg_share_name(int share)
+{
+	return share == SW_BG_FPROP ? "fprop" : share == SW_BG_ZERO ? "zero" : "none";
+}
+
 int64_t sw_model_host_jiffy_ns(void)
 {
 	struct utsname u;
@@ -372,8 +386,7 @@ int sw_model_trap(struct sw_model *m, uint64_t page, int64_t t_mono_ns,
 		/* during a flusher run the inode is under writeback
 		 * (I_SYNC_QUEUED): no wakeup; wb_workfn() re-arms at the
 		 * run's end while something is dirty */
-		if (m->t_next_tick_mono_ns == INT64_MAX &&
-		    m->t_run_mono_ns == INT64_MAX)
+		if (m->t_next_tick_mono_ns == INT64_MAX && !m->in_run)
 			m->t_next_tick_mono_ns = sw_model_wake_after(m, t_mono_ns);
 	}
 	m->traps++;

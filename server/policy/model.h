@@ -179,6 +179,10 @@ enum sw_bg_share {
 			    fprop_reflect_period_percpu) */
 };
 
+/* "none", "zero", "fprop" <-> enum sw_bg_share (-1: not one of them). */
+int sw_bg_share_parse(const char *name);
+const char *sw_bg_share_name(int share);
+
 /* A percpu_counter on one CPU: fold is fbc->count (what
  * percpu_counter_read returns), local the CPU's unfolded delta. */
 struct sw_pcpu {

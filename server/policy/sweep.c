@@ -13,6 +13,11 @@ static int cmp_i64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+void sw_sweep_sort(int64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_i64);
+}
+
 struct upds {
 	int64_t *t; /* update times, mono ns, non-decreasing */
 	size_t n, cap;
@@ -113,7 +118,7 @@ static void figures(const struct sw_sweep_ev *ev, size_t n,
 	out->p50_ns = out->p90_ns = out->max_ns = -1;
 	if (!nw)
 		return;
-	qsort(w, nw, sizeof(*w), cmp_i64);
+	sw_sweep_sort(w, nw);
 	/* nearest rank: the smallest window with at least q of the stores */
 	int64_t p50 = w[(nw + 1) / 2 - 1], p90 = w[(9 * nw + 9) / 10 - 1];
 	out->p50_ns = p50 == INT64_MAX ? -1 : p50;

@@ -46,6 +46,9 @@ struct sw_sweep_out {
 	size_t upd_cap;
 };
 
+/* Sorts v[0..n) ascending. */
+void sw_sweep_sort(int64_t *v, size_t n);
+
 /* Runs the model (cfg, pol) from t_create_mono_ns over ev[0..n) (time
  * order) to t_end_mono_ns.  out's upd_t and upd_cap are read, the rest is
  * written.  Returns 0, or -errno with a one-line reason in err (bad
