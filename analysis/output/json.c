@@ -86,9 +86,12 @@ static json_t *kreaders(const struct sw_summary *S, int results)
 	json_t *a = json_array();
 	for (int j = 0; j < S->nkread; j++)
 		json_array_append_new(a, results ?
-			json_pack("{s:s, s:s, s:s, s:o, s:o}", "file", S->kr[j].file,
+			json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "file", S->kr[j].file,
 				  "mode", S->kr[j].mode, "mount_options", S->kr[j].mount,
-				  "page", I(S->kr[j].page), "reads", I(S->kr[j].reads)) :
+				  "page", I(S->kr[j].page), "reads", I(S->kr[j].reads),
+				  "replay_revalidations", I(S->kr[j].replay_revals),
+				  /* at the client's own traced RPC times */
+				  "replay_traced", I(S->kr[j].replay_traced)) :
 			json_pack("{s:s, s:s, s:o}", "mount_options", S->kr[j].mount,
 				  "mode", S->kr[j].mode, "profile", profile(&S->kr[j].prof)));
 	return a;

@@ -239,11 +239,16 @@ int sw_fmt_text(FILE *f, const struct sw_summary *S)
 			(unsigned long long)O->race_read_hits, d1);
 	}
 	consistency(f, S);
-	for (int j = 0; j < S->nkread; j++)
+	for (int j = 0; j < S->nkread; j++) {
 		fprintf(f, "Kernel mount kread-%d: %llu reads of page %llu (stores to it\n"
 			   "      only); replay of its options: %s\n", j,
 			(unsigned long long)S->kr[j].reads, (unsigned long long)S->kr[j].page,
 			S->kr[j].replay.desc);
+		if (S->kread_rpc_trace)
+			fprintf(f, "      %llu of its %llu revalidations at the client's traced RPC times\n",
+				(unsigned long long)S->kr[j].replay_traced,
+				(unsigned long long)S->kr[j].replay_revals);
+	}
 	fputc('\n', f);
 	cdf(f, S);
 	if (S->nprob) {

@@ -22,7 +22,7 @@ static size_t lower_bound(const struct sw_readtimes *rt, int64_t x, int mono)
 	size_t lo = 0, hi = rt->n - 1;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if ((mono ? rd(rt, mid)->tb_mono_ns : at(rt, mid)) >= x)
+		if ((mono ? rd(rt, mid)->chk_mono_ns : at(rt, mid)) >= x)
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -54,6 +54,11 @@ static int push(struct sw_readtimes *rt, struct sw_read_time q)
 		q.t_ns = at(rt, rt->n - 1);
 	if (rt->n && q.tb_mono_ns < rd(rt, rt->n - 1)->tb_mono_ns)
 		q.tb_mono_ns = rd(rt, rt->n - 1)->tb_mono_ns;
+	/* the attribute check: traced, or as the read began; in order */
+	if (!q.chk_mono_ns)
+		q.chk_mono_ns = q.tb_mono_ns;
+	if (rt->n && q.chk_mono_ns < rd(rt, rt->n - 1)->chk_mono_ns)
+		q.chk_mono_ns = rd(rt, rt->n - 1)->chk_mono_ns;
 	if (q.ta_mono_ns < q.tb_mono_ns)
 		q.ta_mono_ns = q.tb_mono_ns;
 	rt->t[(rt->head + rt->n) % rt->cap] = q;
@@ -64,7 +69,7 @@ static int push(struct sw_readtimes *rt, struct sw_read_time q)
 /* one more read from the log: 1, or 0 at its end (or the window full) */
 static int load_one(struct sw_readtimes *rt)
 {
-	struct sw_read_time q = { 0, 0, 0 };
+	struct sw_read_time q = { 0 };
 	if (rt->eof)
 		return 0;
 	if (!rt->next(rt->ctx, &q)) {
@@ -106,23 +111,24 @@ static struct sw_read_time beyond(const struct sw_readtimes *rt, int64_t k)
 {
 	const struct sw_read_time *l = rd(rt, rt->n - 1);
 	__int128 d = (__int128)k * rt->period_ns;
-	struct sw_read_time q;
+	struct sw_read_time q = { 0 };
 	q.t_ns = d + l->t_ns > INT64_MAX ? INT64_MAX : (int64_t)(d + l->t_ns);
 	q.tb_mono_ns = d + l->tb_mono_ns > INT64_MAX ? INT64_MAX : (int64_t)(d + l->tb_mono_ns);
-	q.ta_mono_ns = q.tb_mono_ns;
+	q.ta_mono_ns = q.chk_mono_ns = q.tb_mono_ns;
 	return q;
 }
 
-/* the first read whose reader-clock start is at or after m */
+/* the first read whose attribute check (reader clock: traced, else its
+ * start) is at or after m */
 static int64_t rt_ceil_mono(void *ctx, int64_t m)
 {
 	struct sw_readtimes *rt = ctx;
-	while ((rt->n == 0 || rd(rt, rt->n - 1)->tb_mono_ns < m) && load_one(rt))
+	while ((rt->n == 0 || rd(rt, rt->n - 1)->chk_mono_ns < m) && load_one(rt))
 		;
 	if (rt->n == 0)
 		return INT64_MAX;
 	const struct sw_read_time *l = rd(rt, rt->n - 1);
-	if (l->tb_mono_ns < m) {
+	if (l->chk_mono_ns < m) {
 		if (rt->period_ns <= 0)
 			return INT64_MAX;
 		__int128 k = ((__int128)m - l->tb_mono_ns + rt->period_ns - 1) / rt->period_ns;
@@ -188,6 +194,11 @@ int sw_readtimes_array_next(void *ctx, struct sw_read_time *q)
 	q->t_ns = a->t[a->i];
 	q->tb_mono_ns = a->tb_mono ? a->tb_mono[a->i] : 0;
 	q->ta_mono_ns = a->ta_mono ? a->ta_mono[a->i] : q->tb_mono_ns;
+	q->ga_send_mono_ns = a->ga_send ? a->ga_send[a->i] : 0;
+	q->ga_reply_mono_ns = a->ga_reply ? a->ga_reply[a->i] : 0;
+	q->rd_send_mono_ns = a->rd_send ? a->rd_send[a->i] : 0;
+	q->rd_reply_mono_ns = a->rd_reply ? a->rd_reply[a->i] : 0;
+	q->chk_mono_ns = a->chk ? a->chk[a->i] : 0;
 	a->i++;
 	return 1;
 }

@@ -45,6 +45,7 @@ void sw_replay_init(struct sw_replay *r, const struct sw_profile *p,
 	r->phase_ns = 0;
 	r->rcj = 0;
 	r->ts_j = 0;
+	r->traced = 0;
 	/* the first read opens the file (kept-open readers open at their
 	 * first read) and its attributes come after that read began (VM:
 	 * the first revalidation 3.1 s after it, v3 and v4.2) */
@@ -88,9 +89,16 @@ static void jif_reval(struct sw_replay *r, const struct sw_read_time *q, int cha
 {
 	int64_t dur = q->ta_mono_ns - q->tb_mono_ns;
 	int64_t getattr_reply = q->tb_mono_ns + SW_REPLAY_GETATTR_NS;
+	/* the client's own times where its tracepoints were recorded
+	 * (nfstrace.h): the GETATTR's send and reply, a v3 READ's */
+	int ga = q->ga_send_mono_ns > 0 && q->ga_reply_mono_ns > 0;
+	int rd = q->rd_send_mono_ns > 0 && q->rd_reply_mono_ns > 0;
+	/* count the revalidations whose jiffies the trace gave */
+	r->traced += changed ? (r->p->vers == 3 ? rd : ga) : ga;
 	if (!changed) {
-		int64_t now = jif(r, dur >= SW_REPLAY_RPC_MIN_NS ? q->ta_mono_ns : getattr_reply);
-		r->rcj = jif(r, q->tb_mono_ns);
+		int64_t now = jif(r, ga ? q->ga_reply_mono_ns
+				    : dur >= SW_REPLAY_RPC_MIN_NS ? q->ta_mono_ns : getattr_reply);
+		r->rcj = jif(r, ga ? q->ga_send_mono_ns : q->tb_mono_ns);
 		if (!r->p->noac && now - r->ts_j >= r->timeo_ns / r->tick_ns) {
 			int64_t n = r->timeo_ns * 2;
 			r->timeo_ns = n > r->p->acregmax_ns ? r->p->acregmax_ns : n;
@@ -99,7 +107,12 @@ static void jif_reval(struct sw_replay *r, const struct sw_read_time *q, int cha
 		return;
 	}
 	r->timeo_ns = r->p->noac ? 0 : r->p->acregmin_ns;
-	if (r->p->vers == 3) {
+	if (r->p->vers == 3 && rd) {
+		/* the READ's post-op attributes came last: nfs_update_inode
+		 * with no change, in range, so attrtimeo stays acregmin */
+		r->rcj = jif(r, q->rd_send_mono_ns);
+		r->ts_j = jif(r, q->rd_reply_mono_ns);
+	} else if (r->p->vers == 3) {
 		/* the READ's reply is handled (nfs_update_inode, on rpciod)
 		 * before the reader is woken: never after the read returned,
 		 * whatever the read's length (VM, v3 kept-open: a 3.7 ms
@@ -112,8 +125,9 @@ static void jif_reval(struct sw_replay *r, const struct sw_read_time *q, int cha
 		r->rcj = jif(r, send);
 		r->ts_j = jif(r, q->ta_mono_ns);
 	} else {
-		r->rcj = jif(r, q->tb_mono_ns);
-		r->ts_j = jif(r, getattr_reply);
+		/* v4: the GETATTR's stand (the READ compound has none) */
+		r->rcj = jif(r, ga ? q->ga_send_mono_ns : q->tb_mono_ns);
+		r->ts_j = jif(r, ga ? q->ga_reply_mono_ns : getattr_reply);
 	}
 }
 

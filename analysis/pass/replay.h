@@ -76,6 +76,19 @@ struct sw_read_time {
 	int64_t t_ns;       /* start, writer realtime */
 	int64_t tb_mono_ns; /* start, reader's CLOCK_MONOTONIC */
 	int64_t ta_mono_ns; /* end (the read returned), same clock */
+	/* the client's own times within the read, same clock, from its
+	 * tracepoints (nfstrace.h; 0: not traced): where it took its
+	 * jiffies, instead of the *_NS estimates above; where its kprobes
+	 * read jiffies_64 there, the middle of that jiffy on the grid */
+	int64_t ga_send_mono_ns;  /* GETATTR's fattr set up (time_start) */
+	int64_t ga_reply_mono_ns; /* its reply applied (nfs_update_inode) */
+	int64_t rd_send_mono_ns;  /* READ's fattr set up (the READ whose
+				     post-op attributes were applied last) */
+	int64_t rd_reply_mono_ns; /* those attributes applied (v3) */
+	int64_t chk_mono_ns;      /* the attribute check (nfs_revalidate_mapping
+				     from nfs_file_read): the middle of the
+				     jiffy the kernel read then (traced); 0:
+				     not traced, the read's start stands */
 };
 
 struct sw_read_src {
@@ -112,6 +125,8 @@ struct sw_replay {
 	int64_t rcj;          /* read_cache_jiffies: send jiffy of the RPC
 				 whose attributes refreshed the inode */
 	int64_t ts_j;         /* attrtimeo_timestamp: reply jiffy */
+	uint64_t traced;      /* revalidations whose GETATTR times came
+				 from the client's tracepoints */
 };
 
 /* Start: first read at t0 fetches data and attributes (key). */

@@ -123,6 +123,8 @@ struct sw_summary {
 	struct sw_fig replay[SW_MAX_PROFILES];
 	/* kernel mount readers (kread-<j>.swlog, VM runs) */
 	int has_kread;           /* nkread > 0 */
+	int kread_rpc_trace;     /* the client's NFS events were traced
+				    (client/trace.txt, nfstrace.h) */
 	int nkread;
 	struct sw_kread {
 		char file[SW_PATHLEN];
@@ -131,6 +133,9 @@ struct sw_summary {
 		uint64_t page, reads; /* page read; KREAD records used */
 		struct sw_profile prof; /* replay profile of the same options */
 		struct sw_fig fig, replay; /* stores to `page` only */
+		uint64_t replay_revals; /* revalidations the replay made */
+		uint64_t replay_traced; /* of those, at the client's own
+					   traced RPC times (nfstrace.h) */
 	} kr[SW_MAX_KREAD];
 	/* input problems */
 	int nprob;

@@ -328,5 +328,17 @@ int sw_input_load(const char *dir, struct sw_summary *S, struct sw_input *in)
 		reader_opts(path, in, n);
 		in->nkread = ++S->nkread;
 	}
+	/* vm run: the client guest's NFS events for the file (nfstrace.h) */
+	if (in->nkread) {
+		snprintf(path, sizeof(path), "%s/client/trace.txt", dir);
+		int rc = sw_nfstrace_load(path, &in->nt, err, sizeof(err));
+		if (rc && rc != -ENOENT)
+			sw_problem(S, path, -1, 0, "%s; the replay estimates the client's RPC times", err);
+		else if (!rc && in->nt.enabled && in->nt.lines)
+			in->nt_ok = S->kread_rpc_trace = 1;
+		/* its kprobes' jiffies, on the client's grid */
+		if (in->nt_ok && in->ctick_ns)
+			sw_nfstrace_set_grid(&in->nt, in->ctick_ns, in->ctick_phase_ns);
+	}
 	return 0;
 }

@@ -3,6 +3,7 @@
 #ifndef STALEWIN_RUNLOAD_H
 #define STALEWIN_RUNLOAD_H
 
+#include "nfstrace.h"
 #include "observer.h"
 #include "swlog.h"
 #include "report.h"
@@ -26,6 +27,9 @@ struct sw_input {
 				   client_tick.tick_ns; 0: not recorded) */
 	int64_t ctick_phase_ns; /* a jiffy boundary mod ctick_ns, the
 				   client's CLOCK_MONOTONIC */
+	struct sw_nfstrace nt;  /* client/trace.txt: the client's own RPC
+				   times (vm run); the pass frees it */
+	int nt_ok;              /* 1: loaded with nfs events */
 };
 
 /* Returns 0, or 2 when there is nothing to report (S->prob says why).

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nfstrace.h"
 #include "observer.h"
 #include "report.h"
 #include "races.h"
@@ -126,6 +127,8 @@ struct pass {
 		int open2;
 		int64_t offset_ns;     /* probe -> writer clock (S->offset_ns) */
 		struct sw_readtimes rt; /* the replay's reads (issue 10) */
+		const struct sw_nfstrace *nt; /* the client's RPC times, or NULL */
+		int j;                 /* its reader number (nt's dev lines) */
 	} kc[SW_MAX_KREAD];
 	struct upd last, prev;    /* last two updates the main reader saw */
 	int have_last, have_prev;
@@ -177,6 +180,7 @@ static int kread_time_next(void *ctx, struct sw_read_time *t)
 		t->t_ns = sa(q.t_before_real_ns, C->offset_ns);
 		t->tb_mono_ns = q.t_before_mono_ns;
 		t->ta_mono_ns = q.t_after_mono_ns;
+		sw_nfstrace_attach(C->nt, C->j, t);
 		return 1;
 	}
 	return 0;
@@ -570,6 +574,8 @@ static void setup_figures(struct pass *P)
 		/* its read times, walked by their own cursor (readtimes.h) */
 		if (P->kc[j].open && !swlog_reader_clone(&P->kc[j].r2, P->kc[j].r)) {
 			P->kc[j].open2 = 1;
+			P->kc[j].j = j;
+			P->kc[j].nt = in->nt_ok ? &in->nt : NULL;
 			sw_readtimes_init(&P->kc[j].rt, kread_time_next, &P->kc[j],
 					  K->prof.period_ns);
 		}
@@ -715,7 +721,12 @@ static void close_pass(struct pass *P, struct sw_wev_reader *wr)
 	if (P->tc.opened)
 		sw_wev_close(&P->tc.w);
 	sw_races_free(P->races);
+	sw_nfstrace_free(&P->in->nt);
 	for (int j = 0; j < SW_MAX_KREAD; j++) {
+		if (j < P->S->nkread) {
+			P->S->kr[j].replay_traced = P->kc[j].sim.traced;
+			P->S->kr[j].replay_revals = P->kc[j].sim.revals;
+		}
 		if (P->kc[j].open)
 			swlog_reader_close(P->kc[j].r);
 		if (P->kc[j].open2) {

@@ -6,6 +6,7 @@
 # estimates the offset again, unmounts.  Failures: /sw/client.failed.
 . /sw/plan.sh
 . /opt/stalewin/guest/faults.sh # SW_FAULTS: partition; control-API outages
+. /opt/stalewin/guest/trace.sh # the NFS client's own times for the file
 fail() { echo "$*" >/sw/client.failed; echo "client: FAILED: $*"; exit 1; }
 stopped() { echo "client: stop requested by the host"; echo "$(cut -d' ' -f1 /proc/uptime)" >/sw/client.finished; exit 0; }
 waitfor() { # FILE TIMEOUT_S
@@ -77,6 +78,11 @@ start_observers() {
 	local k=$1 name=$2 fs=$3 rid=$4 opts mode mp url
 	pids="" j=0
 	echo "$SW_MOUNTS" | tr '|' '\n' >/tmp/mounts
+	# the client's own RPC times for the file, from before the first
+	# mount; "# dev: J MAJOR:MINOR" ties reader J to its superblock,
+	# "# pid: J PID" to its process
+	: >/tmp/trace-devs
+	[ -s "$d/sync/file.ino" ] && sw_trace_start_nfs "$(cat "$d/sync/file.ino")"
 	while read -r opts; do
 		[ -n "$opts" ] || continue
 		for mode in $SW_READER_MODES; do
@@ -89,10 +95,12 @@ start_observers() {
 				fail "mount -t nfs -o $opts $SW_SERVER_IP:/export/$fs failed: $(cat /tmp/mount.err)"
 			fi
 			echo "$j $mode $opts,nosharecache $mp" >>"$d/client/readers.txt"
+			echo "# dev: $j $(awk -v m="$mp" '$5 == m {print $3; exit}' /proc/self/mountinfo)" >>/tmp/trace-devs
 			stalewin-reader --path "$mp/f-$k" --page "$SW_READER_PAGE" --every-ms "$SW_READER_EVERY_MS" \
 				--mode "$mode" --log "$d/kread-$j.swlog" --duration "$lim" --run-id "$rid" \
 				>"$d/client/kread-$j.out" 2>&1 &
 			pids="$pids $!"
+			echo "# pid: $j $!" >>/tmp/trace-devs
 			j=$((j + 1))
 		done
 	done </tmp/mounts
@@ -171,6 +179,7 @@ while [ $k -le $SW_NEXP ]; do
 		sleep 0.2
 	done
 	for p in $pids; do wait $p || rc=1; done
+	sw_trace_stop "$d/client/trace.txt" /tmp/trace-devs
 	sw_faults_stop
 	[ $rc -eq 0 ] || echo "client: [$disp] a reader or the probe failed (see $name/client/*.out)"
 	[ -e /sw/server.killed ] || clock "$d/client/clock-after.json"

@@ -145,6 +145,8 @@ while [ $k -le $SW_NEXP ]; do
 	cat /proc/sys/vm/dirty_writeback_centisecs /proc/sys/vm/dirty_expire_centisecs >"$d/server/vm-sysctl.txt" 2>/dev/null
 	# tracepoints on this file from before the client opens it
 	sw_trace_start "$(stat -c %i "$f")" sets
+	# its NFS fileid, for the client's tracepoints (trace.sh)
+	stat -c %i "$f" >"$d/sync/file.ino"
 	echo "$(cut -d' ' -f1 /proc/uptime)" >"$d/sync/server.prepared"
 	waitfor "$d/sync/client.go" 300 || fail "experiment $disp: the client never said go"
 	if [ -n "$serve_pid" ] && [ "$SW_CONTROL" = api ]; then

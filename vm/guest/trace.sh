@@ -1,5 +1,5 @@
-# vm/guest/trace.sh - the server guest's tracepoints (sourced by
-# server.sh; busybox sh).  What the kernel itself did to the writer's
+# vm/guest/trace.sh - the guests' tracepoints (sourced by server.sh and
+# client.sh; busybox sh).  The server's:  What the kernel itself did to the writer's
 # file, with no query from userspace: the timestamp:* events (fs/inode.c,
 # 6.13+: ctime_ns_xchg / inode_set_ctime_to_ts = ctime set, ctime_xchg_skip
 # = set to the value it had, fill_mg_cmtime = a getattr that marked ctime
@@ -42,15 +42,66 @@ sw_trace_start() { # INODE [sets]
 	done
 	echo 1 >$SW_TR/tracing_on
 }
-sw_trace_stop() { # FILE
+# The client guest's: when its NFS client took its jiffies for the file
+# (issue 10: the replay of a kept-open reader turns on whether a GETATTR
+# or READ went out before or after a tick).  fs/nfs/inode.c, 6.1:
+# nfs_revalidate_inode_enter just before the GETATTR's fattr is set up
+# (nfs_fattr_init: fattr->time_start, later read_cache_jiffies);
+# nfs_refresh_inode_enter as a reply is applied (nfs_update_inode's
+# "now", attrtimeo_timestamp); nfs_initiate_read as a READ goes out, its
+# fattr set up just before (nfs_pgio_rpcsetup); nfs_readpage_done as its
+# reply comes (v3: its post-op attributes refreshed next).  Filtered to
+# the file's fileid (the server's inode number); one superblock per
+# reader (nosharecache): the reader's mount's dev tells them apart.
+SW_TR_NFS="nfs_revalidate_inode_enter nfs_refresh_inode_enter nfs_initiate_read nfs_readpage_done"
+sw_trace_start_nfs() { # FILEID
+	SW_TR_ENABLED=""
+	sw_trace_ok || return 0
+	modprobe nfs 2>/dev/null
+	[ -d $SW_TR/events/nfs ] || return 0
+	echo 0 >$SW_TR/tracing_on
+	echo >$SW_TR/set_event
+	echo mono >$SW_TR/trace_clock 2>/dev/null
+	[ "$(cat $SW_TR/buffer_size_kb)" -ge 4096 ] 2>/dev/null || echo 4096 >$SW_TR/buffer_size_kb
+	: >$SW_TR/trace
+	for sw_e in $SW_TR_NFS; do
+		[ -d $SW_TR/events/nfs/$sw_e ] || continue
+		echo "fileid == $1" >$SW_TR/events/nfs/$sw_e/filter 2>/dev/null || continue
+		echo 1 >$SW_TR/events/nfs/$sw_e/enable 2>/dev/null && SW_TR_ENABLED="$SW_TR_ENABLED nfs:$sw_e"
+	done
+	# and the jiffies themselves, as the client compares them: a kprobe
+	# reading jiffies_64 at the attribute check of every read
+	# (nfs_revalidate_mapping, from nfs_file_read), as a GETATTR is set
+	# up (__nfs_revalidate_inode), as a reply is applied
+	# (nfs_refresh_inode) and as a READ goes out (nfs_initiate_read):
+	# each right before the tracepoint above of the same task
+	for sw_k in jif_check:nfs_revalidate_mapping jif_getattr:__nfs_revalidate_inode \
+		jif_refresh:nfs_refresh_inode jif_read:nfs_initiate_read; do
+		echo "p:stalewin/${sw_k%%:*} ${sw_k#*:} j=@jiffies_64:u64" >>$SW_TR/kprobe_events 2>/dev/null &&
+			echo 1 >$SW_TR/events/stalewin/${sw_k%%:*}/enable 2>/dev/null &&
+			SW_TR_ENABLED="$SW_TR_ENABLED kprobe:${sw_k%%:*}"
+	done
+	echo 1 >$SW_TR/tracing_on
+}
+sw_trace_stop() { # FILE [HEADER_FILE: more "# " lines for the file]
 	[ -w $SW_TR/set_event ] || return 0
 	echo 0 >$SW_TR/tracing_on
 	{
 		echo "# trace_clock: $(sed 's/.*\[\(.*\)\].*/\1/' $SW_TR/trace_clock)"
-		for e in $SW_TR_ENABLED; do echo "# enabled: $e"; done
+		for sw_e in $SW_TR_ENABLED; do echo "# enabled: $sw_e"; done
+		[ -n "${2:-}" ] && cat "$2"
 		grep -v '^#' $SW_TR/trace
 	} >"$1" 2>/dev/null
 	echo >$SW_TR/set_event
 	[ -d $SW_TR/events/timestamp ] && echo 0 >$SW_TR/events/timestamp/filter 2>/dev/null
+	for sw_e in $SW_TR_NFS; do
+		[ -d $SW_TR/events/nfs/$sw_e ] && echo 0 >$SW_TR/events/nfs/$sw_e/filter 2>/dev/null
+	done
+	if [ -d $SW_TR/events/stalewin ]; then
+		echo 0 >$SW_TR/events/stalewin/enable
+		for sw_k in jif_check jif_getattr jif_refresh jif_read; do
+			echo "-:stalewin/$sw_k" >>$SW_TR/kprobe_events 2>/dev/null
+		done
+	fi
 	: >$SW_TR/trace
 }

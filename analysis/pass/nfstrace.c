@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: MIT */
+/* nfstrace.c - the client guest's NFS events for the file, per reader. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nfstrace.h"
+
+static const struct {
+	const char *name; /* ": NAME: " in an ftrace line */
+	int kind;
+} events[] = {
+	{ "nfs_revalidate_inode_enter", SW_NFSEV_GA_SEND },
+	{ "nfs_refresh_inode_enter", SW_NFSEV_REFRESH },
+	{ "nfs_initiate_read", SW_NFSEV_RD_SEND },
+	{ "nfs_readpage_done", SW_NFSEV_RD_DONE },
+};
+
+/* kprobe events (trace.sh): the tracepoint kind each one precedes */
+static const struct {
+	const char *name;
+	int kind;
+} kprobes[] = {
+	{ "jif_check", SW_NFSEV_CHECK },
+	{ "jif_getattr", SW_NFSEV_GA_SEND },
+	{ "jif_refresh", SW_NFSEV_REFRESH },
+	{ "jif_read", SW_NFSEV_RD_SEND },
+};
+
+/* a kprobe lies this close before its tracepoint (same task, a few
+ * instructions; TCG: tens of µs) */
+#define KPROBE_GAP_NS 200000
+
+static int push(struct sw_nfstrace *t, int j, struct sw_nfsev e)
+{
+	if (t->r[j].n == t->r[j].cap) {
+		size_t nc = t->r[j].cap ? t->r[j].cap * 2 : 1024;
+		struct sw_nfsev *v = realloc(t->r[j].ev, nc * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		t->r[j].ev = v;
+		t->r[j].cap = nc;
+	}
+	t->r[j].ev[t->r[j].n++] = e;
+	return 0;
+}
+
+/* "SECONDS.MICROS" just before p (the field before ": event:"), as ns */
+static int stamp_before(const char *line, const char *p, int64_t *ns)
+{
+	const char *e = p, *b;
+	while (e > line && e[-1] == ' ')
+		e--;
+	b = e;
+	while (b > line && b[-1] != ' ')
+		b--;
+	long long s = 0, frac = 0;
+	int nd = 0;
+	const char *c = b;
+	if (c == e || *c < '0' || *c > '9')
+		return -1;
+	while (c < e && *c >= '0' && *c <= '9')
+		s = s * 10 + (*c++ - '0');
+	if (c < e && *c == '.')
+		for (c++; c < e && *c >= '0' && *c <= '9' && nd < 9; nd++)
+			frac = frac * 10 + (*c++ - '0');
+	if (c != e || nd == 0)
+		return -1;
+	while (nd++ < 9)
+		frac *= 10;
+	*ns = (int64_t)s * 1000000000 + frac;
+	return 0;
+}
+
+static int header(struct sw_nfstrace *t, const char *line, uint64_t ln,
+		  char *err, int errlen)
+{
+	char clk[32];
+	int j;
+	unsigned ma, mi;
+	if (sscanf(line, "# trace_clock: %31s", clk) == 1) {
+		if (strcmp(clk, "mono") != 0) {
+			snprintf(err, errlen,
+				 "line %" PRIu64 ": expected trace_clock mono (the readers' CLOCK_MONOTONIC), saw '%s'",
+				 ln, clk);
+			return -EINVAL;
+		}
+	} else if (!strncmp(line, "# enabled: nfs:", 15)) {
+		t->enabled++;
+	} else if (!strncmp(line, "# pid:", 6)) {
+		int pid;
+		if (sscanf(line, "# pid: %d %d", &j, &pid) != 2 || j < 0 ||
+		    j >= SW_NFSTRACE_READERS || pid <= 0) {
+			snprintf(err, errlen,
+				 "line %" PRIu64 ": expected '# pid: J PID' with 0 <= J < %d, saw '%.60s'",
+				 ln, SW_NFSTRACE_READERS, line);
+			return -EINVAL;
+		}
+		t->r[j].pid = pid;
+	} else if (!strncmp(line, "# dev:", 6)) {
+		if (sscanf(line, "# dev: %d %u:%u", &j, &ma, &mi) != 3 || j < 0 ||
+		    j >= SW_NFSTRACE_READERS) {
+			snprintf(err, errlen,
+				 "line %" PRIu64 ": expected '# dev: J MAJOR:MINOR' with 0 <= J < %d, saw '%.60s'",
+				 ln, SW_NFSTRACE_READERS, line);
+			return -EINVAL;
+		}
+		t->r[j].known = 1;
+		t->r[j].major = ma;
+		t->r[j].minor = mi;
+	}
+	return 0;
+}
+
+/* "comm-PID [cpu]": the task's pid, 0 if the line has none */
+static int line_pid(const char *line)
+{
+	const char *b = strstr(line, " [");
+	if (!b)
+		return 0;
+	const char *d = b;
+	while (d > line && d[-1] >= '0' && d[-1] <= '9')
+		d--;
+	return d > line && d[-1] == '-' ? atoi(d) : 0;
+}
+
+static int reader_of_pid(const struct sw_nfstrace *t, int pid)
+{
+	for (int j = 0; pid > 0 && j < SW_NFSTRACE_READERS; j++)
+		if (t->r[j].pid == pid)
+			return j;
+	return -1;
+}
+
+/* a kprobe line: remember it for its task's next tracepoint; a check is
+ * an event of the reader whose process it ran in */
+static int kprobe_line(struct sw_nfstrace *t, const char *line, uint64_t ln,
+		       char *err, int errlen)
+{
+	for (size_t k = 0; k < sizeof(kprobes) / sizeof(kprobes[0]); k++) {
+		char pat[64];
+		snprintf(pat, sizeof(pat), ": %s: ", kprobes[k].name);
+		const char *p = strstr(line, pat), *jf;
+		if (!p)
+			continue;
+		struct sw_nfsev e = { .kind = kprobes[k].kind, .offset = -1 };
+		long long jv;
+		if (stamp_before(line, p, &e.t_mono_ns) || !(jf = strstr(p, " j=")) ||
+		    sscanf(jf, " j=%lld", &jv) != 1) {
+			snprintf(err, errlen,
+				 "line %" PRIu64 ": expected 'SECONDS.MICROS: %s: (...) j=JIFFIES', saw '%.80s'",
+				 ln, kprobes[k].name, line);
+			return -EINVAL;
+		}
+		e.j = jv;
+		t->jlines++;
+		int pid = line_pid(line), slot = pid % 64;
+		if (pid <= 0)
+			return 0;
+		t->last[slot].pid = pid;
+		t->last[slot].kind = e.kind;
+		t->last[slot].t = e.t_mono_ns;
+		t->last[slot].j = e.j;
+		int r = e.kind == SW_NFSEV_CHECK ? reader_of_pid(t, pid) : -1;
+		return r >= 0 ? push(t, r, e) : 0;
+	}
+	return 1; /* not a kprobe line */
+}
+
+static int event_line(struct sw_nfstrace *t, const char *line, uint64_t ln,
+		      char *err, int errlen)
+{
+	int kp = kprobe_line(t, line, ln, err, errlen);
+	if (kp <= 0)
+		return kp;
+	for (size_t k = 0; k < sizeof(events) / sizeof(events[0]); k++) {
+		char pat[64];
+		snprintf(pat, sizeof(pat), ": %s: ", events[k].name);
+		const char *p = strstr(line, pat);
+		if (!p)
+			continue;
+		struct sw_nfsev e = { .kind = events[k].kind, .offset = -1, .j = SW_NFSEV_NOJ };
+		unsigned ma, mi;
+		unsigned long long fid;
+		const char *f = strstr(p, "fileid=");
+		if (stamp_before(line, p, &e.t_mono_ns) || !f ||
+		    sscanf(f, "fileid=%x:%x:%llu", &ma, &mi, &fid) != 3) {
+			snprintf(err, errlen,
+				 "line %" PRIu64 ": expected 'SECONDS.MICROS: %s: ... fileid=MAJ:MIN:ID', saw '%.80s'",
+				 ln, events[k].name, line);
+			return -EINVAL;
+		}
+		const char *o = strstr(p, " offset=");
+		long long off;
+		if (o && sscanf(o, " offset=%lld", &off) == 1)
+			e.offset = off;
+		t->lines++;
+		/* the jiffies its task's kprobe read right before it */
+		int pid = line_pid(line), slot = pid > 0 ? pid % 64 : 0;
+		if (pid > 0 && t->last[slot].pid == pid && t->last[slot].kind == e.kind &&
+		    e.t_mono_ns - t->last[slot].t <= KPROBE_GAP_NS && e.t_mono_ns >= t->last[slot].t) {
+			e.j = t->last[slot].j;
+			t->last[slot].pid = 0; /* used */
+		}
+		for (int j = 0; j < SW_NFSTRACE_READERS; j++)
+			if (t->r[j].known && t->r[j].major == ma && t->r[j].minor == mi)
+				return push(t, j, e);
+		return 0; /* no reader's mount (the dev lines come first) */
+	}
+	return 0;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct sw_nfsev *x = a, *y = b;
+	return (x->t_mono_ns > y->t_mono_ns) - (x->t_mono_ns < y->t_mono_ns);
+}
+
+int sw_nfstrace_load(const char *path, struct sw_nfstrace *t, char *err, int errlen)
+{
+	memset(t, 0, sizeof(*t));
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return errno == ENOENT ? -ENOENT : -EINVAL;
+	}
+	char line[1024];
+	uint64_t ln = 0;
+	int rc = 0;
+	while (!rc && fgets(line, sizeof(line), f)) {
+		ln++;
+		if (!strchr(line, '\n') && !feof(f)) { /* a longer line: skip */
+			int c;
+			while ((c = fgetc(f)) != EOF && c != '\n')
+				;
+		}
+		rc = line[0] == '#' ? header(t, line, ln, err, errlen)
+				    : event_line(t, line, ln, err, errlen);
+	}
+	fclose(f);
+	if (rc)
+		return rc;
+	/* one CPU writes them in order; several interleave: sort */
+	for (int j = 0; j < SW_NFSTRACE_READERS; j++)
+		if (t->r[j].n)
+			qsort(t->r[j].ev, t->r[j].n, sizeof(*t->r[j].ev), by_time);
+	return 0;
+}
+
+void sw_nfstrace_free(struct sw_nfstrace *t)
+{
+	for (int j = 0; j < SW_NFSTRACE_READERS; j++)
+		free(t->r[j].ev);
+	memset(t, 0, sizeof(*t));
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int64_t grid_count(int64_t t, int64_t tick, int64_t phase)
+{
+	int64_t d = t - phase, q = d / tick;
+	return (d % tick != 0 && d < 0) ? q - 1 : q;
+}
+
+uint64_t sw_nfstrace_set_grid(struct sw_nfstrace *t, int64_t tick_ns, int64_t phase_ns)
+{
+	size_t n = 0, k = 0;
+	t->tick_ns = 0;
+	if (tick_ns <= 0)
+		return 0;
+	for (int j = 0; j < SW_NFSTRACE_READERS; j++)
+		for (size_t i = 0; i < t->r[j].n; i++)
+			n += t->r[j].ev[i].j != SW_NFSEV_NOJ;
+	int64_t *d = n ? malloc(n * sizeof(*d)) : NULL;
+	if (!d)
+		return 0;
+	for (int j = 0; j < SW_NFSTRACE_READERS; j++)
+		for (size_t i = 0; i < t->r[j].n; i++)
+			if (t->r[j].ev[i].j != SW_NFSEV_NOJ)
+				d[k++] = t->r[j].ev[i].j - grid_count(t->r[j].ev[i].t_mono_ns, tick_ns, phase_ns);
+	qsort(d, n, sizeof(*d), cmp_i64);
+	/* the most common offset: jiffies advance on the grid, a sample a
+	 * few µs after a grid point may still read the old count */
+	size_t best = 0, run = 0;
+	int64_t mode = d[0];
+	for (size_t i = 0; i < n; i++) {
+		run = i && d[i] == d[i - 1] ? run + 1 : 1;
+		if (run > best) {
+			best = run;
+			mode = d[i];
+		}
+	}
+	free(d);
+	t->tick_ns = tick_ns;
+	t->phase_ns = ((phase_ns % tick_ns) + tick_ns) % tick_ns;
+	t->j_off = mode;
+	return (uint64_t)(n - best);
+}
+
+/* an event's time as the replay wants it: the middle of the jiffy its
+ * kprobe read (on the grid), else its own time */
+static int64_t when(const struct sw_nfstrace *t, const struct sw_nfsev *e)
+{
+	if (!t->tick_ns || e->j == SW_NFSEV_NOJ)
+		return e->t_mono_ns;
+	return t->phase_ns + (e->j - t->j_off) * t->tick_ns + t->tick_ns / 2;
+}
+
+/* ftrace prints µs, the reader's clock_gettime ns: an event inside the
+ * read can print up to 1 µs before its start */
+#define SLACK_NS 1000
+
+int sw_nfstrace_attach(const struct sw_nfstrace *t, int j, struct sw_read_time *q)
+{
+	q->ga_send_mono_ns = q->ga_reply_mono_ns = 0;
+	q->rd_send_mono_ns = q->rd_reply_mono_ns = 0;
+	q->chk_mono_ns = 0;
+	if (!t || j < 0 || j >= SW_NFSTRACE_READERS || !t->r[j].n || q->tb_mono_ns <= 0)
+		return 0;
+	const struct sw_nfsev *v = t->r[j].ev;
+	size_t lo = 0, hi = t->r[j].n;
+	int64_t a = q->tb_mono_ns - SLACK_NS, b = q->ta_mono_ns + SLACK_NS;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid].t_mono_ns < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t ga_reply_i = SIZE_MAX;
+	for (size_t i = lo; i < t->r[j].n && v[i].t_mono_ns <= b; i++) {
+		const struct sw_nfsev *e = &v[i];
+		if (e->kind == SW_NFSEV_CHECK) {
+			/* the read's attribute check: its jiffy, if read */
+			if (!q->chk_mono_ns && e->j != SW_NFSEV_NOJ && t->tick_ns)
+				q->chk_mono_ns = when(t, e);
+		} else if (e->kind == SW_NFSEV_GA_SEND && !q->ga_send_mono_ns) {
+			q->ga_send_mono_ns = when(t, e); /* the read's first */
+		} else if (e->kind == SW_NFSEV_REFRESH && q->ga_send_mono_ns &&
+			   !q->ga_reply_mono_ns && !q->rd_send_mono_ns) {
+			q->ga_reply_mono_ns = when(t, e);
+			ga_reply_i = i;
+		} else if (e->kind == SW_NFSEV_RD_SEND && !q->rd_send_mono_ns) {
+			q->rd_send_mono_ns = when(t, e);
+		} else if (e->kind == SW_NFSEV_RD_DONE && i > lo && i - 1 != ga_reply_i &&
+			   v[i - 1].kind == SW_NFSEV_REFRESH) {
+			/* nfs_readpage_done(): ->read_done (v3: nfs3_read_done
+			 * -> nfs_refresh_inode, the post-op attributes) runs
+			 * before the event, so a READ's refresh is the event
+			 * right before its done; the last one applied wins,
+			 * with the send of that READ (same offset) */
+			q->rd_reply_mono_ns = when(t, &v[i - 1]);
+			for (size_t k = i; k-- > lo;)
+				if (v[k].kind == SW_NFSEV_RD_SEND && v[k].offset == e->offset) {
+					q->rd_send_mono_ns = when(t, &v[k]);
+					break;
+				}
+		}
+	}
+	return q->ga_send_mono_ns || q->rd_send_mono_ns || q->chk_mono_ns;
+}

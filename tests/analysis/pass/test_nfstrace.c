@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the client guest's own NFS times (client/trace.txt,
+ * nfstrace.h) read back and used by the replay.  A broken reader shows as
+ * events given to the wrong reader (its mount's dev is decimal in the
+ * "# dev:" line, hex in the events' fileid), a v3 READ's post-op refresh
+ * (traced before its nfs_readpage_done) not found, a trace in another
+ * clock taken, or a malformed line accepted.  A broken replay shows as
+ * the estimated times winning over the traced ones: in jiffies mode
+ * (HZ=250) a v3 refetch whose READ went out just after a tick revalidates
+ * next at 6.1003 s, not 6.0003 s (read_cache_jiffies = the READ's
+ * fattr->time_start, nfs_update_inode), and a no-change GETATTR whose
+ * reply was traced inside attrtimeo_timestamp + attrtimeo keeps attrtimeo
+ * (next at 6.0003 s, not 9.0003 s), and a read's attribute check traced
+ * in the jiffy after its start not revalidating there.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nfstrace.h"
+#include "readtimes.h"
+#include "replay.h"
+
+#include "check.h"
+
+#define MS(x) ((int64_t)(x) * 1000000ll)
+#define US(x) ((int64_t)(x) * 1000ll)
+
+static const char trace_ok[] =
+	"# trace_clock: mono\n"
+	"# enabled: nfs:nfs_revalidate_inode_enter\n"
+	"# enabled: nfs:nfs_refresh_inode_enter\n"
+	"# dev: 0 0:26\n"
+	"# pid: 0 176\n"
+	"# dev: 1 0:27\n"
+	/* reader 0 (dev 0x1a): its check (kprobe, its pid), a GETATTR whose
+	 * kprobe read jiffies 4294969569, then a READ whose post-op refresh
+	 * is traced before its done (nfs_readpage_done) */
+	" stalewin-reader-176 [000] d.... 9.100080: jif_check: (nfs_revalidate_mapping+0x0/0x60 [nfs]) j=4294969568\n"
+	" stalewin-reader-176 [000] d.... 9.100090: jif_getattr: (__nfs_revalidate_inode+0x0/0x2a0 [nfs]) j=4294969569\n"
+	" stalewin-reader-176 [000] ..... 9.100100: nfs_revalidate_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
+	" stalewin-reader-176 [000] ...1. 9.102300: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=2\n"
+	" stalewin-reader-176 [000] ..... 9.103900: nfs_initiate_read: fileid=00:1a:2 fhandle=0x1 offset=0 count=16384\n"
+	/* a kprobe of another kind: not this refresh's */
+	"    kw-9  [000] d.... 9.108000: jif_read: (nfs_initiate_read+0x0/0x90 [nfs]) j=4294969570\n"
+	"    kw-9  [000] ...1. 9.108100: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=2\n"
+	" kw-9  [000] ..... 9.108200: nfs_readpage_done: error=16384 fileid=00:1a:2 fhandle=0x1 offset=0 count=16384 res=16384\n"
+	/* reader 1 (dev 0x1b), inside the same window: not reader 0's */
+	" r-180 [000] ..... 9.101000: nfs_revalidate_inode_enter: fileid=00:1b:2 fhandle=0x1 version=1\n"
+	/* a mount no reader owns */
+	" r-190 [000] ..... 9.101500: nfs_revalidate_inode_enter: fileid=00:2f:2 fhandle=0x1 version=1\n";
+
+static char *write_tmp(const char *text)
+{
+	static char path[64];
+	snprintf(path, sizeof(path), "/tmp/test_nfstrace.XXXXXX");
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return NULL;
+	size_t n = strlen(text);
+	if (write(fd, text, n) != (ssize_t)n) {
+		close(fd);
+		return NULL;
+	}
+	close(fd);
+	return path;
+}
+
+static void parse_and_attach(void)
+{
+	struct sw_nfstrace t;
+	char err[256] = "";
+	char *p = write_tmp(trace_ok);
+	CHECK(p != NULL, "cannot write a temporary trace");
+	CHECK(sw_nfstrace_load(p, &t, err, sizeof(err)) == 0, "load: %s", err);
+	CHECK(t.enabled == 2 && t.lines == 7 && t.jlines == 3,
+	      "expected 2 enabled nfs events, 7 event lines and 3 kprobe lines, saw %d, %llu and %llu",
+	      t.enabled, (unsigned long long)t.lines, (unsigned long long)t.jlines);
+	CHECK(t.r[0].n == 6 && t.r[1].n == 1, "expected 6 events of reader 0 and 1 of reader 1, saw %zu and %zu",
+	      t.r[0].n, t.r[1].n);
+	CHECK(t.r[0].ev[0].kind == SW_NFSEV_CHECK && t.r[0].ev[0].j == 4294969568ll &&
+	      t.r[0].ev[1].j == 4294969569ll && t.r[0].ev[2].j == SW_NFSEV_NOJ &&
+	      t.r[0].ev[4].j == SW_NFSEV_NOJ,
+	      "expected the check's and the GETATTR's jiffies, none for the refreshes");
+	struct sw_read_time q = { .tb_mono_ns = US(9100050), .ta_mono_ns = US(9108300) };
+	CHECK(sw_nfstrace_attach(&t, 0, &q) == 1, "expected traced times in the read");
+	CHECK(q.ga_send_mono_ns == US(9100100) && q.ga_reply_mono_ns == US(9102300),
+	      "expected the GETATTR at 9.100100 / 9.102300, saw %lld / %lld", (long long)q.ga_send_mono_ns,
+	      (long long)q.ga_reply_mono_ns);
+	CHECK(q.rd_send_mono_ns == US(9103900) && q.rd_reply_mono_ns == US(9108100),
+	      "expected the READ at 9.103900 and its post-op refresh at 9.108100, saw %lld / %lld",
+	      (long long)q.rd_send_mono_ns, (long long)q.rd_reply_mono_ns);
+	/* a read ending before the READ's reply: no post-op times */
+	struct sw_read_time q2 = { .tb_mono_ns = US(9100050), .ta_mono_ns = US(9104000) };
+	sw_nfstrace_attach(&t, 0, &q2);
+	CHECK(q2.rd_reply_mono_ns == 0 && q2.ga_reply_mono_ns == US(9102300),
+	      "a read ending at 9.104 s: expected no READ reply and the GETATTR's, saw %lld / %lld",
+	      (long long)q2.rd_reply_mono_ns, (long long)q2.ga_reply_mono_ns);
+	/* on the grid (HZ=250, phase 0): 9.1001 s is grid jiffy 2275, so
+	 * kernel jiffies = grid + 4294967293 (most samples: one of two
+	 * here, the other read one tick late); the jiffies read become the
+	 * middle of their grid jiffy */
+	sw_nfstrace_set_grid(&t, 4000000, 0);
+	CHECK(t.j_off == 4294969568ll - 2275, "expected the offset of the first sample, saw %lld",
+	      (long long)t.j_off);
+	struct sw_read_time q4 = { .tb_mono_ns = US(9100050), .ta_mono_ns = US(9108300) };
+	sw_nfstrace_attach(&t, 0, &q4);
+	CHECK(q4.chk_mono_ns == US(9102000) && q4.ga_send_mono_ns == US(9106000) &&
+	      q4.ga_reply_mono_ns == US(9102300),
+	      "expected the check in the middle of grid jiffy 2275, the GETATTR of 2276, the reply untouched; saw %lld %lld %lld",
+	      (long long)q4.chk_mono_ns, (long long)q4.ga_send_mono_ns, (long long)q4.ga_reply_mono_ns);
+	struct sw_read_time q3 = { .tb_mono_ns = US(9200000), .ta_mono_ns = US(9200100) };
+	CHECK(sw_nfstrace_attach(&t, 0, &q3) == 0 && !q3.ga_send_mono_ns,
+	      "a read without events: expected nothing traced");
+	sw_nfstrace_free(&t);
+	unlink(p);
+
+	/* another clock, a broken line, no file */
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ "# trace_clock: local\n", "expected trace_clock mono" },
+		{ "# dev: 9 0:26\n", "0 <= J < 8" },
+		{ "# trace_clock: mono\n x [000] .... 9.1: nfs_initiate_read: offset=0\n", "fileid=MAJ:MIN:ID" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		p = write_tmp(bad[i].text);
+		err[0] = 0;
+		CHECK(p && sw_nfstrace_load(p, &t, err, sizeof(err)) == -EINVAL && strstr(err, bad[i].want),
+		      "bad trace %zu: expected an error naming '%s', saw '%s'", i, bad[i].want, err);
+		sw_nfstrace_free(&t);
+		if (p)
+			unlink(p);
+	}
+	CHECK(sw_nfstrace_load("/nonexistent/trace.txt", &t, err, sizeof(err)) == -ENOENT,
+	      "no file: expected -ENOENT");
+	sw_nfstrace_free(&t);
+}
+
+/* The replay in jiffies mode (HZ=250, grid through 0), reads every 100 ms
+ * from 0.3 ms, the open's READ 7 ms long; the revalidation at 3.0003 s
+ * (read k1) lasts dur_us.  With traced times given for that read the
+ * client's own jiffies decide; without, the estimates of replay.h. */
+static void traced_replay(void)
+{
+	static const struct {
+		const char *line;
+		int64_t upd_ms;     /* the server's change, <0: none */
+		int64_t dur_us;     /* the read at 3.0003 s */
+		int64_t ga_us[2];   /* its GETATTR send/reply (0: not traced) */
+		int64_t rd_us[2];   /* its READ send/post-op reply (v3) */
+		int64_t next_us;    /* expected next revalidation */
+	} c[] = {
+		/* v3 refetch, 8 ms: estimated READ send 3.0018 s (jiffy 750) */
+		{ "a vers=3 acregmin=3 acregmax=60 period_ms=100", 2000, 8000, { 0, 0 }, { 0, 0 }, 6000300 },
+		/* the same read, its READ traced at 3.0041 s: jiffy 751 */
+		{ "b vers=3 acregmin=3 acregmax=60 period_ms=100", 2000, 8000, { 3000500, 3002500 },
+		  { 3004100, 3008000 }, 6100300 },
+		/* 12 ms: estimated 3.0058 s (751); traced 3.0035 s (750) */
+		{ "c vers=3 acregmin=3 acregmax=60 period_ms=100", 2000, 12000, { 0, 0 }, { 0, 0 }, 6100300 },
+		{ "d vers=3 acregmin=3 acregmax=60 period_ms=100", 2000, 12000, { 3000500, 3002500 },
+		  { 3003500, 3012000 }, 6000300 },
+		/* no change, 5 ms GETATTR: estimated reply at the read's end
+		 * (3.0053 s, jiffy 751: 750 after the open's, doubles); its
+		 * reply traced at 3.0039 s (jiffy 750) keeps 3 s */
+		{ "e vers=3 acregmin=3 acregmax=60 period_ms=100", -1, 5000, { 0, 0 }, { 0, 0 }, 9000300 },
+		{ "f vers=3 acregmin=3 acregmax=60 period_ms=100", -1, 5000, { 3000500, 3003900 }, { 0, 0 },
+		  6000300 },
+		/* v4, a change: the GETATTR's send stamps read_cache_jiffies */
+		{ "g vers=4 acregmin=3 acregmax=60 period_ms=100", 2000, 8000, { 0, 0 }, { 0, 0 }, 6000300 },
+		{ "h vers=4 acregmin=3 acregmax=60 period_ms=100", 2000, 8000, { 3004200, 3006000 }, { 0, 0 },
+		  6100300 },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		static int64_t t[200], tb[200], ta[200], gs[200], gr[200], rs[200], rr[200];
+		size_t n, k1 = 30;
+		for (n = 0; n < 200; n++) {
+			t[n] = tb[n] = US(300) + (int64_t)n * MS(100);
+			ta[n] = tb[n] + (n == 0 ? US(7000) : n == k1 ? US(c[i].dur_us) : US(100));
+			gs[n] = gr[n] = rs[n] = rr[n] = 0;
+		}
+		/* the open's READ traced where the estimate puts it (v3:
+		 * 0.5 ms in, its reply in jiffy 1) */
+		rs[0] = US(800);
+		rr[0] = US(7200) - US(100);
+		gs[k1] = US(c[i].ga_us[0]);
+		gr[k1] = US(c[i].ga_us[1]);
+		rs[k1] = US(c[i].rd_us[0]);
+		rr[k1] = US(c[i].rd_us[1]);
+		struct sw_readtimes_array a = { .t = t, .n = n, .tb_mono = tb, .ta_mono = ta,
+						.ga_send = gs, .ga_reply = gr, .rd_send = rs, .rd_reply = rr };
+		struct sw_readtimes rt;
+		struct sw_profile p;
+		struct sw_replay r;
+		char err[128];
+		CHECK(sw_profile_parse(c[i].line, &p, err, sizeof(err)) == 0, "%s", err);
+		sw_readtimes_init(&rt, sw_readtimes_array_next, &a, p.period_ns);
+		sw_replay_init_reads(&r, &p, &rt.src, t[0], 1);
+		sw_replay_set_jiffies(&r, 4000000, 0);
+		if (c[i].upd_ms >= 0)
+			sw_replay_update(&r, MS(c[i].upd_ms), 2);
+		int64_t first = sw_replay_next_reval(&r);
+		CHECK(first == tb[k1], "%s: expected a revalidation at 3.0003 s, saw %.4f s", p.name, first / 1e9);
+		sw_replay_advance(&r, first + 1);
+		int64_t nx = sw_replay_next_reval(&r);
+		CHECK(nx == US(c[i].next_us), "%s: expected the next revalidation at %.4f s, saw %.4f s", p.name,
+		      c[i].next_us / 1e6, nx / 1e9);
+		int want = (c[i].ga_us[0] || c[i].rd_us[0]) + (p.vers == 3);
+		CHECK(r.traced == (uint64_t)want, "%s: expected %d revalidations at traced times, saw %llu",
+		      p.name, want, (unsigned long long)r.traced);
+		sw_readtimes_free(&rt);
+	}
+}
+
+/* The attribute check's own jiffy (kprobe jif_check): v4, reads every
+ * 100 ms from 3.8 ms, 0.2 ms before a tick; the OPEN stamps jiffy 1, so
+ * the cache times out at jiffy 751 (3.004 s).  The read at 3.0038 s
+ * began in jiffy 750 but its check ran after the tick (traced: 751): it
+ * revalidates, not the one at 3.1038 s (nfs_attribute_timeout compares
+ * the jiffies of the check, not of the read's start). */
+static void check_jiffy(void)
+{
+	for (int traced = 0; traced < 2; traced++) {
+		static int64_t t[100], tb[100], ta[100], chk[100];
+		for (size_t n = 0; n < 100; n++) {
+			t[n] = tb[n] = US(3800) + (int64_t)n * MS(100);
+			ta[n] = tb[n] + US(100);
+			chk[n] = 0;
+		}
+		if (traced)
+			chk[30] = US(751 * 4000 + 2000);
+		struct sw_readtimes_array a = { .t = t, .n = 100, .tb_mono = tb, .ta_mono = ta, .chk = chk };
+		struct sw_readtimes rt;
+		struct sw_profile p;
+		struct sw_replay r;
+		char err[128];
+		CHECK(sw_profile_parse("k vers=4 acregmin=3 acregmax=60 period_ms=100", &p, err, sizeof(err)) == 0,
+		      "%s", err);
+		sw_readtimes_init(&rt, sw_readtimes_array_next, &a, p.period_ns);
+		sw_replay_init_reads(&r, &p, &rt.src, t[0], 1);
+		sw_replay_set_jiffies(&r, 4000000, 0);
+		int64_t first = sw_replay_next_reval(&r), want = traced ? tb[30] : tb[31];
+		CHECK(first == want, "check %s: expected the revalidation at %.4f s, saw %.4f s",
+		      traced ? "traced in jiffy 751" : "not traced", want / 1e9, first / 1e9);
+		sw_readtimes_free(&rt);
+	}
+}
+
+int main(void)
+{
+	parse_and_attach();
+	traced_replay();
+	check_jiffy();
+	if (failures)
+		fprintf(stderr, "%d failures\n", failures);
+	else
+		printf("nfstrace: all checks passed\n");
+	return failures ? 1 : 0;
+}
