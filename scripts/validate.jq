@@ -106,6 +106,9 @@ elif $mode == "kread" then
                      p99: relerr($M.p99; $R.p99; $res_ns),
                      uncovered: relerr($M.uncovered; $R.uncovered; 1),
                      updates: null },
+          # the replay's revalidations at the client's own traced
+          # jiffies (client/trace.txt; analysis/pass/nfstrace.h)
+          replay_rpc: { revalidations: $k.replay_revalidations, traced: $k.replay_traced },
           within: ($fails | length == 0), fails: $fails } ]
 elif $mode == "line" then
   "\(.name) [\(.fs), wb \(.writeback_ms) ms, expire \(.expire_ms) ms, \(.duration_s) s, load \(.load_avg)]\n"
@@ -115,6 +118,8 @@ elif $mode == "line" then
       "  sweep: the model on the real run's stores, \(.model_sweep.phases) phases: p50 \(.model_sweep.p50.min | fmt_s)..\(.model_sweep.p50.median | fmt_s)..\(.model_sweep.p50.max | fmt_s) p90 \(.model_sweep.p90.min | fmt_s)..\(.model_sweep.p90.median | fmt_s)..\(.model_sweep.p90.max | fmt_s) (min..median..max) updates \(.model_sweep.updates.median); median off by p50 \(.model_sweep.p50_rel_err | fmt_pct) p90 \(.model_sweep.p90_rel_err | fmt_pct)\n"
       + (if .model_sweep.kernel_phase == null then "" else
         "  kernel phase: the model on those stores from the kernel's own first flusher run: p50 \(.model_sweep.kernel_phase.p50 | fmt_s) p90 \(.model_sweep.kernel_phase.p90 | fmt_s) updates \(.model_sweep.kernel_phase.updates); off by p50 \(.model_sweep.kernel_phase.p50_rel_err | fmt_pct) p90 \(.model_sweep.kernel_phase.p90_rel_err | fmt_pct)\n" end) end)
+  + (if .replay_rpc == null or .replay_rpc.revalidations == null then "" else
+      "  replay: \(.replay_rpc.traced) of \(.replay_rpc.revalidations) revalidations at the client's traced jiffies\n" end)
   + "  err:   p50 \(.rel_err.p50 | fmt_pct) p90 \(.rel_err.p90 | fmt_pct) p99 \(.rel_err.p99 | fmt_pct)  -> \(if .within then "within bands" else "OUTSIDE: " + (.fails | join(", ")) end)"
 elif $mode == "summary" then
   { schema: "stalewin-validate", schema_version: 1, run_id: $a.id,

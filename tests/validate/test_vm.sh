@@ -5,7 +5,8 @@
 # default mounts, kept-open and close-to-open readers, ~400 stores each.
 # Fails when a replay pair leaves its band (p50/p90 10 % or one read period,
 # max one acregmin, unresolved 10 % or 2), i.e. when the replay and the
-# kernel client disagree.  The deferred/lang pairs against the patched guest
+# kernel client disagree, or when a kept-open replay ran at no traced
+# jiffy of the client (its tracepoints and kprobes, vm/guest/trace.sh).  The deferred/lang pairs against the patched guest
 # kernel need vm/kernel's build: while it is absent the test, after the
 # replay pairs passed, exits 77 saying so.  Skips (77) where qemu cannot run.
 set -u
@@ -31,6 +32,10 @@ n=$(jq '[.pairs[] | select(.name | test("kread"))] | length' "$out/j")
 bad=$(jq -r '[.pairs[] | select(.within | not) | .name] | join(" ")' "$out/j")
 [ -z "$bad" ] || fail "replay pairs outside their bands: $bad"
 jq -e '[.pairs[] | .real.stores >= 300] | all' "$out/j" >/dev/null || fail "a comparison rests on fewer than 300 stores"
+# the kept-open replays at the client's own traced jiffies (client/trace.txt)
+untraced=$(jq -r '[.pairs[] | select(.name | test("kread")) | select(.workload | test("kept-open"))
+	| select((.replay_rpc.traced // 0) == 0) | .name] | join(" ")' "$out/j")
+[ -z "$untraced" ] || fail "kept-open replays with no revalidation at the client's traced jiffies: $untraced"
 [ $fails -eq 0 ] || exit 1
 vm=$(jq -r '.vm // empty' "$out/j")
 if [ -n "$vm" ]; then
