@@ -28,6 +28,7 @@ static const struct {
 	{ "jif_getattr", SW_NFSEV_GA_SEND },
 	{ "jif_refresh", SW_NFSEV_REFRESH },
 	{ "jif_read", SW_NFSEV_RD_SEND },
+	{ "jif_open", SW_NFSEV_OPEN },
 };
 
 /* a kprobe lies this close before its tracepoint (same task, a few
@@ -121,6 +122,8 @@ static int line_pid(const char *line)
 	const char *b = strstr(line, " [");
 	if (!b)
 		return 0;
+	while (b > line && b[-1] == ' ') /* ftrace pads the task field */
+		b--;
 	const char *d = b;
 	while (d > line && d[-1] >= '0' && d[-1] <= '9')
 		d--;
@@ -164,7 +167,7 @@ static int kprobe_line(struct sw_nfstrace *t, const char *line, uint64_t ln,
 		t->last[slot].kind = e.kind;
 		t->last[slot].t = e.t_mono_ns;
 		t->last[slot].j = e.j;
-		int r = e.kind == SW_NFSEV_CHECK ? reader_of_pid(t, pid) : -1;
+		int r = e.kind == SW_NFSEV_CHECK || e.kind == SW_NFSEV_OPEN ? reader_of_pid(t, pid) : -1;
 		return r >= 0 ? push(t, r, e) : 0;
 	}
 	return 1; /* not a kprobe line */
@@ -321,7 +324,7 @@ int sw_nfstrace_attach(const struct sw_nfstrace *t, int j, struct sw_read_time *
 {
 	q->ga_send_mono_ns = q->ga_reply_mono_ns = 0;
 	q->rd_send_mono_ns = q->rd_reply_mono_ns = 0;
-	q->chk_mono_ns = 0;
+	q->chk_mono_ns = q->op_send_mono_ns = 0;
 	if (!t || j < 0 || j >= SW_NFSTRACE_READERS || !t->r[j].n || q->tb_mono_ns <= 0)
 		return 0;
 	const struct sw_nfsev *v = t->r[j].ev;
@@ -337,7 +340,11 @@ int sw_nfstrace_attach(const struct sw_nfstrace *t, int j, struct sw_read_time *
 	size_t ga_reply_i = SIZE_MAX;
 	for (size_t i = lo; i < t->r[j].n && v[i].t_mono_ns <= b; i++) {
 		const struct sw_nfsev *e = &v[i];
-		if (e->kind == SW_NFSEV_CHECK) {
+		if (e->kind == SW_NFSEV_OPEN) {
+			/* an OPEN before the read's check: the open's */
+			if (!q->chk_mono_ns && t->tick_ns)
+				q->op_send_mono_ns = when(t, e);
+		} else if (e->kind == SW_NFSEV_CHECK) {
 			/* the read's attribute check: its jiffy, if read */
 			if (!q->chk_mono_ns && e->j != SW_NFSEV_NOJ && t->tick_ns)
 				q->chk_mono_ns = when(t, e);

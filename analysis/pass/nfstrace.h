@@ -36,6 +36,7 @@ enum sw_nfsev_kind {
 	SW_NFSEV_RD_SEND,     /* nfs_initiate_read */
 	SW_NFSEV_RD_DONE,     /* nfs_readpage_done */
 	SW_NFSEV_CHECK,       /* kprobe jif_check: nfs_revalidate_mapping */
+	SW_NFSEV_OPEN,        /* kprobe jif_open: nfs4_opendata_alloc */
 };
 
 /*
@@ -45,6 +46,8 @@ enum sw_nfsev_kind {
  *   jif_getattr  __nfs_revalidate_inode, before nfs_revalidate_inode_enter
  *   jif_refresh  nfs_refresh_inode, before nfs_refresh_inode_enter
  *   jif_read     nfs_initiate_read, before its tracepoint
+ *   jif_open     nfs4_opendata_alloc: a v4 OPEN's fattr set up (by the
+ *                reader's pid; nfs_fhget takes its time_start)
  * A tracepoint takes the jiffies of its task's kprobe right before it.
  */
 #define SW_NFSEV_NOJ INT64_MIN /* no jiffies read there */

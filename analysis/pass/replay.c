@@ -144,7 +144,11 @@ void sw_replay_set_jiffies(struct sw_replay *r, int64_t tick_ns, int64_t phase_n
 	 * out after the LOOKUP and ACCESS of the open */
 	jif_reval(r, &q, 1);
 	if (r->p->vers != 3)
-		r->rcj = jif(r, q.tb_mono_ns + SW_REPLAY_OPEN_NS);
+		/* traced: the jiffy its OPEN's fattr was set up in (VM,
+		 * v4.2 nocto: an open whose estimate was 2 jiffies late
+		 * shifted every revalidation of the run by one read) */
+		r->rcj = jif(r, q.op_send_mono_ns > 0 ? q.op_send_mono_ns
+						      : q.tb_mono_ns + SW_REPLAY_OPEN_NS);
 	r->strict = 0;
 }
 

@@ -75,8 +75,11 @@ sw_trace_start_nfs() { # FILEID
 	# up (__nfs_revalidate_inode), as a reply is applied
 	# (nfs_refresh_inode) and as a READ goes out (nfs_initiate_read):
 	# each right before the tracepoint above of the same task
+	# and as a v4 OPEN's fattr is set up (nfs4_opendata_alloc: its
+	# time_start becomes read_cache_jiffies through nfs_fhget)
+	modprobe nfsv4 2>/dev/null
 	for sw_k in jif_check:nfs_revalidate_mapping jif_getattr:__nfs_revalidate_inode \
-		jif_refresh:nfs_refresh_inode jif_read:nfs_initiate_read; do
+		jif_refresh:nfs_refresh_inode jif_read:nfs_initiate_read jif_open:nfs4_opendata_alloc; do
 		echo "p:stalewin/${sw_k%%:*} ${sw_k#*:} j=@jiffies_64:u64" >>$SW_TR/kprobe_events 2>/dev/null &&
 			echo 1 >$SW_TR/events/stalewin/${sw_k%%:*}/enable 2>/dev/null &&
 			SW_TR_ENABLED="$SW_TR_ENABLED kprobe:${sw_k%%:*}"
@@ -99,7 +102,7 @@ sw_trace_stop() { # FILE [HEADER_FILE: more "# " lines for the file]
 	done
 	if [ -d $SW_TR/events/stalewin ]; then
 		echo 0 >$SW_TR/events/stalewin/enable
-		for sw_k in jif_check jif_getattr jif_refresh jif_read; do
+		for sw_k in jif_check jif_getattr jif_refresh jif_read jif_open; do
 			echo "-:stalewin/$sw_k" >>$SW_TR/kprobe_events 2>/dev/null
 		done
 	fi

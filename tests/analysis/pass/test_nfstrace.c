@@ -39,9 +39,10 @@ static const char trace_ok[] =
 	/* reader 0 (dev 0x1a): its check (kprobe, its pid), a GETATTR whose
 	 * kprobe read jiffies 4294969569, then a READ whose post-op refresh
 	 * is traced before its done (nfs_readpage_done) */
-	" stalewin-reader-176 [000] d.... 9.100080: jif_check: (nfs_revalidate_mapping+0x0/0x60 [nfs]) j=4294969568\n"
+	" stalewin-reader-176     [000] d.... 9.100060: jif_open: (nfs4_opendata_alloc+0x0/0x3a0 [nfsv4]) j=4294969568\n"
+	" stalewin-reader-176     [000] d.... 9.100080: jif_check: (nfs_revalidate_mapping+0x0/0x60 [nfs]) j=4294969568\n"
 	" stalewin-reader-176 [000] d.... 9.100090: jif_getattr: (__nfs_revalidate_inode+0x0/0x2a0 [nfs]) j=4294969569\n"
-	" stalewin-reader-176 [000] ..... 9.100100: nfs_revalidate_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
+	" stalewin-reader-176     [000] ..... 9.100100: nfs_revalidate_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
 	" stalewin-reader-176 [000] ...1. 9.102300: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=2\n"
 	" stalewin-reader-176 [000] ..... 9.103900: nfs_initiate_read: fileid=00:1a:2 fhandle=0x1 offset=0 count=16384\n"
 	/* a kprobe of another kind: not this refresh's */
@@ -76,14 +77,14 @@ static void parse_and_attach(void)
 	char *p = write_tmp(trace_ok);
 	CHECK(p != NULL, "cannot write a temporary trace");
 	CHECK(sw_nfstrace_load(p, &t, err, sizeof(err)) == 0, "load: %s", err);
-	CHECK(t.enabled == 2 && t.lines == 7 && t.jlines == 3,
-	      "expected 2 enabled nfs events, 7 event lines and 3 kprobe lines, saw %d, %llu and %llu",
+	CHECK(t.enabled == 2 && t.lines == 7 && t.jlines == 4,
+	      "expected 2 enabled nfs events, 7 event lines and 4 kprobe lines, saw %d, %llu and %llu",
 	      t.enabled, (unsigned long long)t.lines, (unsigned long long)t.jlines);
-	CHECK(t.r[0].n == 6 && t.r[1].n == 1, "expected 6 events of reader 0 and 1 of reader 1, saw %zu and %zu",
+	CHECK(t.r[0].n == 7 && t.r[1].n == 1, "expected 7 events of reader 0 and 1 of reader 1, saw %zu and %zu",
 	      t.r[0].n, t.r[1].n);
-	CHECK(t.r[0].ev[0].kind == SW_NFSEV_CHECK && t.r[0].ev[0].j == 4294969568ll &&
-	      t.r[0].ev[1].j == 4294969569ll && t.r[0].ev[2].j == SW_NFSEV_NOJ &&
-	      t.r[0].ev[4].j == SW_NFSEV_NOJ,
+	CHECK(t.r[0].ev[0].kind == SW_NFSEV_OPEN && t.r[0].ev[1].kind == SW_NFSEV_CHECK &&
+	      t.r[0].ev[1].j == 4294969568ll && t.r[0].ev[2].j == 4294969569ll &&
+	      t.r[0].ev[3].j == SW_NFSEV_NOJ && t.r[0].ev[5].j == SW_NFSEV_NOJ,
 	      "expected the check's and the GETATTR's jiffies, none for the refreshes");
 	struct sw_read_time q = { .tb_mono_ns = US(9100050), .ta_mono_ns = US(9108300) };
 	CHECK(sw_nfstrace_attach(&t, 0, &q) == 1, "expected traced times in the read");
@@ -100,14 +101,17 @@ static void parse_and_attach(void)
 	      "a read ending at 9.104 s: expected no READ reply and the GETATTR's, saw %lld / %lld",
 	      (long long)q2.rd_reply_mono_ns, (long long)q2.ga_reply_mono_ns);
 	/* on the grid (HZ=250, phase 0): 9.1001 s is grid jiffy 2275, so
-	 * kernel jiffies = grid + 4294967293 (most samples: one of two
-	 * here, the other read one tick late); the jiffies read become the
+	 * kernel jiffies = grid + 4294967293 (most samples: two of three
+	 * here, the GETATTR's read one more); the jiffies read become the
 	 * middle of their grid jiffy */
-	sw_nfstrace_set_grid(&t, 4000000, 0);
-	CHECK(t.j_off == 4294969568ll - 2275, "expected the offset of the first sample, saw %lld",
+	uint64_t off = sw_nfstrace_set_grid(&t, 4000000, 0);
+	CHECK(off == 1, "expected 1 sample off the common offset, saw %llu", (unsigned long long)off);
+	CHECK(t.j_off == 4294969568ll - 2275, "expected the offset of two of the three samples, saw %lld",
 	      (long long)t.j_off);
 	struct sw_read_time q4 = { .tb_mono_ns = US(9100050), .ta_mono_ns = US(9108300) };
 	sw_nfstrace_attach(&t, 0, &q4);
+	CHECK(q4.op_send_mono_ns == US(9102000), "expected the OPEN in the middle of grid jiffy 2275, saw %lld",
+	      (long long)q4.op_send_mono_ns);
 	CHECK(q4.chk_mono_ns == US(9102000) && q4.ga_send_mono_ns == US(9106000) &&
 	      q4.ga_reply_mono_ns == US(9102300),
 	      "expected the check in the middle of grid jiffy 2275, the GETATTR of 2276, the reply untouched; saw %lld %lld %lld",
@@ -249,8 +253,42 @@ static void check_jiffy(void)
 	}
 }
 
+/* A v4 kept-open reader's open: read_cache_jiffies is its OPEN's fattr
+ * set-up (nfs4_opendata_alloc -> nfs_fhget).  First read at 0.3 ms: the
+ * estimate (OPEN_NS in) puts it in jiffy 0, so the read at 3.0003 s
+ * (jiffy 750) revalidates; an OPEN traced in jiffy 1 (a slow open) moves
+ * that to the read at 3.1003 s. */
+static void open_jiffy(void)
+{
+	for (int traced = 0; traced < 2; traced++) {
+		static int64_t t[100], tb[100], ta[100], op[100];
+		for (size_t n = 0; n < 100; n++) {
+			t[n] = tb[n] = US(300) + (int64_t)n * MS(100);
+			ta[n] = tb[n] + (n ? US(100) : US(9000));
+			op[n] = 0;
+		}
+		if (traced)
+			op[0] = US(4000 + 2000);
+		struct sw_readtimes_array a = { .t = t, .n = 100, .tb_mono = tb, .ta_mono = ta, .op_send = op };
+		struct sw_readtimes rt;
+		struct sw_profile p;
+		struct sw_replay r;
+		char err[128];
+		CHECK(sw_profile_parse("o vers=4 acregmin=3 acregmax=60 period_ms=100", &p, err, sizeof(err)) == 0,
+		      "%s", err);
+		sw_readtimes_init(&rt, sw_readtimes_array_next, &a, p.period_ns);
+		sw_replay_init_reads(&r, &p, &rt.src, t[0], 1);
+		sw_replay_set_jiffies(&r, 4000000, 0);
+		int64_t first = sw_replay_next_reval(&r), want = traced ? tb[31] : tb[30];
+		CHECK(first == want, "open %s: expected the first revalidation at %.4f s, saw %.4f s",
+		      traced ? "traced in jiffy 1" : "estimated", want / 1e9, first / 1e9);
+		sw_readtimes_free(&rt);
+	}
+}
+
 int main(void)
 {
+	open_jiffy();
 	parse_and_attach();
 	traced_replay();
 	check_jiffy();
