@@ -300,10 +300,49 @@ uint64_t sw_nfstrace_set_grid(struct sw_nfstrace *t, int64_t tick_ns, int64_t ph
 			mode = d[i];
 		}
 	}
-	free(d);
 	t->tick_ns = tick_ns;
 	t->phase_ns = ((phase_ns % tick_ns) + tick_ns) % tick_ns;
 	t->j_off = mode;
+	/* How late this guest handles a tick: a sample just after a grid
+	 * point may still read the old count (TCG: 0.1-0.2 ms).  Over the
+	 * samples in the first half of their jiffy, the distance from the
+	 * grid point that best splits those still behind (-1) from those
+	 * that are not: events with no jiffies of their own take the old
+	 * count when closer to their grid point than that. */
+	k = 0;
+	for (int j = 0; j < SW_NFSTRACE_READERS; j++)
+		for (size_t i = 0; i < t->r[j].n; i++) {
+			const struct sw_nfsev *e = &t->r[j].ev[i];
+			if (e->j == SW_NFSEV_NOJ)
+				continue;
+			int64_t g = grid_count(e->t_mono_ns, tick_ns, phase_ns);
+			int64_t dist = e->t_mono_ns - (t->phase_ns + g * tick_ns);
+			if (dist < tick_ns / 2 && (e->j == g + mode || e->j == g + mode - 1))
+				/* sign: behind; magnitude: distance + 1 (never 0) */
+				d[k++] = e->j == g + mode - 1 ? -(dist + 1) : dist + 1;
+		}
+	int64_t *a = d;
+	size_t na = k;
+	/* sort by distance, then sweep: errors = behind at or past the
+	 * threshold + caught up before it */
+	for (size_t i = 0; i < na; i++)
+		a[i] = a[i] < 0 ? -a[i] * 2 + 1 : a[i] * 2; /* distance*2 + behind */
+	qsort(a, na, sizeof(*a), cmp_i64);
+	size_t behind_total = 0, err, best_err, caught = 0, behind = 0;
+	for (size_t i = 0; i < na; i++)
+		behind_total += a[i] & 1;
+	best_err = behind_total; /* threshold 0: every sample caught up */
+	t->lag_ns = 0;
+	for (size_t i = 0; i < na; i++) {
+		behind += a[i] & 1;
+		caught += !(a[i] & 1);
+		err = caught + (behind_total - behind);
+		if (err < best_err && (i + 1 == na || (a[i + 1] >> 1) != (a[i] >> 1))) {
+			best_err = err;
+			t->lag_ns = a[i] >> 1; /* its distance + 1: up to it, behind */
+		}
+	}
+	free(d);
 	return (uint64_t)(n - best);
 }
 
@@ -311,8 +350,17 @@ uint64_t sw_nfstrace_set_grid(struct sw_nfstrace *t, int64_t tick_ns, int64_t ph
  * kprobe read (on the grid), else its own time */
 static int64_t when(const struct sw_nfstrace *t, const struct sw_nfsev *e)
 {
-	if (!t->tick_ns || e->j == SW_NFSEV_NOJ)
+	if (!t->tick_ns)
 		return e->t_mono_ns;
+	if (e->j == SW_NFSEV_NOJ) {
+		/* no kprobe of its own (nfs_refresh_inode's calls inside
+		 * inode.c are inlined: a GETATTR's reply): its grid jiffy,
+		 * the one before while this guest is still behind */
+		int64_t g = grid_count(e->t_mono_ns, t->tick_ns, t->phase_ns);
+		if (e->t_mono_ns - (t->phase_ns + g * t->tick_ns) < t->lag_ns)
+			g--;
+		return t->phase_ns + g * t->tick_ns + t->tick_ns / 2;
+	}
 	return t->phase_ns + (e->j - t->j_off) * t->tick_ns + t->tick_ns / 2;
 }
 

@@ -67,6 +67,9 @@ struct sw_nfstrace {
 	uint64_t jlines;  /* kprobe lines taken (jiffies_64 read) */
 	/* grid jiffy -> kernel jiffies_64 (sw_nfstrace_set_grid) */
 	int64_t tick_ns, phase_ns, j_off; /* tick_ns 0: no grid */
+	int64_t lag_ns;   /* an event less than this after its grid point
+			     still reads the count before it (ticks handled
+			     late); 0: none seen */
 	struct {
 		int known;              /* a "# dev:" line named this reader */
 		unsigned major, minor;  /* its mount's superblock */

@@ -113,8 +113,8 @@ static void parse_and_attach(void)
 	CHECK(q4.op_send_mono_ns == US(9102000), "expected the OPEN in the middle of grid jiffy 2275, saw %lld",
 	      (long long)q4.op_send_mono_ns);
 	CHECK(q4.chk_mono_ns == US(9102000) && q4.ga_send_mono_ns == US(9106000) &&
-	      q4.ga_reply_mono_ns == US(9102300),
-	      "expected the check in the middle of grid jiffy 2275, the GETATTR of 2276, the reply untouched; saw %lld %lld %lld",
+	      q4.ga_reply_mono_ns == US(9102000),
+	      "expected the check in the middle of grid jiffy 2275, the GETATTR of 2276, the reply (no kprobe) of its grid jiffy 2275; saw %lld %lld %lld",
 	      (long long)q4.chk_mono_ns, (long long)q4.ga_send_mono_ns, (long long)q4.ga_reply_mono_ns);
 	struct sw_read_time q3 = { .tb_mono_ns = US(9200000), .ta_mono_ns = US(9200100) };
 	CHECK(sw_nfstrace_attach(&t, 0, &q3) == 0 && !q3.ga_send_mono_ns,
@@ -142,6 +142,51 @@ static void parse_and_attach(void)
 	CHECK(sw_nfstrace_load("/nonexistent/trace.txt", &t, err, sizeof(err)) == -ENOENT,
 	      "no file: expected -ENOENT");
 	sw_nfstrace_free(&t);
+}
+
+/* Ticks handled late (TCG): kprobe samples just after a grid point still
+ * read the old count.  Samples of reader 0 (HZ=250, phase 0, offset
+ * 1000): far from their grid point, caught up; 50 and 150 µs after it,
+ * behind; 300 µs after, caught up.  An event with no kprobe of its own
+ * 100 µs after a grid point takes the jiffy before; 500 µs after, its
+ * own. */
+static void late_ticks(void)
+{
+	char text[4096];
+	int o = snprintf(text, sizeof(text), "# trace_clock: mono\n# enabled: nfs:nfs_refresh_inode_enter\n# dev: 0 0:26\n# pid: 0 7\n");
+	static const struct {
+		int64_t t_us, j;
+	} k[] = {
+		{ 1002000, 1250 }, { 1006000, 1251 }, { 1010000, 1252 }, { 1014000, 1253 },
+		{ 1016050, 1253 }, { 1020150, 1254 }, { 1024300, 1256 }, { 1030000, 1257 },
+	};
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		o += snprintf(text + o, sizeof(text) - o,
+			      " r-7     [000] d.... %lld.%06lld: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=%lld\n",
+			      (long long)(k[i].t_us / 1000000), (long long)(k[i].t_us % 1000000), (long long)k[i].j);
+	o += snprintf(text + o, sizeof(text) - o, "%s",
+		      " r-7     [000] ..... 1.032050: nfs_revalidate_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
+		      " r-7     [000] ...1. 1.032100: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
+		      " r-7     [000] ..... 1.036450: nfs_revalidate_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
+		      " r-7     [000] ...1. 1.036500: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n");
+	char *p = write_tmp(text), err[256] = "";
+	struct sw_nfstrace t;
+	CHECK(p && sw_nfstrace_load(p, &t, err, sizeof(err)) == 0, "load: %s", err);
+	uint64_t off = sw_nfstrace_set_grid(&t, 4000000, 0);
+	CHECK(t.j_off == 1000 && off == 2, "expected offset 1000 with 2 samples behind, saw %lld and %llu",
+	      (long long)t.j_off, (unsigned long long)off);
+	CHECK(t.lag_ns > US(150) && t.lag_ns <= US(300), "expected a lag between 150 and 300 µs, saw %lld ns",
+	      (long long)t.lag_ns);
+	struct sw_read_time q = { .tb_mono_ns = US(1032000), .ta_mono_ns = US(1032200) };
+	sw_nfstrace_attach(&t, 0, &q);
+	struct sw_read_time q2 = { .tb_mono_ns = US(1036000), .ta_mono_ns = US(1037000) };
+	sw_nfstrace_attach(&t, 0, &q2);
+	CHECK(q.ga_reply_mono_ns == US(1030000), "a reply 100 µs after grid point 258: expected jiffy 257 (1.030 s), saw %lld",
+	      (long long)q.ga_reply_mono_ns);
+	CHECK(q2.ga_reply_mono_ns == US(1038000), "a reply 500 µs after grid point 259: expected jiffy 259 (1.038 s), saw %lld",
+	      (long long)q2.ga_reply_mono_ns);
+	sw_nfstrace_free(&t);
+	unlink(p);
 }
 
 /* The replay in jiffies mode (HZ=250, grid through 0), reads every 100 ms
@@ -288,6 +333,7 @@ static void open_jiffy(void)
 
 int main(void)
 {
+	late_ticks();
 	open_jiffy();
 	parse_and_attach();
 	traced_replay();
