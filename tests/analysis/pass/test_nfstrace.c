@@ -264,80 +264,66 @@ static void traced_replay(void)
 	}
 }
 
-/* The attribute check's own jiffy (kprobe jif_check): v4, reads every
- * 100 ms from 3.8 ms, 0.2 ms before a tick; the OPEN stamps jiffy 1, so
- * the cache times out at jiffy 751 (3.004 s).  The read at 3.0038 s
- * began in jiffy 750 but its check ran after the tick (traced: 751): it
- * revalidates, not the one at 3.1038 s (nfs_attribute_timeout compares
- * the jiffies of the check, not of the read's start). */
-static void check_jiffy(void)
+/* A v4 kept-open reader (acregmin 3 s), HZ=250, grid through 0, reads
+ * every 100 ms from t0_us, each 0.1 ms long (the first first_us): its
+ * first revalidation, with chk/op traced where the arrays are nonzero. */
+static int64_t first_reval_v4(int64_t t0_us, int64_t first_us, const int64_t *chk,
+			      const int64_t *op, int64_t *tb)
 {
-	for (int traced = 0; traced < 2; traced++) {
-		static int64_t t[100], tb[100], ta[100], chk[100];
-		for (size_t n = 0; n < 100; n++) {
-			t[n] = tb[n] = US(3800) + (int64_t)n * MS(100);
-			ta[n] = tb[n] + US(100);
-			chk[n] = 0;
-		}
-		if (traced)
-			chk[30] = US(751 * 4000 + 2000);
-		struct sw_readtimes_array a = { .t = t, .n = 100, .tb_mono = tb, .ta_mono = ta, .chk = chk };
-		struct sw_readtimes rt;
-		struct sw_profile p;
-		struct sw_replay r;
-		char err[128];
-		CHECK(sw_profile_parse("k vers=4 acregmin=3 acregmax=60 period_ms=100", &p, err, sizeof(err)) == 0,
-		      "%s", err);
-		sw_readtimes_init(&rt, sw_readtimes_array_next, &a, p.period_ns);
-		sw_replay_init_reads(&r, &p, &rt.src, t[0], 1);
-		sw_replay_set_jiffies(&r, 4000000, 0);
-		int64_t first = sw_replay_next_reval(&r), want = traced ? tb[30] : tb[31];
-		CHECK(first == want, "check %s: expected the revalidation at %.4f s, saw %.4f s",
-		      traced ? "traced in jiffy 751" : "not traced", want / 1e9, first / 1e9);
-		sw_readtimes_free(&rt);
+	static int64_t t[100], ta[100];
+	for (size_t n = 0; n < 100; n++) {
+		t[n] = tb[n] = US(t0_us) + (int64_t)n * MS(100);
+		ta[n] = tb[n] + (n ? US(100) : US(first_us));
 	}
+	struct sw_readtimes_array a = { .t = t, .n = 100, .tb_mono = tb, .ta_mono = ta, .chk = chk,
+					.op_send = op };
+	struct sw_readtimes rt;
+	struct sw_profile p;
+	struct sw_replay r;
+	char err[128];
+	CHECK(sw_profile_parse("k vers=4 acregmin=3 acregmax=60 period_ms=100", &p, err, sizeof(err)) == 0,
+	      "%s", err);
+	sw_readtimes_init(&rt, sw_readtimes_array_next, &a, p.period_ns);
+	sw_replay_init_reads(&r, &p, &rt.src, t[0], 1);
+	sw_replay_set_jiffies(&r, 4000000, 0);
+	int64_t first = sw_replay_next_reval(&r);
+	sw_readtimes_free(&rt);
+	return first;
 }
 
-/* A v4 kept-open reader's open: read_cache_jiffies is its OPEN's fattr
- * set-up (nfs4_opendata_alloc -> nfs_fhget).  First read at 0.3 ms: the
- * estimate (OPEN_NS in) puts it in jiffy 0, so the read at 3.0003 s
- * (jiffy 750) revalidates; an OPEN traced in jiffy 1 (a slow open) moves
- * that to the read at 3.1003 s. */
-static void open_jiffy(void)
+/* The attribute check's own jiffy (kprobe jif_check): reads from 3.8 ms,
+ * 0.2 ms before a tick; the OPEN stamps jiffy 1, so the cache times out
+ * at jiffy 751 (3.004 s).  The read at 3.0038 s began in jiffy 750 but
+ * its check ran after the tick (traced: 751): it revalidates, not the one
+ * at 3.1038 s (nfs_attribute_timeout compares the jiffies of the check,
+ * not of the read's start).
+ * A v4 kept-open reader's open: read_cache_jiffies is its OPEN's fattr
+ * set-up (nfs4_opendata_alloc -> nfs_fhget).  First read at 0.3 ms (9 ms
+ * long): the estimate (OPEN_NS in) puts it in jiffy 0, so the read at
+ * 3.0003 s (jiffy 750) revalidates; an OPEN traced in jiffy 1 (a slow
+ * open) moves that to the read at 3.1003 s. */
+static void check_and_open_jiffy(void)
 {
+	static int64_t tb[100], chk[100], op[100];
 	for (int traced = 0; traced < 2; traced++) {
-		static int64_t t[100], tb[100], ta[100], op[100];
-		for (size_t n = 0; n < 100; n++) {
-			t[n] = tb[n] = US(300) + (int64_t)n * MS(100);
-			ta[n] = tb[n] + (n ? US(100) : US(9000));
-			op[n] = 0;
-		}
-		if (traced)
-			op[0] = US(4000 + 2000);
-		struct sw_readtimes_array a = { .t = t, .n = 100, .tb_mono = tb, .ta_mono = ta, .op_send = op };
-		struct sw_readtimes rt;
-		struct sw_profile p;
-		struct sw_replay r;
-		char err[128];
-		CHECK(sw_profile_parse("o vers=4 acregmin=3 acregmax=60 period_ms=100", &p, err, sizeof(err)) == 0,
-		      "%s", err);
-		sw_readtimes_init(&rt, sw_readtimes_array_next, &a, p.period_ns);
-		sw_replay_init_reads(&r, &p, &rt.src, t[0], 1);
-		sw_replay_set_jiffies(&r, 4000000, 0);
-		int64_t first = sw_replay_next_reval(&r), want = traced ? tb[31] : tb[30];
+		chk[30] = traced ? US(751 * 4000 + 2000) : 0;
+		int64_t first = first_reval_v4(3800, 100, chk, NULL, tb), want = traced ? tb[30] : tb[31];
+		CHECK(first == want, "check %s: expected the revalidation at %.4f s, saw %.4f s",
+		      traced ? "traced in jiffy 751" : "not traced", want / 1e9, first / 1e9);
+		op[0] = traced ? US(4000 + 2000) : 0;
+		first = first_reval_v4(300, 9000, NULL, op, tb);
+		want = traced ? tb[31] : tb[30];
 		CHECK(first == want, "open %s: expected the first revalidation at %.4f s, saw %.4f s",
 		      traced ? "traced in jiffy 1" : "estimated", want / 1e9, first / 1e9);
-		sw_readtimes_free(&rt);
 	}
 }
 
 int main(void)
 {
 	late_ticks();
-	open_jiffy();
+	check_and_open_jiffy();
 	parse_and_attach();
 	traced_replay();
-	check_jiffy();
 	if (failures)
 		fprintf(stderr, "%d failures\n", failures);
 	else
