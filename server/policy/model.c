@@ -70,6 +70,8 @@ void sw_model_start(struct sw_model *m, int64_t t_mono_ns)
 	m->txn_itable = 0;
 	m->txn_other = 0;
 	m->meta_dirty = 0;
+	m->period_fire_i = 0;
+	m->period_log_n = 0;
 	/* the file's creation (ext4_create: a handle) starts a transaction
 	 * now; its metadata blocks go to the bdev inode at that commit.
 	 * Its ftruncate marks the inode dirty (ext4_setattr ->
@@ -124,6 +126,15 @@ static int64_t jiffy_start(const struct sw_model *m, int64_t j)
  * kernel's own phase and count are known (without them the error is below
  * one granularity, 32 ms, per arming).
  */
+static int64_t wheel_fires(int64_t now, int64_t expires)
+{
+	int64_t delta = expires - now;
+	int lvl = 0;
+	while (lvl < 8 && delta >= ((int64_t)63 << (3 * lvl)))
+		lvl++;
+	return ((expires >> (3 * lvl)) + 1) << (3 * lvl);
+}
+
 int64_t sw_model_wake_after(const struct sw_model *m, int64_t t_mono_ns)
 {
 	int64_t J = m->cfg.jiffy_ns, wb = m->cfg.writeback_ns;
@@ -133,12 +144,8 @@ int64_t sw_model_wake_after(const struct sw_model *m, int64_t t_mono_ns)
 	if (J <= 0)
 		return t_mono_ns + wb;
 	int64_t delta = (wb + J - 1) / J; /* msecs_to_jiffies rounds up */
-	int lvl = 0;
-	while (lvl < 8 && delta >= ((int64_t)63 << (3 * lvl)))
-		lvl++;
-	int64_t expires = jiffies_at(m, t_mono_ns) + delta;
-	int64_t bucket = ((expires >> (3 * lvl)) + 1) << (3 * lvl);
-	return jiffy_start(m, bucket);
+	int64_t now = jiffies_at(m, t_mono_ns);
+	return jiffy_start(m, wheel_fires(now, now + delta));
 }
 
 int sw_bg_share_parse(const char *name)
@@ -263,20 +270,68 @@ static void pcpu_add(struct sw_pcpu *c, int64_t amount, int64_t batch)
 #define PROP_BATCH 8                 /* 8*(1+ilog2(nr_cpu_ids)), one CPU */
 #define PCPU_BATCH 32                /* percpu_counter_batch, one CPU */
 
-/* writeout_period() timers due by t: fprop_new_period() halves the
- * domain's events (their exact sum) and starts a period; with one event
- * or none left the timer stops (dom->period_time = 0) */
+/* The writeout_period timer's expiries are in jiffies when the wheel is
+ * modelled (period_expires), else in mono ns; its period in those units. */
+static int period_in_jiffies(const struct sw_model *m)
+{
+	return m->cfg.jiffy_ns > 0 && !m->cfg.period_exact;
+}
+
+static int64_t period_len(const struct sw_model *m)
+{
+	return period_in_jiffies(m) ? FPROP_PERIOD_NS / m->cfg.jiffy_ns : FPROP_PERIOD_NS;
+}
+
+/* When the timer set at t_arm to expire at period_expires runs: mod_timer
+ * -> calc_wheel_index(), at its bucket's end (a 3 s timeout: level 2, 64
+ * jiffies); a deferrable timer (wb_domain_init: TIMER_DEFERRABLE) on an
+ * idle NOHZ CPU runs at a later tick, so a traced firing at or after that
+ * (half a jiffy of slack for the fitted clock) is the kernel's own. */
+static int64_t period_fires_at(struct sw_model *m, int64_t t_arm)
+{
+	int64_t due = m->period_expires;
+	if (period_in_jiffies(m))
+		due = jiffy_start(m, wheel_fires(jiffies_at(m, t_arm), m->period_expires));
+	const int64_t *f = m->cfg.period_fire_mono_ns;
+	int64_t slack = jiffy_len(m) / 2;
+	while (f && m->period_fire_i < m->cfg.period_fires && f[m->period_fire_i] < due - slack)
+		m->period_fire_i++;
+	if (f && m->period_fire_i < m->cfg.period_fires)
+		return f[m->period_fire_i++];
+	return due;
+}
+
+/* wb_domain_writeout_add(): the first writeout with the timer stopped
+ * arms it at wp_next_time(jiffies) = jiffies + VM_COMPLETIONS_PERIOD_LEN */
+static void period_arm(struct sw_model *m, int64_t t)
+{
+	m->period_expires = (period_in_jiffies(m) ? jiffies_at(m, t) : t) + period_len(m);
+	m->t_period_mono_ns = period_fires_at(m, t);
+}
+
+/* writeout_period() timers due by t: fprop_new_period() ages the
+ * domain's events (their exact sum) by the periods since period_time
+ * (miss_periods + 1; events >> periods are kept) and the timer is re-armed
+ * at wp_next_time(period_time + miss_periods * LEN), on the grid of its
+ * expiries, not from its late firing; with one event or none left it
+ * stops (dom->period_time = 0) */
 static void fprop_periods(struct sw_model *m, int64_t t)
 {
 	while (m->t_period_mono_ns && m->t_period_mono_ns <= t) {
+		int64_t tf = m->t_period_mono_ns, len = period_len(m);
+		if (m->period_log && m->period_log_n < m->period_log_cap)
+			m->period_log[m->period_log_n++] = tf;
 		int64_t ev = m->dom_events.fold + m->dom_events.local;
 		if (ev <= 1) {
 			m->t_period_mono_ns = 0;
 			break;
 		}
-		pcpu_add(&m->dom_events, -ev + (ev >> 1), PCPU_BATCH);
-		m->dom_period++;
-		m->t_period_mono_ns += FPROP_PERIOD_NS;
+		int64_t late = (period_in_jiffies(m) ? jiffies_at(m, tf) : tf) - m->period_expires;
+		int64_t periods = (late > 0 ? late / len : 0) + 1;
+		pcpu_add(&m->dom_events, -ev + (periods < 64 ? ev >> periods : 0), PCPU_BATCH);
+		m->dom_period += (uint32_t)periods;
+		m->period_expires += periods * len;
+		m->t_period_mono_ns = period_fires_at(m, tf);
 	}
 }
 
@@ -310,7 +365,7 @@ static void fprop_writeout(struct sw_model *m, int64_t t, int64_t n)
 		pcpu_add(&m->dom_events, 1, PCPU_BATCH);
 	}
 	if (!m->t_period_mono_ns)
-		m->t_period_mono_ns = t + FPROP_PERIOD_NS;
+		period_arm(m, t);
 }
 
 /* wb_over_bg_thresh() at t for a wb with dirty pages: wb_calc_thresh()

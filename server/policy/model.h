@@ -80,6 +80,20 @@
  * next commit dirties (alloc_meta_pages); and a fold below 8 left after a
  * background stretch never ages out (the exact sum halves, never below 0):
  * expiry for the rest of the run.
+ * The writeout_period timer that ages the domain (traced in the stock 6.1
+ * guest, timer:timer_start): wb_domain_writeout_add() arms it at
+ * wp_next_time(jiffies) = jiffies + 3*HZ when it is stopped, and
+ * writeout_period() re-arms it at period_time + (missed + 1) * 3*HZ: a
+ * grid of expiries 750 jiffies apart, however late it ran.  The timer
+ * wheel files a 750-jiffy timeout in level 2 (calc_wheel_index: buckets
+ * of 64 jiffies) and runs it at the bucket's end (calc_index): 4-256 ms
+ * after the expiry at HZ=250 (traced: six firings of six on that very
+ * jiffy, 248, 64, 136, 208, 24 and 96 ms late; the model used
+ * to fire it on time, 3 s after the arming, and aged the wb's count
+ * before a flusher run that the kernel ran first).  The timer is
+ * deferrable (wb_domain_init: TIMER_DEFERRABLE): on an idle NOHZ CPU it
+ * may run at a later tick still; cfg.period_fire_mono_ns gives the
+ * kernel's own firings for a replay.
  * Runs take time (run_commit_ns, run_alloc_ns, run_pass_ns > 0; traced in
  * the patched 6.1 guest, issue 10): a run that writes the file applies the
  * pending update and write-protects the pages at once (0008:
@@ -159,6 +173,22 @@ struct sw_model_cfg {
 				      (wb_writeback; the new extent's bio
 				      goes out at the plug's end), ns;
 				      other passes follow at once */
+	int period_exact;          /* 1: the writeout_period timer fires
+				      exactly 3 s after it was armed, and
+				      every 3 s (the rule before 4 Dec;
+				      kept to show what the wheel changes);
+				      0: as the kernel's timer wheel files
+				      it when jiffy_ns > 0 (below) */
+	const int64_t *period_fire_mono_ns; /* the kernel's own firings of
+				      the writeout_period timer (CLOCK_MONOTONIC
+				      ns, ascending; stalewin-model-sweep
+				      reads them from timer:timer_start): the
+				      model's timer fires at the first of
+				      them at or after its own firing, while
+				      the list lasts (a deferrable timer
+				      runs at a later tick, never sooner);
+				      NULL: the model's own times */
+	size_t period_fires;       /* entries in period_fire_mono_ns */
 	uint32_t alloc_meta_pages; /* block-device pages the first
 				      writeback of a page with no block yet
 				      (ext4 delalloc: block bitmap and group
@@ -247,8 +277,15 @@ struct sw_model {
 					    written back, fprop) */
 	struct sw_pcpu dom_events;       /* the domain's completions.events */
 	uint32_t wb_period, dom_period;  /* fprop periods (3 s each) */
-	int64_t t_period_mono_ns;        /* next writeout_period timer; 0:
+	int64_t t_period_mono_ns;        /* next writeout_period firing; 0:
 					    stopped (dom->period_time = 0) */
+	int64_t period_expires;          /* dom->period_time: its expiry, in
+					    jiffies when the wheel is
+					    modelled, else mono ns */
+	size_t period_fire_i;            /* next cfg.period_fire_mono_ns */
+	int64_t *period_log;             /* caller's array or NULL: the
+					    firings the model made, in order */
+	size_t period_log_cap, period_log_n;
 	int64_t t_run_mono_ns;           /* next step of the flusher run in
 					    progress (run_*_ns > 0);
 					    INT64_MAX: none */
