@@ -10,6 +10,7 @@
  *     [--create-meta-pages N] [--alloc-meta-pages N] [--phases 40]
  *     [--lead-ms 0] [--kernel-trace TRACE.txt --bdi MAJ:MIN [--created-s S]]
  *     [--wb-run-commit-us N] [--wb-run-alloc-us N] [--wb-run-pass-us N]
+ *     [--period-timer traced|wheel|exact]
  *
  * The model options mean what they mean to stalewin-writer.  --policy
  * defaults to the log's kernel_cmtime_policy (a native run on the patched
@@ -24,7 +25,11 @@
  * kernel's own (see kernel_phase()), and its update times; --created-s
  * is when the file was created, in seconds of the guest's uptime (its
  * CLOCK_MONOTONIC: the guests never suspend; vm/guest/server.sh writes
- * it to sync-NAME/server.prepared).
+ * it to sync-NAME/server.prepared).  --period-timer: when the
+ * writeout_period timer that ages the wb's writeout share fires: traced
+ * (default), the kernel's own firings from the trace's timer:timer_start
+ * lines in the kernel-phase replay (the wheel's elsewhere); wheel, at its
+ * timer-wheel bucket (model.h); exact, 3 s after its arming (the old rule).
  * Exit 0, 1 unreadable log or model error, 2 usage.
  */
 #include <getopt.h>
@@ -50,7 +55,8 @@ static int usage(const char *why)
 		"         [--jiffy-us N] [--journal-commit-ms N] [--wb-bg-share none|zero|fprop]\n"
 		"         [--create-meta-pages N] [--alloc-meta-pages N] [--phases N] [--lead-ms N]\n"
 		"         [--kernel-trace TRACE.txt --bdi MAJ:MIN [--created-s S]]\n"
-		"         [--wb-run-commit-us N] [--wb-run-alloc-us N] [--wb-run-pass-us N]\n", why);
+		"         [--wb-run-commit-us N] [--wb-run-alloc-us N] [--wb-run-pass-us N]\n"
+		"         [--period-timer traced|wheel|exact]\n", why);
 	return 2;
 }
 
@@ -182,6 +188,27 @@ static json_t *out_json(const struct sw_sweep_out *o)
 			 "max_ns", (json_int_t)o->max_ns);
 }
 
+#define MAX_FIRINGS 256
+
+static json_t *i64_array(const int64_t *v, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(v[i]));
+	return a;
+}
+
+/* A timer_start of writeout_period with timeout D (jiffies) at a tick of
+ * J ns: writeout_period() re-arming itself (a firing, at that line's
+ * time) or wb_domain_writeout_add() arming the stopped timer.  The arming
+ * is wp_next_time(jiffies): timeout 3*HZ exactly.  The re-arm is
+ * wp_next_time(period_time + miss_periods * 3*HZ), run no sooner than the
+ * bucket after period_time (calc_index rounds up): timeout below 3*HZ. */
+static int period_firing(long long timeout, int64_t J)
+{
+	return J > 0 && timeout < 3000000000ll / J;
+}
+
 struct jsample {
 	int64_t t; /* trace time, mono ns */
 	int64_t j; /* jiffies then */
@@ -227,12 +254,13 @@ static void fit_jiffies(const struct jsample *s, size_t n, int64_t J,
  * age=, timer_start's expires= and timeout=), whose phase, count and
  * length place the timer wheel's buckets.  The model's first flusher run
  * is that run, its own rules decide every later one: the figures are the
- * model's at the kernel's phase.
+ * model's at the kernel's phase.  With traced_period the writeout_period
+ * timer fires when the kernel's did (period_firing()).
  */
 static json_t *kernel_phase(const char *path, const char *bdi,
 			    const struct sw_model_cfg *cfg,
 			    const struct sw_policy_ops *pol, const struct events *E,
-			    int64_t t_created, char *err, size_t errlen)
+			    int64_t t_created, int traced_period, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
 	char line[1024], key[96];
@@ -250,6 +278,8 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 	int64_t J = cfg->jiffy_ns;
 	struct jsample *js = NULL;
 	size_t jn = 0, jcap = 0;
+	int64_t pf[MAX_FIRINGS];
+	size_t npf = 0, pseen = 0;
 	snprintf(key, sizeof(key), ": writeback_start: bdi %s: ", bdi);
 	while (fgets(line, sizeof(line), f)) {
 		char *p = strstr(line, key);
@@ -282,6 +312,11 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 				j = x - y;
 			else
 				continue;
+			if (strstr(qi, " function=writeout_period ")) {
+				pseen++;
+				if (period_firing(y, J) && npf < MAX_FIRINGS)
+					pf[npf++] = t;
+			}
 			if (jn == jcap) {
 				size_t cap = jcap ? 2 * jcap : 1024;
 				struct jsample *np = realloc(js, cap * sizeof(*np));
@@ -310,6 +345,10 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 	if (jn >= 2)
 		fit_jiffies(js, jn, J, &kc);
 	free(js);
+	if (traced_period) {
+		kc.period_fire_mono_ns = pf;
+		kc.period_fires = npf;
+	}
 	cfg = &kc;
 	/* the file created when the guest says (--created-s: its journal
 	 * transaction, so its first commit, starts then), else a writeback
@@ -317,8 +356,9 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 	int64_t best = t_created >= 0 ? t_created : t_run - cfg->writeback_ns;
 	if (best > E->ev[0].t_mono_ns)
 		best = E->ev[0].t_mono_ns;
-	int64_t ut[256];
-	struct sw_sweep_out o = { .upd_t = ut, .upd_cap = 256 };
+	int64_t ut[256], mf[MAX_FIRINGS];
+	struct sw_sweep_out o = { .upd_t = ut, .upd_cap = 256, .period_t = mf,
+				  .period_cap = MAX_FIRINGS };
 	if (sw_sweep_run_from(cfg, pol, E->ev, E->n, best, t_run, E->t_end_mono_ns,
 			      &o, err, errlen))
 		return NULL;
@@ -326,6 +366,9 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 	for (uint64_t i = 0; i < o.updates && i < 256; i++)
 		json_array_append_new(ua, json_integer(ut[i]));
 	json_object_set_new(j, "update_mono_ns", ua);
+	json_object_set_new(j, "period_timer_lines", json_integer((json_int_t)pseen));
+	json_object_set_new(j, "period_traced_mono_ns", i64_array(pf, npf));
+	json_object_set_new(j, "period_fire_mono_ns", i64_array(mf, o.period_n));
 	json_object_set_new(j, "flusher_run_mono_ns", json_integer(t_run));
 	json_object_set_new(j, "create_mono_ns", json_integer(best));
 	json_object_set_new(j, "periodic_runs_traced", json_integer(runs));
@@ -356,6 +399,7 @@ int main(int argc, char **argv)
 		{ "wb-run-pass-us", required_argument, NULL, 'P' },
 		{ "bdi", required_argument, NULL, 'B' },
 		{ "created-s", required_argument, NULL, 'K' },
+		{ "period-timer", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *log = NULL, *pname = NULL, *ktrace = NULL, *bdi = NULL;
@@ -363,7 +407,8 @@ int main(int argc, char **argv)
 	uint64_t wb_ms = 1000, ex_ms = 5000, jc_ms = 5000, cmeta = 0, ameta = 0, phases = 40, lead_ms = 0;
 	uint64_t run_commit_us = 0, run_alloc_us = 0, run_pass_us = 0;
 	uint64_t jiffy_us = (uint64_t)(sw_model_host_jiffy_ns() / 1000);
-	int bg = SW_BG_NONE, c;
+	int bg = SW_BG_NONE, c, traced_period = 1, period_exact = 0;
+	const char *ptimer = "traced";
 	char err[512];
 
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -379,6 +424,15 @@ int main(int argc, char **argv)
 				snprintf(err, sizeof(err), "expected --created-s as seconds of the guest's uptime (>= 0), saw '%s'", optarg);
 				return usage(err);
 			}
+			continue;
+		case 'D':
+			if (strcmp(optarg, "traced") && strcmp(optarg, "wheel") && strcmp(optarg, "exact")) {
+				snprintf(err, sizeof(err), "expected --period-timer traced|wheel|exact, saw '%s'", optarg);
+				return usage(err);
+			}
+			ptimer = optarg;
+			traced_period = !strcmp(optarg, "traced");
+			period_exact = !strcmp(optarg, "exact");
 			continue;
 		case 'w': u = &wb_ms; nm = "writeback-ms"; break;
 		case 'e': u = &ex_ms; nm = "expire-ms"; break;
@@ -441,6 +495,7 @@ int main(int argc, char **argv)
 		.run_commit_ns = (int64_t)run_commit_us * 1000,
 		.run_alloc_ns = (int64_t)run_alloc_us * 1000,
 		.run_pass_ns = (int64_t)run_pass_us * 1000,
+		.period_exact = period_exact,
 	};
 	int64_t p50[MAX_PHASES], p90[MAX_PHASES], upd[MAX_PHASES];
 	json_t *arr = json_array();
@@ -466,7 +521,8 @@ int main(int argc, char **argv)
 	json_t *kp = NULL;
 	if (!rc && ktrace) {
 		kp = kernel_phase(ktrace, bdi, &cfg, pol, &E,
-				  created_s < 0 ? -1 : (int64_t)(created_s * 1e9), err, sizeof(err));
+				  created_s < 0 ? -1 : (int64_t)(created_s * 1e9), traced_period,
+				  err, sizeof(err));
 		if (!kp) {
 			fprintf(stderr, "stalewin-model-sweep: %s\n", err);
 			rc = 1;
@@ -483,6 +539,7 @@ int main(int argc, char **argv)
 			"wb_run_alloc_us", (json_int_t)run_alloc_us, "wb_run_pass_us", (json_int_t)run_pass_us,
 			"stores", (json_int_t)(json_array_size(arr) ? json_integer_value(json_object_get(json_array_get(arr, 0), "stores")) : 0),
 			"run_ms", (json_int_t)((E.t_end_mono_ns - E.t_first_mono_ns) / SW_NS_PER_MS));
+		json_object_set_new(out, "period_timer", json_string(ptimer));
 		json_object_set_new(out, "p50_ns", spread(p50, (int)phases));
 		json_object_set_new(out, "p90_ns", spread(p90, (int)phases));
 		json_object_set_new(out, "updates", spread(upd, (int)phases));
