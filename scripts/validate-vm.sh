@@ -54,20 +54,37 @@ vm_replay_run() { # name reader_every_ms duration mount-opts...
 	done
 }
 
-# eager emulated on tmpfs against native ext4 in the (stock) server guest
+# eager emulated on tmpfs against native ext4 in the (stock) server guest;
+# the native run traced (VM_TRACE and timer:timer_start, whose
+# writeout_period lines are the kernel's firings of the timer that ages
+# the wb's writeout share) and the model replayed on its stores at the
+# kernel's phase, as for the patched pairs
 vm_eager_stock() {
-	local P=$out/vm-eager-stock l0; l0=$(load)
-	if ! nice -n 10 "$SW_TOP/stalewin" vm run --policy eager --policy native --workload rewrite \
+	local P=$out/vm-eager-stock l0 N sweep="$SW_BUILD_DIR/server/stalewin-model-sweep" created=() s=()
+	l0=$(load)
+	if ! SW_VM_TRACE_EVENTS="$VM_TRACE timer:timer_start" nice -n 10 "$SW_TOP/stalewin" vm run \
+		--policy eager --policy native --workload rewrite \
 		--duration 20 "${VM_SYS[@]}" "${VM_MODEL[@]}" \
 		--out "$P" >"$P.log" 2>&1 && ! ls "$P"/*-native-*/report.json >/dev/null 2>&1; then
 		echo "$prog: vm eager/native run failed: $(tail -n2 "$P.log")" >&2
 		jq -n '{name:"vm-eager-stock", within:false, fails:["run failed"]}' >"$P.row.json"
 	else
+		N=$(ls -d "$P"/*-native-*)
+		# the guest's uptime when the native run's file existed
+		[ -s "$P/vm/sync-${N##*/}/server.prepared" ] &&
+			created=(--created-s "$(cat "$P/vm/sync-${N##*/}/server.prepared")")
+		if "$sweep" --log "$N/writer.swlog" --policy eager "${VM_SWEEP_ARGS[@]}" \
+			--kernel-trace "$N/server/trace.txt" --bdi 254:0 "${created[@]}" \
+			>"$P.sweep.json" 2>"$P.sweep.err"; then
+			s=(--slurpfile s "$P.sweep.json")
+		else
+			echo "$prog: vm eager/native: no replay at the kernel's phase: $(tail -n1 "$P.sweep.err")" >&2
+		fi
 		jq -n --arg name vm-eager-stock --arg fs "guest ext4 (stock kernel)" \
 			--arg args "--workload rewrite --interval-ms 100" --argjson wb 1000 \
 			--argjson ex 5000 --argjson dur 20 --argjson res 100 --arg load "$l0 / $(load)" \
 			--slurpfile m "$(ls "$P"/*-eager-*/report.json)" \
-			--slurpfile r "$(ls "$P"/*-native-*/report.json)" \
+			--slurpfile r "$N/report.json" "${s[@]}" \
 			-f "$jqprog" --arg mode row >"$P.row.json"
 	fi
 	rows+=("$P.row.json")
