@@ -167,7 +167,9 @@ struct sw_model_cfg {
 				      (the default) a run takes no time */
 	int64_t run_alloc_ns;      /* its extra time when the pages were
 				      never written (delalloc allocation),
-				      ns */
+				      ns; in a run with no commit (stock
+				      ext4), when such pages complete
+				      after it (ext4_end_io_rsv_work) */
 	int64_t run_pass_ns;       /* from never-written pages going out
 				      to the background loop's next pass
 				      (wb_writeback; the new extent's bio
@@ -301,6 +303,11 @@ struct sw_model {
 	int64_t pending_events;          /* pages written by this run, counted
 					    at its end (writeback completes
 					    after the run's decisions) */
+	int run_late;                    /* the run wrote never-written pages
+					    with no commit: they complete
+					    run_alloc_ns after its end */
+	int64_t late_events;             /* such pages not yet counted, */
+	int64_t t_late_mono_ns;          /* at this time */
 	uint64_t traps;                  /* sw_model_trap calls accepted */
 	uint64_t updates;                /* decisions with update = 1 */
 	uint64_t flushes;                /* flushes of a dirty inode */
