@@ -19,6 +19,10 @@
 # before the 13.19 s flusher run that the kernel ran first, and the second
 # stretch of per-run updates starts at 22.6 s, not 19.4 s: p50 0.81 s
 # against 0.70 s, which must miss by at least 7 %.
+# Arguments: the runs to check (default 1 2).  Run 3 (label
+# open-disagreement, writer_model_eager_stock_open) fails today: the
+# kernel's first background stretch lasted five runs, the model's four
+# (p50 0.90 s against 0.70 s, 12 updates against 15).
 set -u
 B=${SW_BUILD_DIR:?}
 SW=$B/server/stalewin-model-sweep R=$B/analysis/stalewin-report
@@ -32,7 +36,8 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 MODEL=(--policy eager --writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop
 	--create-meta-pages 5 --alloc-meta-pages 2 --wb-run-commit-us 4200
 	--wb-run-alloc-us 17400 --wb-run-pass-us 6000 --jiffy-us 4000 --phases 8)
-for n in 1 2; do
+[ $# -gt 0 ] || set -- 1 2
+for n in "$@"; do
 	d=$D/eager-stock-6.1-$n
 	mkdir -p "$T/$n"
 	cp "$d/writer.swlog" "$T/$n/"
