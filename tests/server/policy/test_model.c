@@ -7,7 +7,9 @@
  * decides, and the number of traps.  A broken model shows as an update at
  * the wrong time (eager updating again on a dirty page, deferred updating
  * before the flush, lang missing its spurious flush update, none updating
- * at all) or as pages not write-protected again after a flush.
+ * at all) or as pages not write-protected again after a flush; a broken
+ * writeout_period timer as a firing off its wheel bucket or its expiry
+ * grid (run_period).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -577,6 +579,72 @@ static int run_times(void)
 	return fail;
 }
 
+/*
+ * The writeout_period timer (model.h; traced in the stock 6.1 guest): an
+ * eager writer stores to page 0 at 72 ms, then every second (a trap
+ * every other one, a flusher run 1 s after each trap); every
+ * flusher run is background (fprop, the count never folds here) and
+ * writes the page.  The first run (jiffy 272, 1.088 s) arms the timer at
+ * jiffy 272 + 750 = 1022, which the wheel runs at the end of its 64-jiffy
+ * bucket, 1024 (4.096 s); the next expiry is 1772 (the grid, not the
+ * firing), run at 1792 (7.168 s).  The page getting its block completes
+ * run_alloc_ns (17.4 ms = 4.35 jiffies) after the run: expiry 1026, in
+ * the next bucket (4.352 s).  exact: 3 s after the arming; traced: the
+ * first listed firing at or after the wheel's.
+ */
+static int run_period(void)
+{
+	static const int64_t traced[] = { 4200 * MS, 7300 * MS };
+	static const struct {
+		const char *what;
+		int exact, late, traced;
+		int64_t want_us[2];
+	} T[] = {
+		{ "wheel bucket, expiry grid", 0, 0, 0, { 4096000, 7168000 } },
+		{ "late first completion", 0, 1, 0, { 4352000, 7168000 } },
+		{ "exact 3 s (old rule)", 1, 0, 0, { 4088000, 7088000 } },
+		{ "traced firings", 0, 0, 1, { 4200000, 7300000 } },
+	};
+	int fail = 0;
+	for (size_t c = 0; c < sizeof(T) / sizeof(T[0]); c++) {
+		struct sw_model_cfg cfg = {
+			.npages = 4, .page_size = PG, .writeback_ns = 1000 * MS,
+			.expire_ns = 5000 * MS, .jiffy_ns = 4 * MS, .bg_share = SW_BG_FPROP,
+			.period_exact = T[c].exact, .run_alloc_ns = T[c].late ? 17400000 : 0,
+			.period_fire_mono_ns = T[c].traced ? traced : NULL, .period_fires = 2,
+		};
+		struct sw_model m;
+		struct sw_decision d;
+		char err[256];
+		int64_t log[8];
+		if (sw_model_init(&m, &cfg, sw_policy_find("eager"), 0, err, sizeof(err))) {
+			printf("FAIL period timer: init: %s\n", err);
+			return 1;
+		}
+		m.period_log = log;
+		m.period_log_cap = 8;
+		for (int64_t t = 72 * MS; t < 12000 * MS; t += 1000 * MS) {
+			sw_model_advance(&m, t, NULL);
+			if (!sw_model_writable(&m, 0))
+				sw_model_trap(&m, 0, t, &d);
+		}
+		int bad = m.period_log_n < 2;
+		for (size_t i = 0; i < 2 && !bad; i++)
+			bad = log[i] != T[c].want_us[i] * 1000;
+		if (bad) {
+			printf("FAIL period timer, %s: expected firings at %lld and %lld us, saw %zu firings, the first at %lld and %lld ns\n",
+			       T[c].what, (long long)T[c].want_us[0], (long long)T[c].want_us[1],
+			       m.period_log_n, (long long)(m.period_log_n > 0 ? log[0] : -1),
+			       (long long)(m.period_log_n > 1 ? log[1] : -1));
+			fail = 1;
+		}
+		sw_model_free(&m);
+	}
+	printf("%s writeout_period timer: wheel bucket, expiry grid, late completion, traced (%zu rows)\n",
+	       fail ? "FAIL" : "ok  ", sizeof(T) / sizeof(T[0]));
+	return fail;
+}
+
 int main(void)
 {
 	int fail = run_wheel();
@@ -586,5 +654,6 @@ int main(void)
 		fail |= run_case(&meta_cases[i].c, meta_cases[i].create_meta);
 	fail |= run_edges();
 	fail |= run_times();
+	fail |= run_period();
 	return fail ? 1 : 0;
 }
