@@ -27,49 +27,33 @@
 # run traps in the model, which takes the run as instant, but not in the
 # kernel, which submits the newly allocated page 20 ms into the run).
 set -u
-B=${SW_BUILD_DIR:?}
-SW=$B/server/stalewin-model-sweep R=$B/analysis/stalewin-report
-D=$(cd "$(dirname "$0")" && pwd)/data
-for x in "$SW" "$R"; do [ -x "$x" ] || { echo "FAIL: build $x first"; exit 1; }; done
-command -v jq >/dev/null || { echo "SKIP: jq missing"; exit 77; }
-T=$(mktemp -d /tmp/sw-eager-stock.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/traced_lib.sh"
+traced_start eager-stock
 MODEL=(--policy eager --writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop
 	--create-meta-pages 5 --alloc-meta-pages 2 --wb-run-commit-us 4200
 	--wb-run-alloc-us 17400 --wb-run-pass-us 6000 --jiffy-us 4000 --phases 8)
 [ $# -gt 0 ] || set -- 1 2
 for n in "$@"; do
 	d=$D/eager-stock-6.1-$n
-	mkdir -p "$T/$n"
-	cp "$d/writer.swlog" "$T/$n/"
-	"$R" "$T/$n" --format json 2>"$T/$n.rerr" |
-		jq -c '[.results.figures[] | select(.kind == "truth")][0] as $t
-		| {p50: $t.p50_ns, p90: $t.p90_ns, updates: .results.cost.updates}' >"$T/$n.k" ||
-		{ fail "run $n: report: $(tail -1 "$T/$n.rerr")"; continue; }
+	kernel_figures "$d" "$n" || continue
 	for v in traced wheel exact; do
 		"$SW" --log "$d/writer.swlog" "${MODEL[@]}" --kernel-trace "$d/trace.txt" --bdi 254:0 \
 			--created-s "$(cat "$d/server.prepared")" --period-timer $v >"$T/$n.$v" 2>"$T/$n.err" ||
 			{ fail "run $n ($v): sweep: $(cat "$T/$n.err")"; continue 2; }
 	done
 	jq -n -r --arg n "$n" --slurpfile k "$T/$n.k" --slurpfile m "$T/$n.traced" \
-		--slurpfile w "$T/$n.wheel" --slurpfile x "$T/$n.exact" '
+		--slurpfile w "$T/$n.wheel" --slurpfile x "$T/$n.exact" "$BANDS_JQ"'
 		$k[0] as $k | $m[0].kernel_phase as $m | $w[0].kernel_phase as $w | $x[0].kernel_phase as $x
 		| $m.period_traced_mono_ns as $tf
-		| def rel($a; $b): (($a - $b) | fabs) / $b;
-		"run \($n): kernel p50 \($k.p50 / 1e9) p90 \($k.p90 / 1e9) updates \($k.updates); model (traced firings) p50 \($m.p50_ns / 1e9) p90 \($m.p90_ns / 1e9) updates \($m.updates); wheel p50 \($w.p50_ns / 1e9) updates \($w.updates); exact p50 \($x.p50_ns / 1e9) updates \($x.updates)",
+		| "run \($n): kernel p50 \($k.p50 / 1e9) p90 \($k.p90 / 1e9) updates \($k.updates); model (traced firings) p50 \($m.p50_ns / 1e9) p90 \($m.p90_ns / 1e9) updates \($m.updates); wheel p50 \($w.p50_ns / 1e9) updates \($w.updates); exact p50 \($x.p50_ns / 1e9) updates \($x.updates)",
 		(if ($tf | length) != 6 then "BAD expected 6 firings of writeout_period in the trace, saw \($tf | length)" else empty end),
 		(if $m.period_fire_mono_ns != $tf then "BAD expected the replay with the traced firings to fire at them, \($tf), saw \($m.period_fire_mono_ns)" else empty end),
-		(if rel($m.p50_ns; $k.p50) > 0.05 then "BAD expected the model'"'"'s p50 within 5 % of the kernel'"'"'s \($k.p50) ns, saw \($m.p50_ns) ns" else empty end),
-		(if rel($m.p90_ns; $k.p90) > 0.05 then "BAD expected the model'"'"'s p90 within 5 % of the kernel'"'"'s \($k.p90) ns, saw \($m.p90_ns) ns" else empty end),
-		(if (($m.updates - $k.updates) | fabs) > 2 then "BAD expected the model'"'"'s updates within 2 of the kernel'"'"'s \($k.updates), saw \($m.updates)" else empty end),
+		bands($m; $k),
 		(if ($n == "1") and rel($x.p50_ns; $k.p50) < 0.07 then "BAD expected the on-time timer (exact) to miss the kernel'"'"'s p50 by at least 7 %, saw \($x.p50_ns) ns against \($k.p50) ns" else empty end),
 		([range(0; $tf | length) | select((($w.period_fire_mono_ns[.] // 0) - $tf[.]) | fabs > 4000000)] as $off
 		 | if ($off | length) > 0 then "BAD expected the wheel'"'"'s firings within one jiffy of the traced ones \($tf), saw \($w.period_fire_mono_ns)" else empty end)
-	' >"$T/$n.out"
-	grep -v '^BAD ' "$T/$n.out"
-	while IFS= read -r l; do fail "run $n: ${l#BAD }"; done < <(grep '^BAD ' "$T/$n.out")
+	' >"$T/$n.out" || fail "run $n: the checks (jq) did not run"
+	bad_lines "$n"
 done
 [ $fails -eq 0 ] && echo PASS
 exit $((fails > 0))

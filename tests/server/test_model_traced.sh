@@ -13,26 +13,14 @@
 # (10-17 % on runs 1 and 3); the last is checked here by running the
 # same replay without the run times, which must miss by at least 7 %.
 set -u
-B=${SW_BUILD_DIR:?}
-SW=$B/server/stalewin-model-sweep R=$B/analysis/stalewin-report
-D=$(cd "$(dirname "$0")" && pwd)/data
-for x in "$SW" "$R"; do [ -x "$x" ] || { echo "FAIL: build $x first"; exit 1; }; done
-command -v jq >/dev/null || { echo "SKIP: jq missing"; exit 77; }
-T=$(mktemp -d /tmp/sw-traced.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/traced_lib.sh"
+traced_start traced
 MODEL=(--policy deferred --writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop
 	--create-meta-pages 5 --alloc-meta-pages 2 --jiffy-us 4000 --phases 8)
 RUNS=(--wb-run-commit-us 4200 --wb-run-alloc-us 17400 --wb-run-pass-us 6000)
 for n in 1 2 3; do
 	d=$D/deferred-6.1-$n
-	mkdir -p "$T/$n"
-	cp "$d/writer.swlog" "$T/$n/"
-	"$R" "$T/$n" --format json 2>"$T/$n.rerr" |
-		jq -c '[.results.figures[] | select(.kind == "truth")][0] as $t
-		| {p50: $t.p50_ns, p90: $t.p90_ns, updates: .results.cost.updates}' >"$T/$n.k" ||
-		{ fail "run $n: report: $(tail -1 "$T/$n.rerr")"; continue; }
+	kernel_figures "$d" "$n" || continue
 	for v in runs instant; do
 		extra=("${RUNS[@]}")
 		[ $v = instant ] && extra=()
@@ -40,17 +28,13 @@ for n in 1 2 3; do
 			--kernel-trace "$d/trace.txt" --bdi 254:0 >"$T/$n.$v" 2>"$T/$n.err" ||
 			{ fail "run $n ($v): sweep: $(cat "$T/$n.err")"; continue 2; }
 	done
-	jq -n -r --arg n "$n" --slurpfile k "$T/$n.k" --slurpfile m "$T/$n.runs" --slurpfile i "$T/$n.instant" '
+	jq -n -r --arg n "$n" --slurpfile k "$T/$n.k" --slurpfile m "$T/$n.runs" --slurpfile i "$T/$n.instant" "$BANDS_JQ"'
 		$k[0] as $k | $m[0].kernel_phase as $m | $i[0].kernel_phase as $i
-		| def rel($a; $b): (($a - $b) | fabs) / $b;
-		"run \($n): kernel p50 \($k.p50 / 1e9) p90 \($k.p90 / 1e9) updates \($k.updates); model p50 \($m.p50_ns / 1e9) p90 \($m.p90_ns / 1e9) updates \($m.updates); instant runs p50 \($i.p50_ns / 1e9)",
-		(if rel($m.p50_ns; $k.p50) > 0.05 then "BAD expected the model'"'"'s p50 within 5 % of the kernel'"'"'s \($k.p50) ns, saw \($m.p50_ns) ns" else empty end),
-		(if rel($m.p90_ns; $k.p90) > 0.05 then "BAD expected the model'"'"'s p90 within 5 % of the kernel'"'"'s \($k.p90) ns, saw \($m.p90_ns) ns" else empty end),
-		(if (($m.updates - $k.updates) | fabs) > 2 then "BAD expected the model'"'"'s updates within 2 of the kernel'"'"'s \($k.updates), saw \($m.updates)" else empty end),
+		| "run \($n): kernel p50 \($k.p50 / 1e9) p90 \($k.p90 / 1e9) updates \($k.updates); model p50 \($m.p50_ns / 1e9) p90 \($m.p90_ns / 1e9) updates \($m.updates); instant runs p50 \($i.p50_ns / 1e9)",
+		bands($m; $k),
 		(if ($n != "2") and rel($i.p50_ns; $k.p50) < 0.07 then "BAD expected instant runs to miss run \($n)'"'"'s first-run second write (p50 >= 7 % off), saw \($i.p50_ns) ns against \($k.p50) ns" else empty end)
-	' >"$T/$n.out"
-	grep -v '^BAD ' "$T/$n.out"
-	while IFS= read -r l; do fail "run $n: ${l#BAD }"; done < <(grep '^BAD ' "$T/$n.out")
+	' >"$T/$n.out" || fail "run $n: the checks (jq) did not run"
+	bad_lines "$n"
 done
 [ $fails -eq 0 ] && echo PASS
 exit $((fails > 0))
