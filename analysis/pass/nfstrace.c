@@ -29,6 +29,9 @@ static const struct {
 	{ "jif_refresh", SW_NFSEV_REFRESH },
 	{ "jif_read", SW_NFSEV_RD_SEND },
 	{ "jif_open", SW_NFSEV_OPEN },
+	/* kretprobes: a GETATTR returned, its reply applied next */
+	{ "jif_ga3", SW_NFSEV_REFRESH },
+	{ "jif_ga4", SW_NFSEV_REFRESH },
 };
 
 /* a kprobe lies this close before its tracepoint (same task, a few

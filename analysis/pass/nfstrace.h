@@ -48,6 +48,9 @@ enum sw_nfsev_kind {
  *   jif_read     nfs_initiate_read, before its tracepoint
  *   jif_open     nfs4_opendata_alloc: a v4 OPEN's fattr set up (by the
  *                reader's pid; nfs_fhget takes its time_start)
+ *   jif_ga3/4    kretprobes on nfs3_proc_getattr / nfs4_proc_getattr,
+ *                before the refresh of a GETATTR's reply (inlined calls
+ *                of nfs_refresh_inode escape jif_refresh)
  * A tracepoint takes the jiffies of its task's kprobe right before it.
  */
 #define SW_NFSEV_NOJ INT64_MIN /* no jiffies read there */

@@ -77,12 +77,19 @@ sw_trace_start_nfs() { # FILEID
 	# each right before the tracepoint above of the same task
 	# and as a v4 OPEN's fattr is set up (nfs4_opendata_alloc: its
 	# time_start becomes read_cache_jiffies through nfs_fhget)
+	# and, as kretprobes, as a GETATTR returns (nfs3_proc_getattr,
+	# nfs4_proc_getattr: called through NFS_PROTO, so never inlined),
+	# right before its reply is applied: __nfs_revalidate_inode's call of
+	# nfs_refresh_inode is inlined and the kprobe above misses it
 	modprobe nfsv4 2>/dev/null
-	for sw_k in jif_check:nfs_revalidate_mapping jif_getattr:__nfs_revalidate_inode \
-		jif_refresh:nfs_refresh_inode jif_read:nfs_initiate_read jif_open:nfs4_opendata_alloc; do
-		echo "p:stalewin/${sw_k%%:*} ${sw_k#*:} j=@jiffies_64:u64" >>$SW_TR/kprobe_events 2>/dev/null &&
-			echo 1 >$SW_TR/events/stalewin/${sw_k%%:*}/enable 2>/dev/null &&
-			SW_TR_ENABLED="$SW_TR_ENABLED kprobe:${sw_k%%:*}"
+	modprobe nfsv3 2>/dev/null
+	for sw_k in p:jif_check:nfs_revalidate_mapping p:jif_getattr:__nfs_revalidate_inode \
+		p:jif_refresh:nfs_refresh_inode p:jif_read:nfs_initiate_read p:jif_open:nfs4_opendata_alloc \
+		r:jif_ga3:nfs3_proc_getattr r:jif_ga4:nfs4_proc_getattr; do
+		sw_n=${sw_k#?:}; sw_n=${sw_n%%:*}
+		echo "${sw_k%%:*}:stalewin/$sw_n ${sw_k##*:} j=@jiffies_64:u64" >>$SW_TR/kprobe_events 2>/dev/null &&
+			echo 1 >$SW_TR/events/stalewin/$sw_n/enable 2>/dev/null &&
+			SW_TR_ENABLED="$SW_TR_ENABLED kprobe:$sw_n"
 	done
 	echo 1 >$SW_TR/tracing_on
 }
@@ -102,7 +109,7 @@ sw_trace_stop() { # FILE [HEADER_FILE: more "# " lines for the file]
 	done
 	if [ -d $SW_TR/events/stalewin ]; then
 		echo 0 >$SW_TR/events/stalewin/enable
-		for sw_k in jif_check jif_getattr jif_refresh jif_read jif_open; do
+		for sw_k in jif_check jif_getattr jif_refresh jif_read jif_open jif_ga3 jif_ga4; do
 			echo "-:stalewin/$sw_k" >>$SW_TR/kprobe_events 2>/dev/null
 		done
 	fi

@@ -149,7 +149,8 @@ static void parse_and_attach(void)
  * 1000): far from their grid point, caught up; 50 and 150 µs after it,
  * behind; 300 µs after, caught up.  An event with no kprobe of its own
  * 100 µs after a grid point takes the jiffy before; 500 µs after, its
- * own. */
+ * own; one whose GETATTR's kretprobe (jif_ga4) read its jiffies takes
+ * those (500 µs after a grid point and still behind: a very late tick). */
 static void late_ticks(void)
 {
 	char text[4096];
@@ -168,12 +169,17 @@ static void late_ticks(void)
 		      " r-7     [000] ..... 1.032050: nfs_revalidate_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
 		      " r-7     [000] ...1. 1.032100: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
 		      " r-7     [000] ..... 1.036450: nfs_revalidate_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
-		      " r-7     [000] ...1. 1.036500: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n");
+		      " r-7     [000] ...1. 1.036500: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
+		      /* a GETATTR whose kretprobe read its reply's jiffies:
+		       * 500 µs after grid point 260, still on the old count */
+		      " r-7     [000] ..... 1.040450: nfs_revalidate_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
+		      " r-7     [000] d.... 1.040490: jif_ga4: (__nfs_revalidate_inode+0x8f/0x2d0 [nfs] <- nfs4_proc_getattr) j=1259\n"
+		      " r-7     [000] ...1. 1.040500: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n");
 	char *p = write_tmp(text), err[256] = "";
 	struct sw_nfstrace t;
 	CHECK(p && sw_nfstrace_load(p, &t, err, sizeof(err)) == 0, "load: %s", err);
 	uint64_t off = sw_nfstrace_set_grid(&t, 4000000, 0);
-	CHECK(t.j_off == 1000 && off == 2, "expected offset 1000 with 2 samples behind, saw %lld and %llu",
+	CHECK(t.j_off == 1000 && off == 3, "expected offset 1000 with 3 samples behind, saw %lld and %llu",
 	      (long long)t.j_off, (unsigned long long)off);
 	CHECK(t.lag_ns > US(150) && t.lag_ns <= US(300), "expected a lag between 150 and 300 µs, saw %lld ns",
 	      (long long)t.lag_ns);
@@ -185,6 +191,11 @@ static void late_ticks(void)
 	      (long long)q.ga_reply_mono_ns);
 	CHECK(q2.ga_reply_mono_ns == US(1038000), "a reply 500 µs after grid point 259: expected jiffy 259 (1.038 s), saw %lld",
 	      (long long)q2.ga_reply_mono_ns);
+	struct sw_read_time q3 = { .tb_mono_ns = US(1040400), .ta_mono_ns = US(1040600) };
+	sw_nfstrace_attach(&t, 0, &q3);
+	CHECK(q3.ga_reply_mono_ns == US(1038000),
+	      "a reply 500 µs after grid point 260 whose kretprobe read 1259: expected jiffy 259 (1.038 s), saw %lld",
+	      (long long)q3.ga_reply_mono_ns);
 	sw_nfstrace_free(&t);
 	unlink(p);
 }
