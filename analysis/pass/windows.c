@@ -20,86 +20,8 @@
 #include "runload.h"
 #include "satmath.h"
 #include "swlog.h"
+#include "truthcur.h"
 #include "writer_events.h"
-
-#define TC_LOOKAHEAD 64 /* updates the replay may look past a collision */
-
-struct upd { /* an UPDATE as the pass needs it */
-	int64_t t;
-	int64_t mtime, ctime;
-	uint64_t seq;     /* 1-based update number */
-	uint64_t page;
-	uint32_t cause;
-	int equal_prev;   /* same stamps as the update before */
-};
-
-struct truth_cur { /* a clone of the pass's reader: UPDATEs ahead */
-	struct sw_wev_reader w;
-	int opened;
-	struct upd q[TC_LOOKAHEAD];
-	int head, n, eof;
-	uint64_t seq;
-	int64_t pm, pc, t_end;
-	int have_prev;
-};
-
-static void tc_load(struct truth_cur *tc)
-{
-	struct sw_wev ev;
-	while (!tc->eof && tc->n < TC_LOOKAHEAD) {
-		if (sw_wev_next(&tc->w, &ev) != SWLOG_OK) {
-			tc->eof = 1;
-			return;
-		}
-		if (ev.skip)
-			continue;
-		if (ev.rec.type == SW_REC_END) {
-			tc->t_end = ((const struct sw_rec_end *)ev.rec.payload)->t_real_ns;
-			tc->eof = 1;
-			return;
-		}
-		if (ev.rec.type != SW_REC_UPDATE)
-			continue;
-		const struct sw_rec_update u = ev.upd;
-		struct upd *x = &tc->q[(tc->head + tc->n) % TC_LOOKAHEAD];
-		x->t = u.t_real_ns;
-		x->mtime = u.mtime_ns;
-		x->ctime = u.ctime_ns;
-		x->seq = ++tc->seq;
-		x->page = u.page;
-		x->cause = u.cause;
-		x->equal_prev = tc->have_prev && u.mtime_ns == tc->pm && u.ctime_ns == tc->pc;
-		tc->pm = u.mtime_ns;
-		tc->pc = u.ctime_ns;
-		tc->have_prev = 1;
-		tc->n++;
-		return;
-	}
-}
-
-/* i-th update from the front, or NULL past the end of the log */
-static const struct upd *tc_get(struct truth_cur *tc, int i)
-{
-	while (tc->n <= i && !tc->eof)
-		tc_load(tc);
-	return i < tc->n ? &tc->q[(tc->head + i) % TC_LOOKAHEAD] : NULL;
-}
-
-/* drop updates before T; the front is then the first update at or after T */
-static const struct upd *tc_first_after(struct truth_cur *tc, int64_t T)
-{
-	const struct upd *u;
-	while ((u = tc_get(tc, 0)) && u->t < T) {
-		tc->head = (tc->head + 1) % TC_LOOKAHEAD;
-		tc->n--;
-	}
-	return u;
-}
-
-static uint64_t key_of(const struct sw_profile *p, const struct upd *u)
-{
-	return p->vers >= 4 ? u->seq : (uint64_t)u->ctime;
-}
 
 struct pass {
 	struct sw_summary *S;
@@ -107,7 +29,7 @@ struct pass {
 	struct sw_input *in;
 	struct sw_races *races;
 	int rows_full;            /* the per-store table ran out of memory */
-	struct truth_cur tc;
+	struct sw_truth_cur tc;
 	struct sw_obs_cursor cur[SW_MAX_OBS];
 	struct sw_replay sim[SW_MAX_PROFILES];
 	int sims_up;
@@ -130,9 +52,9 @@ struct pass {
 		const struct sw_nfstrace *nt; /* the client's RPC times, or NULL */
 		int j;                 /* its reader number (nt's dev lines) */
 	} kc[SW_MAX_KREAD];
-	struct upd last, prev;    /* last two updates the main reader saw */
+	struct sw_upd last, prev;    /* last two updates the main reader saw */
 	int have_last, have_prev;
-	struct upd trap;          /* the last trap update not yet claimed by
+	struct sw_upd trap;          /* the last trap update not yet claimed by
 				     its STORE (other threads' records may
 				     come between the two) */
 	int have_trap;
@@ -224,11 +146,11 @@ static int64_t replay_store(struct pass *P, const struct sw_replay *live, int64_
 	struct sw_replay r = *live;
 	sw_replay_advance(&r, t_s);
 	int64_t f = sw_replay_pending_fill(&r);
-	for (int i = 0; f < 0 && i < TC_LOOKAHEAD; i++) {
-		const struct upd *u = tc_get(&P->tc, i);
+	for (int i = 0; f < 0 && i < SW_TC_LOOKAHEAD; i++) {
+		const struct sw_upd *u = sw_tc_get(&P->tc, i);
 		if (!u)
 			break;
-		sw_replay_update(&r, u->t, key_of(r.p, u));
+		sw_replay_update(&r, u->t, sw_upd_key(r.p, u));
 		f = sw_replay_pending_fill(&r);
 	}
 	P->fill_ok[slot] = 1;
@@ -253,7 +175,7 @@ static int stamps_eq(const struct sw_attrs *a, int64_t mtime, int64_t ctime)
 }
 
 static void observe(struct pass *P, int i, const struct sw_rec_store *s,
-		    const struct upd *close, int own)
+		    const struct sw_upd *close, int own)
 {
 	struct sw_summary *S = P->S;
 	struct sw_observer *O = &S->obs[i];
@@ -287,7 +209,7 @@ static void observe(struct pass *P, int i, const struct sw_rec_store *s,
 	P->row.obs[i].w_ns = w;
 	P->row.obs[i].revealed = a.revealed;
 	/* the last update before the store other than its own trap's */
-	const struct upd *early = P->have_last ? &P->last : NULL;
+	const struct sw_upd *early = P->have_last ? &P->last : NULL;
 	if (own && early && early->seq == close->seq)
 		early = P->have_prev ? &P->prev : NULL;
 	if (!close) { /* uncovered: nothing to check against */
@@ -389,7 +311,7 @@ static void on_store(struct pass *P, const struct sw_rec_store *s, int own_trap)
 	struct sw_summary *S = P->S;
 	struct sw_store_row *R = &P->row;
 	int64_t t_s = s->t_after_real_ns;
-	const struct upd *close = NULL;
+	const struct sw_upd *close = NULL;
 	int own = 0;
 
 	if (!P->sims_up)
@@ -416,9 +338,9 @@ static void on_store(struct pass *P, const struct sw_rec_store *s, int own_trap)
 		R->truth_cause = P->trap.cause;
 		S->race_stores++;
 		sw_hist_add(&S->race_gap_ns, R->race_gap_ns);
-		tc_first_after(&P->tc, t_s);
+		sw_tc_first_after(&P->tc, t_s);
 	} else {
-		close = tc_first_after(&P->tc, t_s);
+		close = sw_tc_first_after(&P->tc, t_s);
 		P->open_stores++;
 		if (close) {
 			R->w_truth_ns = ss(close->t, t_s);
@@ -451,7 +373,7 @@ static void on_store(struct pass *P, const struct sw_rec_store *s, int own_trap)
 static void on_update(struct pass *P, const struct sw_rec_update *u)
 {
 	struct sw_summary *S = P->S;
-	struct upd x = { .t = u->t_real_ns, .mtime = u->mtime_ns, .ctime = u->ctime_ns,
+	struct sw_upd x = { .t = u->t_real_ns, .mtime = u->mtime_ns, .ctime = u->ctime_ns,
 			 .page = u->page, .cause = u->cause };
 	S->updates++;
 	S->upd_cause[u->cause < 10 ? u->cause : 0]++;
@@ -469,9 +391,9 @@ static void on_update(struct pass *P, const struct sw_rec_update *u)
 		sims_start(P, u->t_real_ns);
 	memset(P->fill_ok, 0, sizeof(P->fill_ok));
 	for (int i = 0; i < S->nprof; i++)
-		sw_replay_update(&P->sim[i], x.t, key_of(&S->prof[i], &x));
+		sw_replay_update(&P->sim[i], x.t, sw_upd_key(&S->prof[i], &x));
 	for (int j = 0; j < S->nkread; j++) {
-		sw_replay_update(&P->kc[j].sim, x.t, key_of(&S->kr[j].prof, &x));
+		sw_replay_update(&P->kc[j].sim, x.t, sw_upd_key(&S->kr[j].prof, &x));
 		/* the live replay asks for nothing before its last revalidation */
 		if (P->kc[j].open2)
 			sw_readtimes_drop_before(&P->kc[j].rt, P->kc[j].sim.t_attr_ns);
