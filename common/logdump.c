@@ -84,6 +84,14 @@ static void print_rec(const struct swlog_rec *rec)
 		       m->t_real_ns, m->dur_ns, m->dirty_pages);
 		break;
 	}
+	case SW_REC_SETUP: {
+		const struct sw_rec_setup *u = p;
+		printf(" t=%" PRId64 " done=%" PRId64 " mtime=%" PRId64 "->%" PRId64
+		       " ctime=%" PRId64 "->%" PRId64 " size=%" PRIu64, u->t_real_ns,
+		       u->t_done_real_ns, u->mtime_before_ns, u->mtime_ns,
+		       u->ctime_before_ns, u->ctime_ns, u->size);
+		break;
+	}
 	case SW_REC_ATTR: {
 		const struct sw_rec_attr *a = p;
 		print_reply(a->seq, a->target, a->vers, a->t_send_real_ns, a->t_recv_real_ns,

@@ -38,6 +38,8 @@ enum sw_rec_type {
 	SW_REC_CLEAN = 18,  /* struct sw_rec_clean */
 	SW_REC_SYNC = 19,   /* struct sw_rec_sync: msync / fsync call */
 	SW_REC_MUNMAP = 20, /* struct sw_rec_munmap */
+	SW_REC_SETUP = 21,  /* struct sw_rec_setup: the file's times after
+			       the writer's set-up, before any store */
 
 	/* probe */
 	SW_REC_ATTR = 32,  /* struct sw_rec_attr: one GETATTR reply (or failure) */
@@ -173,6 +175,25 @@ struct sw_rec_munmap {
 	uint64_t dirty_pages; /* pages dirty at munmap */
 };
 _Static_assert(sizeof(struct sw_rec_munmap) == 32, "sw_rec_munmap layout");
+
+/* The writer's own set-up (extending, fallocate and the populating mapping
+ * of server/setup.c) changes the file's times before the first store: not a
+ * policy's update (no UPDATE record, counted nowhere), but a change a
+ * client that looked at the file before it will find (issue 10: a v3
+ * reader's first revalidation).  Logged once, after the set-up. */
+struct sw_rec_setup {
+	int64_t t_real_ns;      /* before the first set-up call that may change
+				   the file's times */
+	int64_t t_mono_ns;
+	int64_t t_done_real_ns; /* after the last one (the change is in
+				   [t_real_ns, t_done_real_ns]) */
+	int64_t mtime_before_ns; /* st_mtim at the writer's open, before it */
+	int64_t ctime_before_ns; /* st_ctim then */
+	int64_t mtime_ns;       /* st_mtim read back by fstat after it */
+	int64_t ctime_ns;       /* st_ctim read back by fstat after it */
+	uint64_t size;          /* st_size after it, bytes */
+};
+_Static_assert(sizeof(struct sw_rec_setup) == 64, "sw_rec_setup layout");
 
 /* ------------------------------------------------------------------ */
 /* probe                                                              */

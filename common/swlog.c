@@ -620,6 +620,7 @@ uint32_t swlog_min_len(uint16_t type)
 	case SW_REC_CLEAN: return sizeof(struct sw_rec_clean);
 	case SW_REC_SYNC: return sizeof(struct sw_rec_sync);
 	case SW_REC_MUNMAP: return sizeof(struct sw_rec_munmap);
+	case SW_REC_SETUP: return sizeof(struct sw_rec_setup);
 	case SW_REC_ATTR: return sizeof(struct sw_rec_attr);
 	case SW_REC_READ: return sizeof(struct sw_rec_read);
 	case SW_REC_GAP: return sizeof(struct sw_rec_gap);
@@ -645,6 +646,7 @@ const char *swlog_type_name(uint16_t type)
 	case SW_REC_CLEAN: return "CLEAN";
 	case SW_REC_SYNC: return "SYNC";
 	case SW_REC_MUNMAP: return "MUNMAP";
+	case SW_REC_SETUP: return "SETUP";
 	case SW_REC_ATTR: return "ATTR";
 	case SW_REC_READ: return "READ";
 	case SW_REC_GAP: return "GAP";

@@ -212,6 +212,31 @@ static int populate_write(struct sw_run *R, char *err, size_t errlen)
 	return 0;
 }
 
+/* The times the set-up left on the file (extending it, fallocate and the
+ * populating mapping all stamp it): a client that cached the file's
+ * attributes before will see them change (issue 10), so the log says when
+ * and to what (struct sw_rec_setup). */
+static int log_setup(struct sw_run *R, const struct stat *before, int64_t t_real,
+		     int64_t t_mono, char *err, size_t errlen)
+{
+	struct stat st;
+	struct sw_rec_setup u = { .t_real_ns = t_real, .t_mono_ns = t_mono,
+				  .mtime_before_ns = sw_ts_ns(&before->st_mtim),
+				  .ctime_before_ns = sw_ts_ns(&before->st_ctim) };
+	if (fstat(R->fd, &st))
+		return say(err, errlen, 1, "fstat of %s after the set-up: %s", R->r.path,
+			   strerror(errno));
+	u.t_done_real_ns = sw_real_ns();
+	u.mtime_ns = sw_ts_ns(&st.st_mtim);
+	u.ctime_ns = sw_ts_ns(&st.st_ctim);
+	u.size = (uint64_t)st.st_size;
+	int rc = swlog_append(R->log, SW_REC_SETUP, &u, sizeof(u));
+	if (rc)
+		return say(err, errlen, 1, "logging the set-up record to %s: %s", R->o->log,
+			   strerror(-rc));
+	return 0;
+}
+
 static int map_file(struct sw_run *R, char *err, size_t errlen)
 {
 	const struct sw_opts *o = R->o;
@@ -363,6 +388,7 @@ static int setup(struct sw_run *R, char *err, size_t errlen)
 			return say(err, errlen, 2, "expected a writable --status-file %s: %s",
 				   o->status_file, strerror(-rc));
 	}
+	const int64_t t_setup_real = sw_real_ns(), t_setup_mono = sw_mono_ns();
 	if ((uint64_t)st.st_size < R->r.size && ftruncate(R->fd, (off_t)R->r.size))
 		return say(err, errlen, 1, "extending %s to %llu bytes: %s", R->r.path,
 			   (unsigned long long)R->r.size, strerror(errno));
@@ -386,6 +412,8 @@ static int setup(struct sw_run *R, char *err, size_t errlen)
 	if ((rc = map_file(R, err, errlen)))
 		return rc;
 	if (!R->native && (rc = self_check(R, err, errlen)))
+		return rc;
+	if ((rc = log_setup(R, &st, t_setup_real, t_setup_mono, err, errlen)))
 		return rc;
 	char msg[600];
 	snprintf(msg, sizeof(msg),

@@ -58,6 +58,8 @@ struct pass {
 				     its STORE (other threads' records may
 				     come between the two) */
 	int have_trap;
+	struct sw_rec_setup setup; /* the writer's set-up stamp (SETUP) */
+	int have_setup;
 	uint64_t open_stores;     /* stores since the last update not covered */
 	uint64_t nstore;
 	struct sw_store_row row;
@@ -108,6 +110,23 @@ static int kread_time_next(void *ctx, struct sw_read_time *t)
 	return 0;
 }
 
+/* A kernel reader that opened the file before the writer's set-up cached
+ * the times from before it: the set-up's stamp is a change it will find
+ * (issue 10: a v3 reader's first revalidation), at the set-up's end.  Key
+ * 0 stands for what the reader cached at its open; the set-up's is its
+ * ctime (v3) or a number no update has (v4: the change attribute moved). */
+static void setup_change(struct pass *P, int j, int64_t tj)
+{
+	const struct sw_rec_setup *u = &P->setup;
+	const struct sw_profile *p = &P->S->kr[j].prof;
+	if (!P->have_setup || tj >= u->t_done_real_ns)
+		return;
+	if (u->ctime_ns == u->ctime_before_ns && (p->vers < 4 || u->mtime_ns == u->mtime_before_ns))
+		return;
+	sw_replay_update(&P->kc[j].sim, u->t_done_real_ns,
+			 p->vers >= 4 ? UINT64_MAX : (uint64_t)u->ctime_ns);
+}
+
 static void sims_start(struct pass *P, int64_t t0)
 {
 	struct sw_summary *S = P->S;
@@ -130,6 +149,7 @@ static void sims_start(struct pass *P, int64_t t0)
 			sw_replay_set_jiffies(&C->sim, P->in->ctick_ns, P->in->ctick_phase_ns);
 		} else
 			sw_replay_init(&C->sim, &S->kr[j].prof, tj, 0);
+		setup_change(P, j, tj);
 	}
 	P->sims_up = 1;
 }
@@ -553,6 +573,10 @@ static int writer_pass(struct pass *P, struct sw_wev_reader *wr)
 			break;
 		case SW_REC_MUNMAP:
 			S->munmaps++;
+			break;
+		case SW_REC_SETUP:
+			memcpy(&P->setup, rec.payload, sizeof(P->setup));
+			P->have_setup = 1;
 			break;
 		case SW_REC_END: {
 			struct sw_rec_end e;

@@ -280,9 +280,10 @@ static int open_logs(struct synth *S, const char *dir, char *err, int errlen)
 		snprintf(path, sizeof(path), "%s/kread-0.swlog", dir);
 		snprintf(meta, sizeof(meta),
 			 "{\"tool\":\"stalewin-reader\",\"synthetic\":true,\"mount_options\":\"%s\","
-			 "\"mount_source\":\"synthetic:/export\",\"every_ms\":%.3f,\"mode\":\"cto\",\"page\":%llu}",
+			 "\"mount_source\":\"synthetic:/export\",\"every_ms\":%.3f,\"mode\":\"%s\",\"page\":%llu}",
 			 c->kread_mount_options ? c->kread_mount_options : "rw,vers=3",
-			 c->kread_ns / 1e6, (unsigned long long)c->kread_page);
+			 c->kread_ns / 1e6, c->kread_kept_open ? "kept-open" : "cto",
+			 (unsigned long long)c->kread_page);
 		rc = swlog_create(&S->k, path, 1, SWLOG_KIND_READER,
 				  c->probe_run_id ? c->probe_run_id : c->run_id, meta, 0, e);
 		if (rc)
@@ -301,7 +302,8 @@ static void synth_kread(struct synth *S, int64_t tk)
 	struct sw_rec_kread k = {
 		.t_before_real_ns = tk - c->offset_ns,
 		.t_after_real_ns = tk - c->offset_ns + 300000,
-		.page = c->kread_page, .mode = SW_KREAD_CTO,
+		.page = c->kread_page,
+		.mode = c->kread_kept_open ? SW_KREAD_KEPT_OPEN : SW_KREAD_CTO,
 	};
 	k.gen = gen_at(S->kh, S->nkh, tk - c->kread_lag_ns);
 	k.t_before_mono_ns = k.t_before_real_ns - c->t0_real_ns;
@@ -471,6 +473,17 @@ int64_t sw_synth_run(const struct sw_synth_cfg *c, const char *dir, char *err,
 	rc = open_logs(&S, dir, err, errlen);
 	if (rc)
 		goto out;
+	if (c->setup_ns) { /* set-up: 1 ms of it, the file's times from 10 s before */
+		struct sw_rec_setup u = { .t_real_ns = T0 + c->setup_ns - 1000000,
+					  .t_done_real_ns = T0 + c->setup_ns,
+					  .mtime_before_ns = T0 - 10000000000ll,
+					  .ctime_before_ns = T0 - 10000000000ll,
+					  .mtime_ns = T0 + c->setup_ns - 1000000,
+					  .ctime_ns = T0 + c->setup_ns - 1000000,
+					  .size = c->pages * 4096 };
+		u.t_mono_ns = u.t_real_ns - T0;
+		app(&S, S.w, SW_REC_SETUP, &u, sizeof(u));
+	}
 
 	for (;;) {
 		/* the next writer event (server time) */

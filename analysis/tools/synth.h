@@ -72,6 +72,10 @@ struct sw_synth_cfg {
 	uint64_t kread_page;
 	int64_t kread_lag_ns;       /* reads return new data this much late */
 	const char *kread_mount_options;
+	int kread_kept_open;        /* 1: mode kept-open (default cto) */
+	/* the writer's set-up stamp (SETUP record): its end, relative, before
+	 * any other writer record; 0: none */
+	int64_t setup_ns;
 };
 
 /* Defaults: eager, 10 s, one page rewritten every 100 ms, writeback 5 s /

@@ -14,7 +14,8 @@
  *                             stat-visible behaviour must stay eager)
  * While the writer runs, this process polls statx(ctime, mtime) every
  * ~200 us.  It fails when the times change without a matching UPDATE in the
- * writer's log (the kernel stamped behind the emulation), when an update is
+ * writer's log (the kernel stamped behind the emulation), when the set-up's
+ * last change before the first store is not the SETUP record's ctime, when an update is
  * logged but the file never showed it, or when the updates do not follow
  * the policy: eager only at trapping stores (a second store to a dirty page
  * changes nothing), deferred nothing until a cleaning pass and then one
@@ -193,6 +194,9 @@ static int read_log(const char *path, struct ev *e, int *ne)
 		} else if (rec.type == SW_REC_SYNC) {
 			const struct sw_rec_sync *c = rec.payload;
 			x.t = c->t_real_ns + c->dur_ns; x.cause = c->cause;
+		} else if (rec.type == SW_REC_SETUP) {
+			const struct sw_rec_setup *u = rec.payload;
+			x.t = u->t_real_ns; x.t2 = u->t_done_real_ns; x.ctime = u->ctime_ns;
 		} else if (rec.type == SW_REC_END) {
 			end = 1;
 		} else {
@@ -278,6 +282,21 @@ static int check(const char *policy, struct obs *o, int no, struct ev *e, int ne
 	int k0 = 0;
 	while (k0 < no && o[k0].t_real < t_first_store)
 		k0++;
+	/* ... and the log says where they left the file (SETUP, before any
+	 * store): the last change seen before the first store is its ctime */
+	int js = -1;
+	for (int j = 0; j < ne && e[j].type != SW_REC_STORE && js < 0; j++)
+		if (e[j].type == SW_REC_SETUP)
+			js = j;
+	CHECK(js >= 0, "expected a SETUP record before the first store, saw none");
+	if (js >= 0) {
+		CHECK(e[js].t <= e[js].t2, "SETUP: expected t <= t_done, saw %" PRId64 " > %" PRId64,
+		      e[js].t, e[js].t2);
+		CHECK(k0 == 0 || o[k0 - 1].ctime == e[js].ctime,
+		      "expected the set-up to leave ctime %" PRId64 " (SETUP), saw %" PRId64
+		      " at %" PRId64, e[js].ctime, k0 ? o[k0 - 1].ctime : 0,
+		      k0 ? o[k0 - 1].t_real : 0);
+	}
 	o += k0;
 	no -= k0;
 

@@ -10,7 +10,8 @@
  * collisions miscounted; a clock offset not applied; a probe of another
  * run accepted; deferred stores not ending at the next msync(MS_ASYNC); or
  * the kernel reader's first read of a generation (and its mount options
- * for the replay) taken wrongly.
+ * for the replay) taken wrongly; or the writer's set-up stamp not a change
+ * for a reader that opened the file before it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -372,6 +373,48 @@ static void kread(void)
 	check_kread(&c, 1);
 }
 
+/* the writer's set-up stamp (SETUP record): a v3 kept-open reader
+ * (acregmin 1 s, acregmax 10 s) reading every 100 ms from 0.1 s, the
+ * first store at 1.5 s.  The first read's attributes are newer than its
+ * start (its open), so the first revalidation is the read at 1.2 s.  With
+ * the set-up's change at 0.15 s, after the reader's open, it finds a
+ * change and keeps acregmin; the refetch's READ stamps the cache after
+ * the 1.2 s read began, so the next check is at 2.3 s (the store seen
+ * 0.8 s after).  Without it, or with the set-up before the open, the 1.2 s
+ * revalidation finds nothing, the timeout doubles and the store waits for
+ * 3.2 s (1.7 s). */
+static void setup_stamp(void)
+{
+	static const struct {
+		const char *name;
+		int64_t setup_ns, want_ns;
+	} t[] = {
+		{ "setup-after-open", 150 * MSEC, 800 * MSEC },
+		{ "setup-none", 0, 1700 * MSEC },
+		{ "setup-before-open", 50 * MSEC, 1700 * MSEC },
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct sw_synth_cfg c;
+		sw_synth_defaults(&c);
+		c.duration_ns = 10 * SEC;
+		c.first_store_ns = 1500 * MSEC;
+		c.store_interval_ns = 1 * SEC;
+		c.writeback_ns = 500 * MSEC;
+		c.expire_ns = 1500 * MSEC;
+		c.kread_ns = 100 * MSEC;
+		c.kread_kept_open = 1;
+		c.kread_mount_options = "rw,vers=3,acregmin=1,acregmax=10";
+		c.setup_ns = t[i].setup_ns;
+		CHECK(run(t[i].name, &c) == 0, "%s: expected complete", t[i].name);
+		CHECK(S.nkread == 1 && !S.kr[0].prof.cto, "%s: expected 1 kept-open reader",
+		      t[i].name);
+		int64_t w = nrows > 0 ? rows[0].kr[0].replay_ns : -2;
+		CHECK(w > t[i].want_ns - 10 * MSEC && w < t[i].want_ns + 10 * MSEC,
+		      "%s: expected the first store's replay at %.3f s, saw %.3f s", t[i].name,
+		      t[i].want_ns / 1e9, w / 1e9);
+	}
+}
+
 int main(void)
 {
 	if (!mkdtemp(base)) {
@@ -389,6 +432,7 @@ int main(void)
 	mixed();
 	msync_async();
 	kread();
+	setup_stamp();
 	sw_rows_free(S.rows);
 	return check_finish(base, "windows: all checks passed");
 }
