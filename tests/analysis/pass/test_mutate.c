@@ -124,7 +124,7 @@ static void flips(void)
 static void garbage_log(const char *path, enum swlog_kind kind, int nrec)
 {
 	static const uint16_t types[] = { SW_REC_NOTE, SW_REC_STORE, SW_REC_UPDATE, SW_REC_CLEAN,
-					  SW_REC_SYNC, SW_REC_MUNMAP, SW_REC_ATTR, SW_REC_READ,
+					  SW_REC_SYNC, SW_REC_MUNMAP, SW_REC_SETUP, SW_REC_ATTR, SW_REC_READ,
 					  SW_REC_GAP, SW_REC_EVENT, SW_REC_KREAD, 99, SW_REC_END };
 	struct swlog_writer *w;
 	char err[SWLOG_ERRLEN];
