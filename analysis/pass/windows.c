@@ -112,19 +112,26 @@ static int kread_time_next(void *ctx, struct sw_read_time *t)
 
 /* A kernel reader that opened the file before the writer's set-up cached
  * the times from before it: the set-up's stamp is a change it will find
- * (issue 10: a v3 reader's first revalidation), at the set-up's end.  Key
- * 0 stands for what the reader cached at its open; the set-up's is its
- * ctime (v3) or a number no update has (v4: the change attribute moved). */
+ * (issue 10: a v3 reader's first revalidation).  The stamp is its ctime:
+ * the server's coarse clock, in the writer's clock, within a tick of the
+ * change (the set-up itself lasts ~70 ms in the VM, its self-check
+ * included), kept within the set-up's span.  Key 0 stands for what the
+ * reader cached at its open; the set-up's is its ctime (v3) or a number no
+ * update has (v4: the change attribute moved). */
 static void setup_change(struct pass *P, int j, int64_t tj)
 {
 	const struct sw_rec_setup *u = &P->setup;
 	const struct sw_profile *p = &P->S->kr[j].prof;
-	if (!P->have_setup || tj >= u->t_done_real_ns)
+	int64_t t = u->ctime_ns;
+	if (t < u->t_real_ns)
+		t = u->t_real_ns;
+	if (t > u->t_done_real_ns)
+		t = u->t_done_real_ns;
+	if (!P->have_setup || tj >= t)
 		return;
 	if (u->ctime_ns == u->ctime_before_ns && (p->vers < 4 || u->mtime_ns == u->mtime_before_ns))
 		return;
-	sw_replay_update(&P->kc[j].sim, u->t_done_real_ns,
-			 p->vers >= 4 ? UINT64_MAX : (uint64_t)u->ctime_ns);
+	sw_replay_update(&P->kc[j].sim, t, p->vers >= 4 ? UINT64_MAX : (uint64_t)u->ctime_ns);
 }
 
 static void sims_start(struct pass *P, int64_t t0)

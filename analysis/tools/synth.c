@@ -473,13 +473,14 @@ int64_t sw_synth_run(const struct sw_synth_cfg *c, const char *dir, char *err,
 	rc = open_logs(&S, dir, err, errlen);
 	if (rc)
 		goto out;
-	if (c->setup_ns) { /* set-up: 1 ms of it, the file's times from 10 s before */
-		struct sw_rec_setup u = { .t_real_ns = T0 + c->setup_ns - 1000000,
+	if (c->setup_ns) { /* the set-up; the file's times from 10 s before */
+		int64_t len = c->setup_len_ns > 0 ? c->setup_len_ns : 1000000;
+		struct sw_rec_setup u = { .t_real_ns = T0 + c->setup_ns - len,
 					  .t_done_real_ns = T0 + c->setup_ns,
 					  .mtime_before_ns = T0 - 10000000000ll,
 					  .ctime_before_ns = T0 - 10000000000ll,
-					  .mtime_ns = T0 + c->setup_ns - 1000000,
-					  .ctime_ns = T0 + c->setup_ns - 1000000,
+					  .mtime_ns = T0 + c->setup_ns - len + 1000000,
+					  .ctime_ns = T0 + c->setup_ns - len + 1000000,
 					  .size = c->pages * 4096 };
 		u.t_mono_ns = u.t_real_ns - T0;
 		app(&S, S.w, SW_REC_SETUP, &u, sizeof(u));

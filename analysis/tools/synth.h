@@ -74,8 +74,9 @@ struct sw_synth_cfg {
 	const char *kread_mount_options;
 	int kread_kept_open;        /* 1: mode kept-open (default cto) */
 	/* the writer's set-up stamp (SETUP record): its end, relative, before
-	 * any other writer record; 0: none */
-	int64_t setup_ns;
+	 * any other writer record; 0: none.  It lasts setup_len_ns (0: 1 ms)
+	 * and stamps the file 1 ms after it begins */
+	int64_t setup_ns, setup_len_ns;
 };
 
 /* Defaults: eager, 10 s, one page rewritten every 100 ms, writeback 5 s /

@@ -382,16 +382,21 @@ static void kread(void)
  * the 1.2 s read began, so the next check is at 2.3 s (the store seen
  * 0.8 s after).  Without it, or with the set-up before the open, the 1.2 s
  * revalidation finds nothing, the timeout doubles and the store waits for
- * 3.2 s (1.7 s). */
+ * 3.2 s (1.7 s); as with a set-up that stamped the file before the open
+ * and ended after it. */
 static void setup_stamp(void)
 {
 	static const struct {
 		const char *name;
-		int64_t setup_ns, want_ns;
+		int64_t setup_ns, setup_len_ns, want_ns;
 	} t[] = {
-		{ "setup-after-open", 150 * MSEC, 800 * MSEC },
-		{ "setup-none", 0, 1700 * MSEC },
-		{ "setup-before-open", 50 * MSEC, 1700 * MSEC },
+		{ "setup-after-open", 150 * MSEC, 0, 800 * MSEC },
+		{ "setup-none", 0, 0, 1700 * MSEC },
+		{ "setup-before-open", 50 * MSEC, 0, 1700 * MSEC },
+		/* a long set-up (its self-check) that stamped the file at
+		 * 51 ms, before the open, and ended at 250 ms, after it: the
+		 * stamp's time decides, not the set-up's end */
+		{ "setup-stamp-before-open", 250 * MSEC, 200 * MSEC, 1700 * MSEC },
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		struct sw_synth_cfg c;
@@ -405,6 +410,7 @@ static void setup_stamp(void)
 		c.kread_kept_open = 1;
 		c.kread_mount_options = "rw,vers=3,acregmin=1,acregmax=10";
 		c.setup_ns = t[i].setup_ns;
+		c.setup_len_ns = t[i].setup_len_ns;
 		CHECK(run(t[i].name, &c) == 0, "%s: expected complete", t[i].name);
 		CHECK(S.nkread == 1 && !S.kr[0].prof.cto, "%s: expected 1 kept-open reader",
 		      t[i].name);
