@@ -122,14 +122,15 @@ static void setup_change(struct pass *P, int j, int64_t tj)
 {
 	const struct sw_rec_setup *u = &P->setup;
 	const struct sw_profile *p = &P->S->kr[j].prof;
+	if (!P->have_setup ||
+	    (u->ctime_ns == u->ctime_before_ns && (p->vers < 4 || u->mtime_ns == u->mtime_before_ns)))
+		return;
 	int64_t t = u->ctime_ns;
 	if (t < u->t_real_ns)
 		t = u->t_real_ns;
 	if (t > u->t_done_real_ns)
 		t = u->t_done_real_ns;
-	if (!P->have_setup || tj >= t)
-		return;
-	if (u->ctime_ns == u->ctime_before_ns && (p->vers < 4 || u->mtime_ns == u->mtime_before_ns))
+	if (tj >= t)
 		return;
 	sw_replay_update(&P->kc[j].sim, t, p->vers >= 4 ? UINT64_MAX : (uint64_t)u->ctime_ns);
 }
