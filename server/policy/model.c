@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include "model.h"
+#include "model_int.h"
 #include "records.h"
 
 size_t sw_model_bytes_per_page(void)
@@ -92,64 +92,6 @@ void sw_model_start(struct sw_model *m, int64_t t_mono_ns)
 	}
 }
 
-static int64_t floor_div(int64_t a, int64_t b)
-{
-	int64_t q = a / b;
-	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
-}
-
-/* The kernel's jiffies at t, and when jiffy j begins (jiffy_origin_*,
- * jiffy_mono_ns; by default mono / jiffy_ns). */
-static int64_t jiffy_len(const struct sw_model *m)
-{
-	return m->cfg.jiffy_mono_ns > 0 ? m->cfg.jiffy_mono_ns : m->cfg.jiffy_ns;
-}
-
-static int64_t jiffies_at(const struct sw_model *m, int64_t t)
-{
-	return floor_div(t - m->cfg.jiffy_origin_ns, jiffy_len(m)) + m->cfg.jiffy_origin_count;
-}
-
-static int64_t jiffy_start(const struct sw_model *m, int64_t j)
-{
-	return m->cfg.jiffy_origin_ns + (j - m->cfg.jiffy_origin_count) * jiffy_len(m);
-}
-
-/*
- * wb_wakeup_delayed() (mm/backing-dev.c) queues wb->dwork with
- * msecs_to_jiffies(dirty_writeback_interval * 10) (rounded up to whole
- * jiffies); the timer wheel (kernel/time/timer.c calc_wheel_index,
- * calc_index) files a timer of delta jiffies in level L, the smallest with
- * delta < LVL_START(L + 1) = 63 << (3 * L), and fires it at
- * ((expires >> 3L) + 1) << 3L: never early, up to one level granularity
- * late.  Measured on this host (HZ=250, bench/validate_trace.sh): a 1 s
- * interval runs every 256 jiffies = 1.024 s.  Jiffies are taken as
- * CLOCK_MONOTONIC / jiffy_ns, or from jiffy_origin_ns/_count when the
- * kernel's own phase and count are known (without them the error is below
- * one granularity, 32 ms, per arming).
- */
-static int64_t wheel_fires(int64_t now, int64_t expires)
-{
-	int64_t delta = expires - now;
-	int lvl = 0;
-	while (lvl < 8 && delta >= ((int64_t)63 << (3 * lvl)))
-		lvl++;
-	return ((expires >> (3 * lvl)) + 1) << (3 * lvl);
-}
-
-int64_t sw_model_wake_after(const struct sw_model *m, int64_t t_mono_ns)
-{
-	int64_t J = m->cfg.jiffy_ns, wb = m->cfg.writeback_ns;
-
-	if (wb <= 0)
-		return INT64_MAX;
-	if (J <= 0)
-		return t_mono_ns + wb;
-	int64_t delta = (wb + J - 1) / J; /* msecs_to_jiffies rounds up */
-	int64_t now = jiffies_at(m, t_mono_ns);
-	return jiffy_start(m, wheel_fires(now, now + delta));
-}
-
 int sw_bg_share_parse(const char *name)
 {
 	static const char *const names[] = { "none", "zero", "fprop" };
@@ -162,26 +104,6 @@ int sw_bg_share_parse(const char *name)
 const char *sw_bg_share_name(int share)
 {
 	return share == SW_BG_FPROP ? "fprop" : share == SW_BG_ZERO ? "zero" : "none";
-}
-
-int64_t sw_model_host_jiffy_ns(void)
-{
-	struct utsname u;
-	char path[320], line[256];
-	long hz = 0;
-	FILE *f;
-
-	if (uname(&u) != 0)
-		return 4000000;
-	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
-	f = fopen(path, "r");
-	if (f) {
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "CONFIG_HZ=%ld", &hz) == 1)
-				break;
-		fclose(f);
-	}
-	return hz >= 24 && hz <= 10000 ? 1000000000 / hz : 4000000;
 }
 
 void sw_model_free(struct sw_model *m)
@@ -205,8 +127,8 @@ static int64_t round_second_up(const struct sw_model *m, int64_t t)
 	int64_t J = m->cfg.jiffy_ns;
 	if (J <= 0)
 		return t;
-	int64_t hz = 1000000000 / J, j = jiffies_at(m, t - 1) + 1;
-	return jiffy_start(m, floor_div(j + hz - 1, hz) * hz);
+	int64_t hz = 1000000000 / J, j = swm_jiffies_at(m, t - 1) + 1;
+	return swm_jiffy_start(m, swm_floor_div(j + hz - 1, hz) * hz);
 }
 
 /* A handle at t (ext4_journal_start()): the running transaction, or a
@@ -253,147 +175,6 @@ static void journal_commit(struct sw_model *m, int64_t t)
 	 * run was armed by the next store, ~1.1 s apart, not 1.024 s) */
 	if (m->t_next_tick_mono_ns == INT64_MAX && !m->in_run)
 		m->t_next_tick_mono_ns = sw_model_wake_after(m, t);
-}
-
-/* percpu_counter_add_batch() on one CPU: the CPU's delta folds into the
- * shared count once it reaches the batch */
-static void pcpu_add(struct sw_pcpu *c, int64_t amount, int64_t batch)
-{
-	int64_t count = c->local + amount;
-	if (count >= batch || count <= -batch) {
-		c->fold += count;
-		c->local = 0;
-	} else {
-		c->local = count;
-	}
-}
-
-#define FPROP_PERIOD_NS 3000000000ll /* VM_COMPLETIONS_PERIOD_LEN, 3*HZ */
-#define PROP_BATCH 8                 /* 8*(1+ilog2(nr_cpu_ids)), one CPU */
-#define PCPU_BATCH 32                /* percpu_counter_batch, one CPU */
-
-/* The writeout_period timer's expiries are in jiffies when the wheel is
- * modelled (period_expires), else in mono ns; its period in those units. */
-static int period_in_jiffies(const struct sw_model *m)
-{
-	return m->cfg.jiffy_ns > 0 && !m->cfg.period_exact;
-}
-
-static int64_t period_len(const struct sw_model *m)
-{
-	return period_in_jiffies(m) ? FPROP_PERIOD_NS / m->cfg.jiffy_ns : FPROP_PERIOD_NS;
-}
-
-/* When the timer set at t_arm to expire at period_expires runs: mod_timer
- * -> calc_wheel_index(), at its bucket's end (a 3 s timeout: level 2, 64
- * jiffies); a deferrable timer (wb_domain_init: TIMER_DEFERRABLE) on an
- * idle NOHZ CPU runs at a later tick, so a traced firing at or after that
- * (half a jiffy of slack for the fitted clock) is the kernel's own. */
-static int64_t period_fires_at(struct sw_model *m, int64_t t_arm)
-{
-	int64_t due = m->period_expires;
-	if (period_in_jiffies(m))
-		due = jiffy_start(m, wheel_fires(jiffies_at(m, t_arm), m->period_expires));
-	const int64_t *f = m->cfg.period_fire_mono_ns;
-	int64_t slack = jiffy_len(m) / 2;
-	while (f && m->period_fire_i < m->cfg.period_fires && f[m->period_fire_i] < due - slack)
-		m->period_fire_i++;
-	if (f && m->period_fire_i < m->cfg.period_fires)
-		return f[m->period_fire_i++];
-	return due;
-}
-
-/* wb_domain_writeout_add(): the first writeout with the timer stopped
- * arms it at wp_next_time(jiffies) = jiffies + VM_COMPLETIONS_PERIOD_LEN */
-static void period_arm(struct sw_model *m, int64_t t)
-{
-	m->period_expires = (period_in_jiffies(m) ? jiffies_at(m, t) : t) + period_len(m);
-	m->t_period_mono_ns = period_fires_at(m, t);
-}
-
-/* writeout_period() timers due by t: fprop_new_period() ages the
- * domain's events (their exact sum) by the periods since period_time
- * (miss_periods + 1; events >> periods are kept) and the timer is re-armed
- * at wp_next_time(period_time + miss_periods * LEN), on the grid of its
- * expiries, not from its late firing; with one event or none left it
- * stops (dom->period_time = 0) */
-static void fprop_periods(struct sw_model *m, int64_t t)
-{
-	while (m->t_period_mono_ns && m->t_period_mono_ns <= t) {
-		int64_t tf = m->t_period_mono_ns, len = period_len(m);
-		if (m->period_log && m->period_log_n < m->period_log_cap)
-			m->period_log[m->period_log_n++] = tf;
-		int64_t ev = m->dom_events.fold + m->dom_events.local;
-		if (ev <= 1) {
-			m->t_period_mono_ns = 0;
-			break;
-		}
-		int64_t late = (period_in_jiffies(m) ? jiffies_at(m, tf) : tf) - m->period_expires;
-		int64_t periods = (late > 0 ? late / len : 0) + 1;
-		pcpu_add(&m->dom_events, -ev + (periods < 64 ? ev >> periods : 0), PCPU_BATCH);
-		m->dom_period += (uint32_t)periods;
-		m->period_expires += periods * len;
-		m->t_period_mono_ns = period_fires_at(m, tf);
-	}
-}
-
-/* fprop_reflect_period_percpu(): the wb's events age by the periods it
- * missed, from the folded count, or the exact sum below the batch */
-static void fprop_reflect(struct sw_model *m)
-{
-	uint32_t d = m->dom_period - m->wb_period;
-	if (!d)
-		return;
-	int64_t val = m->wb_events.fold;
-	if (val < PROP_BATCH)
-		val = m->wb_events.fold + m->wb_events.local;
-	pcpu_add(&m->wb_events, -val + (d < 63 ? val >> d : 0), PROP_BATCH);
-	m->wb_period = m->dom_period;
-}
-
-/* __wb_writeout_add() -> __fprop_add_percpu_max(): n pages written back
- * at t; wb_domain_writeout_add() arms the period timer 3 s ahead */
-static void fprop_writeout(struct sw_model *m, int64_t t, int64_t n)
-{
-	int64_t late = m->late_events; /* a run's late pages (run_end) first */
-	if (late && m->t_late_mono_ns <= t) {
-		m->late_events = 0;
-		fprop_writeout(m, m->t_late_mono_ns, late);
-	}
-	if (m->cfg.bg_share != SW_BG_FPROP || n <= 0)
-		return;
-	fprop_periods(m, t);
-	fprop_reflect(m);
-	/* one call per folio as each completes (__folio_end_writeback), so
-	 * the wb's count folds at exactly the batch, never past it: 7 + 2
-	 * pages fold 8 and leave 1, not fold 9 */
-	for (int64_t i = 0; i < n; i++) {
-		pcpu_add(&m->wb_events, 1, PROP_BATCH);
-		pcpu_add(&m->dom_events, 1, PCPU_BATCH);
-	}
-	if (!m->t_period_mono_ns)
-		period_arm(m, t);
-}
-
-/* wb_over_bg_thresh() at t for a wb with dirty pages: wb_calc_thresh()
- * scales the background threshold by fprop_fraction_percpu(), whose
- * numerator is percpu_counter_read_positive() of the wb's events; with a
- * numerator of 0 the share is 0 pages and one dirty page is over it (a
- * non-zero share on a wb doing all the writeout is most of the threshold:
- * thousands of pages, never reached by these workloads) */
-static int bg_over(struct sw_model *m, int64_t t)
-{
-	switch (m->cfg.bg_share) {
-	case SW_BG_ZERO:
-		return 1;
-	case SW_BG_FPROP:
-		fprop_writeout(m, t, 0);
-		fprop_periods(m, t);
-		fprop_reflect(m);
-		return m->wb_events.fold <= 0;
-	default:
-		return 0;
-	}
 }
 
 /* The policy's decisions (policy.h) on the inode's state: a trap updates
@@ -610,11 +391,11 @@ static int run_goes_on(struct sw_model *m, int64_t t, unsigned how,
 static void run_end(struct sw_model *m, int64_t t)
 {
 	if (m->run_late && m->cfg.run_alloc_ns > 0) {
-		fprop_writeout(m, t, 0);
+		swm_fprop_writeout(m, t, 0);
 		m->late_events += m->pending_events;
 		m->t_late_mono_ns = t + m->cfg.run_alloc_ns;
 	} else {
-		fprop_writeout(m, t, m->pending_events);
+		swm_fprop_writeout(m, t, m->pending_events);
 	}
 	m->run_late = 0;
 	m->pending_events = 0;
@@ -633,7 +414,7 @@ static int bg_pass(struct sw_model *m, int64_t t,
 		   const struct sw_reprotect *rp, struct sw_decision *d)
 {
 	m->run_bg = 1;
-	if (!((m->inode_dirty || m->bdev_dirty) && bg_over(m, t)))
+	if (!((m->inode_dirty || m->bdev_dirty) && swm_bg_over(m, t)))
 		return 0;
 	unsigned how = 0;
 	/* queue_io() moves the inodes oldest dirtied_when first: a bdev
@@ -673,7 +454,7 @@ static void run_step(struct sw_model *m, int64_t t,
 		return;
 	}
 	/* the background loop's next pass: this run's pages completed */
-	fprop_writeout(m, t, m->pending_events);
+	swm_fprop_writeout(m, t, m->pending_events);
 	m->pending_events = 0;
 	if (!bg_pass(m, t, rp, d))
 		run_end(m, t);
@@ -753,7 +534,7 @@ void sw_model_background(struct sw_model *m, int64_t t_mono_ns,
 {
 	(void)t_mono_ns;
 	flush(m, SW_CAUSE_BACKGROUND, t_mono_ns, rp, d);
-	fprop_writeout(m, t_mono_ns, m->pending_events);
+	swm_fprop_writeout(m, t_mono_ns, m->pending_events);
 	m->pending_events = 0;
 	/* wb_start_background_writeback() -> wb_wakeup(): mod_delayed_work(
 	 * dwork, 0) runs the armed work now; with the inode clean after
@@ -776,7 +557,7 @@ static void sync_now(struct sw_model *m, uint32_t cause, int64_t t_mono_ns,
 		     const struct sw_reprotect *rp, struct sw_decision *d)
 {
 	flush(m, cause, t_mono_ns, rp, d);
-	fprop_writeout(m, t_mono_ns, m->pending_events);
+	swm_fprop_writeout(m, t_mono_ns, m->pending_events);
 	m->pending_events = 0;
 }
 

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/* model_clock.c - the model's kernel clock: jiffies and the timer wheel
+ * (see model.h, model_int.h). */
+#include <stdio.h>
+#include <sys/utsname.h>
+
+#include "model.h"
+#include "model_int.h"
+
+int64_t swm_floor_div(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+/* The kernel's jiffies at t, and when jiffy j begins (jiffy_origin_*,
+ * jiffy_mono_ns; by default mono / jiffy_ns). */
+int64_t swm_jiffy_len(const struct sw_model *m)
+{
+	return m->cfg.jiffy_mono_ns > 0 ? m->cfg.jiffy_mono_ns : m->cfg.jiffy_ns;
+}
+
+int64_t swm_jiffies_at(const struct sw_model *m, int64_t t)
+{
+	return swm_floor_div(t - m->cfg.jiffy_origin_ns, swm_jiffy_len(m)) + m->cfg.jiffy_origin_count;
+}
+
+int64_t swm_jiffy_start(const struct sw_model *m, int64_t j)
+{
+	return m->cfg.jiffy_origin_ns + (j - m->cfg.jiffy_origin_count) * swm_jiffy_len(m);
+}
+
+/*
+ * wb_wakeup_delayed() (mm/backing-dev.c) queues wb->dwork with
+ * msecs_to_jiffies(dirty_writeback_interval * 10) (rounded up to whole
+ * jiffies); the timer wheel (kernel/time/timer.c calc_wheel_index,
+ * calc_index) files a timer of delta jiffies in level L, the smallest with
+ * delta < LVL_START(L + 1) = 63 << (3 * L), and fires it at
+ * ((expires >> 3L) + 1) << 3L: never early, up to one level granularity
+ * late.  Measured on this host (HZ=250, bench/validate_trace.sh): a 1 s
+ * interval runs every 256 jiffies = 1.024 s.  Jiffies are taken as
+ * CLOCK_MONOTONIC / jiffy_ns, or from jiffy_origin_ns/_count when the
+ * kernel's own phase and count are known (without them the error is below
+ * one granularity, 32 ms, per arming).
+ */
+int64_t swm_wheel_fires(int64_t now, int64_t expires)
+{
+	int64_t delta = expires - now;
+	int lvl = 0;
+	while (lvl < 8 && delta >= ((int64_t)63 << (3 * lvl)))
+		lvl++;
+	return ((expires >> (3 * lvl)) + 1) << (3 * lvl);
+}
+
+int64_t sw_model_wake_after(const struct sw_model *m, int64_t t_mono_ns)
+{
+	int64_t J = m->cfg.jiffy_ns, wb = m->cfg.writeback_ns;
+
+	if (wb <= 0)
+		return INT64_MAX;
+	if (J <= 0)
+		return t_mono_ns + wb;
+	int64_t delta = (wb + J - 1) / J; /* msecs_to_jiffies rounds up */
+	int64_t now = swm_jiffies_at(m, t_mono_ns);
+	return swm_jiffy_start(m, swm_wheel_fires(now, now + delta));
+}
+
+int64_t sw_model_host_jiffy_ns(void)
+{
+	struct utsname u;
+	char path[320], line[256];
+	long hz = 0;
+	FILE *f;
+
+	if (uname(&u) != 0)
+		return 4000000;
+	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+	f = fopen(path, "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "CONFIG_HZ=%ld", &hz) == 1)
+				break;
+		fclose(f);
+	}
+	return hz >= 24 && hz <= 10000 ? 1000000000 / hz : 4000000;
+}

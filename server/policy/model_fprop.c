@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/* model_fprop.c - the wb's writeout share (fprop) and the writeout_period
+ * timer that ages it (see model.h, model_int.h). */
+#include "model.h"
+#include "model_int.h"
+
+/* percpu_counter_add_batch() on one CPU: the CPU's delta folds into the
+ * shared count once it reaches the batch */
+static void pcpu_add(struct sw_pcpu *c, int64_t amount, int64_t batch)
+{
+	int64_t count = c->local + amount;
+	if (count >= batch || count <= -batch) {
+		c->fold += count;
+		c->local = 0;
+	} else {
+		c->local = count;
+	}
+}
+
+#define FPROP_PERIOD_NS 3000000000ll /* VM_COMPLETIONS_PERIOD_LEN, 3*HZ */
+#define PROP_BATCH 8                 /* 8*(1+ilog2(nr_cpu_ids)), one CPU */
+#define PCPU_BATCH 32                /* percpu_counter_batch, one CPU */
+
+/* The writeout_period timer's expiries are in jiffies when the wheel is
+ * modelled (period_expires), else in mono ns; its period in those units. */
+static int period_in_jiffies(const struct sw_model *m)
+{
+	return m->cfg.jiffy_ns > 0 && !m->cfg.period_exact;
+}
+
+static int64_t period_len(const struct sw_model *m)
+{
+	return period_in_jiffies(m) ? FPROP_PERIOD_NS / m->cfg.jiffy_ns : FPROP_PERIOD_NS;
+}
+
+/* When the timer set at t_arm to expire at period_expires runs: mod_timer
+ * -> calc_wheel_index(), at its bucket's end (a 3 s timeout: level 2, 64
+ * jiffies); a deferrable timer (wb_domain_init: TIMER_DEFERRABLE) on an
+ * idle NOHZ CPU runs at a later tick, so a traced firing at or after that
+ * (half a jiffy of slack for the fitted clock) is the kernel's own. */
+static int64_t period_fires_at(struct sw_model *m, int64_t t_arm)
+{
+	int64_t due = m->period_expires;
+	if (period_in_jiffies(m))
+		due = swm_jiffy_start(m, swm_wheel_fires(swm_jiffies_at(m, t_arm), m->period_expires));
+	const int64_t *f = m->cfg.period_fire_mono_ns;
+	int64_t slack = swm_jiffy_len(m) / 2;
+	while (f && m->period_fire_i < m->cfg.period_fires && f[m->period_fire_i] < due - slack)
+		m->period_fire_i++;
+	if (f && m->period_fire_i < m->cfg.period_fires)
+		return f[m->period_fire_i++];
+	return due;
+}
+
+/* wb_domain_writeout_add(): the first writeout with the timer stopped
+ * arms it at wp_next_time(jiffies) = jiffies + VM_COMPLETIONS_PERIOD_LEN */
+static void period_arm(struct sw_model *m, int64_t t)
+{
+	m->period_expires = (period_in_jiffies(m) ? swm_jiffies_at(m, t) : t) + period_len(m);
+	m->t_period_mono_ns = period_fires_at(m, t);
+}
+
+/* writeout_period() timers due by t: fprop_new_period() ages the
+ * domain's events (their exact sum) by the periods since period_time
+ * (miss_periods + 1; events >> periods are kept) and the timer is re-armed
+ * at wp_next_time(period_time + miss_periods * LEN), on the grid of its
+ * expiries, not from its late firing; with one event or none left it
+ * stops (dom->period_time = 0) */
+static void fprop_periods(struct sw_model *m, int64_t t)
+{
+	while (m->t_period_mono_ns && m->t_period_mono_ns <= t) {
+		int64_t tf = m->t_period_mono_ns, len = period_len(m);
+		if (m->period_log && m->period_log_n < m->period_log_cap)
+			m->period_log[m->period_log_n++] = tf;
+		int64_t ev = m->dom_events.fold + m->dom_events.local;
+		if (ev <= 1) {
+			m->t_period_mono_ns = 0;
+			break;
+		}
+		int64_t late = (period_in_jiffies(m) ? swm_jiffies_at(m, tf) : tf) - m->period_expires;
+		int64_t periods = (late > 0 ? late / len : 0) + 1;
+		pcpu_add(&m->dom_events, -ev + (periods < 64 ? ev >> periods : 0), PCPU_BATCH);
+		m->dom_period += (uint32_t)periods;
+		m->period_expires += periods * len;
+		m->t_period_mono_ns = period_fires_at(m, tf);
+	}
+}
+
+/* fprop_reflect_period_percpu(): the wb's events age by the periods it
+ * missed, from the folded count, or the exact sum below the batch */
+static void fprop_reflect(struct sw_model *m)
+{
+	uint32_t d = m->dom_period - m->wb_period;
+	if (!d)
+		return;
+	int64_t val = m->wb_events.fold;
+	if (val < PROP_BATCH)
+		val = m->wb_events.fold + m->wb_events.local;
+	pcpu_add(&m->wb_events, -val + (d < 63 ? val >> d : 0), PROP_BATCH);
+	m->wb_period = m->dom_period;
+}
+
+/* __wb_writeout_add() -> __fprop_add_percpu_max(): n pages written back
+ * at t; wb_domain_writeout_add() arms the period timer 3 s ahead */
+void swm_fprop_writeout(struct sw_model *m, int64_t t, int64_t n)
+{
+	int64_t late = m->late_events; /* a run's late pages (run_end) first */
+	if (late && m->t_late_mono_ns <= t) {
+		m->late_events = 0;
+		swm_fprop_writeout(m, m->t_late_mono_ns, late);
+	}
+	if (m->cfg.bg_share != SW_BG_FPROP || n <= 0)
+		return;
+	fprop_periods(m, t);
+	fprop_reflect(m);
+	/* one call per folio as each completes (__folio_end_writeback), so
+	 * the wb's count folds at exactly the batch, never past it: 7 + 2
+	 * pages fold 8 and leave 1, not fold 9 */
+	for (int64_t i = 0; i < n; i++) {
+		pcpu_add(&m->wb_events, 1, PROP_BATCH);
+		pcpu_add(&m->dom_events, 1, PCPU_BATCH);
+	}
+	if (!m->t_period_mono_ns)
+		period_arm(m, t);
+}
+
+/* wb_over_bg_thresh() at t for a wb with dirty pages: wb_calc_thresh()
+ * scales the background threshold by fprop_fraction_percpu(), whose
+ * numerator is percpu_counter_read_positive() of the wb's events; with a
+ * numerator of 0 the share is 0 pages and one dirty page is over it (a
+ * non-zero share on a wb doing all the writeout is most of the threshold:
+ * thousands of pages, never reached by these workloads) */
+int swm_bg_over(struct sw_model *m, int64_t t)
+{
+	switch (m->cfg.bg_share) {
+	case SW_BG_ZERO:
+		return 1;
+	case SW_BG_FPROP:
+		swm_fprop_writeout(m, t, 0);
+		fprop_periods(m, t);
+		fprop_reflect(m);
+		return m->wb_events.fold <= 0;
+	default:
+		return 0;
+	}
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * model_int.h - what the writeback model's files share (model.c,
+ * model_clock.c, model_fprop.c); not for the model's users (model.h).
+ */
+#ifndef STALEWIN_MODEL_INT_H
+#define STALEWIN_MODEL_INT_H
+
+#include <stdint.h>
+
+#include "model.h"
+
+/* model_clock.c: the kernel's jiffies and timer wheel */
+int64_t swm_floor_div(int64_t a, int64_t b);
+int64_t swm_jiffy_len(const struct sw_model *m);     /* mono ns a jiffy lasts */
+int64_t swm_jiffies_at(const struct sw_model *m, int64_t t_mono_ns);
+int64_t swm_jiffy_start(const struct sw_model *m, int64_t j); /* mono ns */
+int64_t swm_wheel_fires(int64_t now, int64_t expires);        /* jiffies */
+
+/* model_fprop.c: the wb's writeout share */
+void swm_fprop_writeout(struct sw_model *m, int64_t t_mono_ns, int64_t n);
+int swm_bg_over(struct sw_model *m, int64_t t_mono_ns);
+
+#endif
