@@ -10,7 +10,8 @@
  *     [--create-meta-pages N] [--alloc-meta-pages N] [--phases 40]
  *     [--lead-ms 0] [--kernel-trace TRACE.txt --bdi MAJ:MIN [--created-s S]]
  *     [--wb-run-commit-us N] [--wb-run-alloc-us N] [--wb-run-pass-us N]
- *     [--period-timer traced|wheel|exact]
+ *     [--wb-run-io-us N]
+ *     [--period-timer traced|wheel|exact] [--atime-read-ms N]
  *
  * The model options mean what they mean to stalewin-writer.  --policy
  * defaults to the log's kernel_cmtime_policy (a native run on the patched
@@ -30,6 +31,9 @@
  * (default), the kernel's own firings from the trace's timer:timer_start
  * lines in the kernel-phase replay (the wheel's elsewhere); wheel, at its
  * timer-wheel bucket (model.h); exact, 3 s after its arming (the old rule).
+ * --atime-read-ms N: NFS clients read the file N ms after every update
+ * (the guests' runs), each such read a journal handle (model.h
+ * atime_read_ns).
  * Exit 0, 1 unreadable log or model error, 2 usage.
  */
 #include <getopt.h>
@@ -55,8 +59,8 @@ static int usage(const char *why)
 		"         [--jiffy-us N] [--journal-commit-ms N] [--wb-bg-share none|zero|fprop]\n"
 		"         [--create-meta-pages N] [--alloc-meta-pages N] [--phases N] [--lead-ms N]\n"
 		"         [--kernel-trace TRACE.txt --bdi MAJ:MIN [--created-s S]]\n"
-		"         [--wb-run-commit-us N] [--wb-run-alloc-us N] [--wb-run-pass-us N]\n"
-		"         [--period-timer traced|wheel|exact]\n", why);
+		"         [--wb-run-commit-us N] [--wb-run-alloc-us N] [--wb-run-pass-us N] [--wb-run-io-us N]\n"
+		"         [--period-timer traced|wheel|exact] [--atime-read-ms N]\n", why);
 	return 2;
 }
 
@@ -84,8 +88,15 @@ static int push(struct events *E, const struct sw_sweep_ev *e)
 }
 
 /* The log's stores, syncs and munmap; its start from its first record
- * (real time, mapped to mono by the first store's pair of clocks). */
-static int load(const char *path, struct events *E, char *err, size_t errlen)
+ * (real time, mapped to mono by the first store's pair of clocks).  A
+ * store counts from its end (the page is dirty then), or with
+ * fault_start from its start: a stock kernel's ->page_mkwrite updates the
+ * times first (ext4_page_mkwrite -> file_update_time), which dirties the
+ * inode, sets dirtied_when and arms the flusher then (traced in the stock
+ * 6.1 guest: I_DIRTY_SYNC 2-10 ms before the store returned, which moved
+ * the flusher's next run by a wheel bucket, 32 ms). */
+static int load(const char *path, struct events *E, int fault_start, char *err,
+		size_t errlen)
 {
 	struct swlog_reader *r;
 	struct swlog_rec rec;
@@ -123,7 +134,7 @@ static int load(const char *path, struct events *E, char *err, size_t errlen)
 			 * it in ->page_mkwrite (traced: a 9 ms fault across
 			 * a flusher run's page submission, whose data went
 			 * out in the run's next pass) */
-			e.t_mono_ns = s->t_after_mono_ns;
+			e.t_mono_ns = fault_start ? s->t_before_mono_ns : s->t_after_mono_ns;
 			e.t_after_mono_ns = s->t_after_mono_ns;
 			e.page = s->page;
 		} else if (rec.type == SW_REC_SYNC) {
@@ -280,8 +291,26 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 	size_t jn = 0, jcap = 0;
 	int64_t pf[MAX_FIRINGS];
 	size_t npf = 0, pseen = 0;
+	int64_t ct[MAX_FIRINGS];
+	size_t nct = 0;
+	char ckey[64], dev[32];
 	snprintf(key, sizeof(key), ": writeback_start: bdi %s: ", bdi);
+	snprintf(dev, sizeof(dev), "%s", bdi);
+	char *colon = strchr(dev, ':');
+	if (colon) /* the bdi's MAJ:MIN is jbd2's "dev MAJ,MIN" */
+		*colon = ',';
+	snprintf(ckey, sizeof(ckey), ": jbd2_start_commit: dev %s ", dev);
 	while (fgets(line, sizeof(line), f)) {
+		char *cs = strstr(line, ckey);
+		if (cs && nct < MAX_FIRINGS) {
+			char *q = cs;
+			double ts;
+			while (q > line && q[-1] != ' ')
+				q--;
+			if (sscanf(q, "%lf", &ts) == 1)
+				ct[nct++] = (int64_t)(ts * 1e9 + 0.5);
+			continue;
+		}
 		char *p = strstr(line, key);
 		char *qi = strstr(line, ": writeback_queue_io: bdi ");
 		if (!qi)
@@ -356,9 +385,17 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 	int64_t best = t_created >= 0 ? t_created : t_run - cfg->writeback_ns;
 	if (best > E->ev[0].t_mono_ns)
 		best = E->ev[0].t_mono_ns;
-	int64_t ut[256], mf[MAX_FIRINGS];
+	/* the transaction running at the creation commits when the kernel's
+	 * first traced commit after it began (jbd2:jbd2_start_commit) */
+	for (size_t i = 0; i < nct; i++)
+		if (ct[i] > best) {
+			kc.first_commit_mono_ns = ct[i];
+			break;
+		}
+	int64_t ut[256], mf[MAX_FIRINGS], mc[MAX_FIRINGS];
 	struct sw_sweep_out o = { .upd_t = ut, .upd_cap = 256, .period_t = mf,
-				  .period_cap = MAX_FIRINGS };
+				  .period_cap = MAX_FIRINGS, .commit_t = mc,
+				  .commit_cap = MAX_FIRINGS };
 	if (sw_sweep_run_from(cfg, pol, E->ev, E->n, best, t_run, E->t_end_mono_ns,
 			      &o, err, errlen))
 		return NULL;
@@ -369,6 +406,9 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 	json_object_set_new(j, "period_timer_lines", json_integer((json_int_t)pseen));
 	json_object_set_new(j, "period_traced_mono_ns", i64_array(pf, npf));
 	json_object_set_new(j, "period_fire_mono_ns", i64_array(mf, o.period_n));
+	json_object_set_new(j, "commit_traced_mono_ns", i64_array(ct, nct));
+	json_object_set_new(j, "commit_mono_ns",
+			    i64_array(mc, o.commit_n < MAX_FIRINGS ? o.commit_n : MAX_FIRINGS));
 	json_object_set_new(j, "flusher_run_mono_ns", json_integer(t_run));
 	json_object_set_new(j, "create_mono_ns", json_integer(best));
 	json_object_set_new(j, "periodic_runs_traced", json_integer(runs));
@@ -397,15 +437,17 @@ int main(int argc, char **argv)
 		{ "wb-run-commit-us", required_argument, NULL, 'R' },
 		{ "wb-run-alloc-us", required_argument, NULL, 'a' },
 		{ "wb-run-pass-us", required_argument, NULL, 'P' },
+		{ "wb-run-io-us", required_argument, NULL, 'I' },
 		{ "bdi", required_argument, NULL, 'B' },
 		{ "created-s", required_argument, NULL, 'K' },
 		{ "period-timer", required_argument, NULL, 'D' },
+		{ "atime-read-ms", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *log = NULL, *pname = NULL, *ktrace = NULL, *bdi = NULL;
 	double created_s = -1;
 	uint64_t wb_ms = 1000, ex_ms = 5000, jc_ms = 5000, cmeta = 0, ameta = 0, phases = 40, lead_ms = 0;
-	uint64_t run_commit_us = 0, run_alloc_us = 0, run_pass_us = 0;
+	uint64_t run_commit_us = 0, run_alloc_us = 0, run_pass_us = 0, atime_ms = 0, run_io_us = 0;
 	uint64_t jiffy_us = (uint64_t)(sw_model_host_jiffy_ns() / 1000);
 	int bg = SW_BG_NONE, c, traced_period = 1, period_exact = 0;
 	const char *ptimer = "traced";
@@ -439,12 +481,14 @@ int main(int argc, char **argv)
 		case 'j': u = &jiffy_us; nm = "jiffy-us"; hi = 1000000; break;
 		case 'c': u = &jc_ms; nm = "journal-commit-ms"; break;
 		case 'C': u = &cmeta; nm = "create-meta-pages"; hi = 1024; break;
+		case 'r': u = &atime_ms; nm = "atime-read-ms"; hi = 60000; break;
 		case 'A': u = &ameta; nm = "alloc-meta-pages"; hi = 1024; break;
 		case 'n': u = &phases; nm = "phases"; hi = MAX_PHASES; break;
 		case 'L': u = &lead_ms; nm = "lead-ms"; break;
 		case 'R': u = &run_commit_us; nm = "wb-run-commit-us"; hi = 10000000; break;
 		case 'a': u = &run_alloc_us; nm = "wb-run-alloc-us"; hi = 10000000; break;
 		case 'P': u = &run_pass_us; nm = "wb-run-pass-us"; hi = 10000000; break;
+		case 'I': u = &run_io_us; nm = "wb-run-io-us"; hi = 10000000; break;
 		case 'b':
 			if ((bg = sw_bg_share_parse(optarg)) < 0) {
 				snprintf(err, sizeof(err), "expected --wb-bg-share none|zero|fprop, saw '%s'", optarg);
@@ -466,7 +510,7 @@ int main(int argc, char **argv)
 		return usage("expected --kernel-trace and --bdi together");
 
 	struct events E = { 0 };
-	if (load(log, &E, err, sizeof(err))) {
+	if (load(log, &E, 0, err, sizeof(err))) {
 		fprintf(stderr, "stalewin-model-sweep: %s\n", err);
 		return 1;
 	}
@@ -477,6 +521,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "stalewin-model-sweep: expected --policy eager|deferred|lang, saw '%s'\n", pname);
 		free(E.ev);
 		return 2;
+	}
+	/* eager, the stock kernel's policy: its stores count from their
+	 * start (load()) */
+	if (pol->trap_updates && !pol->flush_owed) {
+		free(E.ev);
+		E = (struct events){ 0 };
+		if (load(log, &E, 1, err, sizeof(err))) {
+			fprintf(stderr, "stalewin-model-sweep: %s\n", err);
+			return 1;
+		}
 	}
 	uint64_t maxpage = 0;
 	for (size_t i = 0; i < E.n; i++)
@@ -495,7 +549,9 @@ int main(int argc, char **argv)
 		.run_commit_ns = (int64_t)run_commit_us * 1000,
 		.run_alloc_ns = (int64_t)run_alloc_us * 1000,
 		.run_pass_ns = (int64_t)run_pass_us * 1000,
+		.run_io_ns = (int64_t)run_io_us * 1000,
 		.period_exact = period_exact,
+		.atime_read_ns = (int64_t)atime_ms * SW_NS_PER_MS,
 	};
 	int64_t p50[MAX_PHASES], p90[MAX_PHASES], upd[MAX_PHASES];
 	json_t *arr = json_array();
@@ -540,6 +596,8 @@ int main(int argc, char **argv)
 			"stores", (json_int_t)(json_array_size(arr) ? json_integer_value(json_object_get(json_array_get(arr, 0), "stores")) : 0),
 			"run_ms", (json_int_t)((E.t_end_mono_ns - E.t_first_mono_ns) / SW_NS_PER_MS));
 		json_object_set_new(out, "period_timer", json_string(ptimer));
+		json_object_set_new(out, "atime_read_ms", json_integer((json_int_t)atime_ms));
+		json_object_set_new(out, "wb_run_io_us", json_integer((json_int_t)run_io_us));
 		json_object_set_new(out, "p50_ns", spread(p50, (int)phases));
 		json_object_set_new(out, "p90_ns", spread(p90, (int)phases));
 		json_object_set_new(out, "updates", spread(upd, (int)phases));

@@ -8,6 +8,7 @@
 #include "model.h"
 #include "model_int.h"
 #include "records.h"
+#include "swtime.h"
 
 size_t sw_model_bytes_per_page(void)
 {
@@ -27,7 +28,8 @@ int sw_model_init(struct sw_model *m, const struct sw_model_cfg *cfg,
 		return -EINVAL;
 	}
 	if (cfg->writeback_ns < 0 || cfg->expire_ns < 0 || cfg->run_commit_ns < 0 ||
-	    cfg->run_alloc_ns < 0 || cfg->run_pass_ns < 0) {
+	    cfg->run_alloc_ns < 0 || cfg->run_pass_ns < 0 || cfg->run_io_ns < 0 ||
+	    cfg->atime_read_ns < 0) {
 		snprintf(err, errlen, "expected writeback, expire and run times >= 0");
 		return -EINVAL;
 	}
@@ -60,6 +62,8 @@ void sw_model_start(struct sw_model *m, int64_t t_mono_ns)
 	m->t_next_tick_mono_ns = INT64_MAX;
 	m->t_last_old_flush_mono_ns = t_mono_ns;
 	m->t_commit_mono_ns = INT64_MAX;
+	m->t_txn_expires_mono_ns = INT64_MAX;
+	m->commit_log_n = 0;
 	m->t_run_mono_ns = INT64_MAX;
 	m->run_step = 0;
 	m->run_bg = 0;
@@ -69,6 +73,9 @@ void sw_model_start(struct sw_model *m, int64_t t_mono_ns)
 	m->bdev_other = 0;
 	m->txn_itable = 0;
 	m->txn_other = 0;
+	m->txn_create = 0;
+	m->txn_alloc = 0;
+	m->t_atime_mono_ns = INT64_MAX;
 	m->meta_dirty = 0;
 	m->period_fire_i = 0;
 	m->period_log_n = 0;
@@ -84,8 +91,16 @@ void sw_model_start(struct sw_model *m, int64_t t_mono_ns)
 	 * flusher's phase is the creation's) */
 	if (m->cfg.create_meta_pages > 0) {
 		journal_start(m, t_mono_ns);
+		/* a transaction that something else had started before the
+		 * file, committed when the kernel did (cfg) */
+		if (m->cfg.first_commit_mono_ns > t_mono_ns &&
+		    m->t_commit_mono_ns != INT64_MAX) {
+			m->t_commit_mono_ns = m->cfg.first_commit_mono_ns;
+			m->t_txn_expires_mono_ns = INT64_MAX;
+		}
 		m->txn_itable = 1;
 		m->txn_other = m->cfg.create_meta_pages - 1;
+		m->txn_create = 1;
 		m->meta_dirty = 1;
 		m->t_dirtied_when_mono_ns = t_mono_ns;
 		m->t_next_tick_mono_ns = sw_model_wake_after(m, t_mono_ns);
@@ -120,26 +135,48 @@ static void decision_init(struct sw_decision *d, uint32_t cause)
 	d->cause = cause;
 }
 
-/* round_jiffies_up() (kernel/time/timer.c): up to a whole second of
- * jiffies (the per-CPU skew of a few jiffies is left out). */
-static int64_t round_second_up(const struct sw_model *m, int64_t t)
+/* round_jiffies_up(j) on CPU 0 (kernel/time/timer.c round_jiffies_common,
+ * force_up): j - j % HZ + HZ, a whole second later even when j is on one
+ * (the per-CPU skew of 3 jiffies a CPU is 0 on CPU 0, the only one of
+ * the guests). */
+static int64_t round_jiffies_up(const struct sw_model *m, int64_t j)
 {
-	int64_t J = m->cfg.jiffy_ns;
-	if (J <= 0)
-		return t;
-	int64_t hz = 1000000000 / J, j = swm_jiffies_at(m, t - 1) + 1;
-	return swm_jiffy_start(m, swm_floor_div(j + hz - 1, hz) * hz);
+	int64_t hz = SW_NS_PER_S / m->cfg.jiffy_ns;
+	return j - (j - swm_floor_div(j, hz) * hz) + hz;
 }
 
-/* A handle at t (ext4_journal_start()): the running transaction, or a
- * new one whose commit timer is armed at t + journal_commit_ns
- * (jbd2_get_transaction: t_expires = jiffies + j_commit_interval; the
- * timer at round_jiffies_up(t_expires)). */
+/* A handle at t (ext4_journal_start()) joins the running transaction, or
+ * starts one (jbd2_get_transaction): t_expires = jiffies +
+ * j_commit_interval, and the commit timer at round_jiffies_up(t_expires),
+ * which add_timer() files in the wheel (calc_wheel_index: a 5 s timeout
+ * is in level 2, 64 jiffies) and runs at its bucket's end: 0.25-1.25 s
+ * after t_expires at HZ=250 (traced in the stock 6.1 guest: commits at
+ * 12.297 s and 18.181 s, the buckets of the whole seconds 12.109 and
+ * 18.109 s; the model used to commit at the whole second).  A handle
+ * that stops at or after t_expires asks for the commit at once
+ * (jbd2_journal_stop: time_after_eq(jiffies, t_expires) ->
+ * jbd2_log_start_commit; traced: a commit 5.1 s after the transaction's
+ * first update, with the next update, 0.4 s before its timer). */
 static void journal_start(struct sw_model *m, int64_t t)
 {
-	if (m->cfg.journal_commit_ns <= 0 || m->t_commit_mono_ns != INT64_MAX)
+	int64_t J = m->cfg.jiffy_ns;
+
+	if (m->cfg.journal_commit_ns <= 0)
 		return;
-	m->t_commit_mono_ns = round_second_up(m, t + m->cfg.journal_commit_ns);
+	if (m->t_commit_mono_ns != INT64_MAX) {
+		if (t >= m->t_txn_expires_mono_ns && t < m->t_commit_mono_ns)
+			m->t_commit_mono_ns = t;
+		return;
+	}
+	if (J <= 0) {
+		m->t_txn_expires_mono_ns = t + m->cfg.journal_commit_ns;
+		m->t_commit_mono_ns = m->t_txn_expires_mono_ns;
+		return;
+	}
+	int64_t now = swm_jiffies_at(m, t), expires = now + m->cfg.journal_commit_ns / J;
+	m->t_txn_expires_mono_ns = swm_jiffy_start(m, expires);
+	m->t_commit_mono_ns =
+		swm_jiffy_start(m, swm_wheel_fires(now, round_jiffies_up(m, expires)));
 }
 
 /* A timestamp update at t: ext4_dirty_inode() journals the inode. */
@@ -150,20 +187,15 @@ static void journal_update(struct sw_model *m, int64_t t)
 		m->txn_itable = 1;
 }
 
-/* The commit at t: its metadata buffers go to the VM dirty
+/* The commit's metadata buffers go to the VM dirty
  * (__jbd2_journal_refile_buffer -> mark_buffer_dirty ->
  * __mark_inode_dirty(bdev inode)): a page already dirty counts once;
  * dirtied_when is set when the block device inode was clean, and
  * wb_wakeup_delayed() arms the flusher when nothing else was dirty. */
-static void journal_commit(struct sw_model *m, int64_t t)
+static void commit_to_bdev(struct sw_model *m, int64_t t)
 {
-	m->t_commit_mono_ns = INT64_MAX;
-	if (!m->txn_itable && !m->txn_other)
-		return;
 	m->bdev_itable |= m->txn_itable;
 	m->bdev_other += m->txn_other;
-	m->txn_itable = 0;
-	m->txn_other = 0;
 	if (m->bdev_dirty)
 		return;
 	m->bdev_dirty = 1;
@@ -175,6 +207,34 @@ static void journal_commit(struct sw_model *m, int64_t t)
 	 * run was armed by the next store, ~1.1 s apart, not 1.024 s) */
 	if (m->t_next_tick_mono_ns == INT64_MAX && !m->in_run)
 		m->t_next_tick_mono_ns = sw_model_wake_after(m, t);
+}
+
+/* The commit at t. */
+static void journal_commit(struct sw_model *m, int64_t t)
+{
+	m->t_commit_mono_ns = INT64_MAX;
+	m->t_txn_expires_mono_ns = INT64_MAX;
+	if (m->commit_log && m->commit_log_n < m->commit_log_cap)
+		m->commit_log[m->commit_log_n++] = t;
+	if (m->txn_itable || m->txn_other)
+		commit_to_bdev(m, t);
+	m->txn_itable = 0;
+	m->txn_other = 0;
+	m->txn_create = 0;
+	m->txn_alloc = 0;
+}
+
+/* The NFS readers' first read after an update (cfg.atime_read_ns after
+ * it): knfsd's read updates atime (touch_atime, relatime: atime older
+ * than the new mtime), a handle that journals the inode (traced in the
+ * stock 6.1 guest: knfsd dirtying the file's inode 8-109 ms after each
+ * of the writer's updates; after a commit that an update's handle
+ * forced, that read starts the next transaction, whose commit came
+ * 5.2-5.5 s later with no update in between). */
+static void atime_read(struct sw_model *m, int64_t t)
+{
+	m->t_atime_mono_ns = INT64_MAX;
+	journal_update(m, t);
 }
 
 /* The policy's decisions (policy.h) on the inode's state: a trap updates
@@ -202,6 +262,8 @@ static void count_update(struct sw_model *m, struct sw_decision *d, int upd,
 	if (upd) {
 		m->updates++;
 		journal_update(m, t);
+		if (m->cfg.atime_read_ns > 0)
+			m->t_atime_mono_ns = t + m->cfg.atime_read_ns;
 	}
 }
 
@@ -322,11 +384,15 @@ static unsigned flush(struct sw_model *m, uint32_t cause, int64_t t,
 	/* then the data goes out: a page never written gets its block now
 	 * (ext4_writepages -> mpage_map_and_submit_extent, delalloc), a
 	 * handle of the transaction after that commit (traced: block bitmap
-	 * and group descriptor dirtied by the next commit) */
+	 * and group descriptor dirtied by the next commit); more allocations
+	 * in one transaction dirty the same two blocks, and the creation's
+	 * shares one of them */
 	if (fresh && m->cfg.alloc_meta_pages) {
 		journal_start(m, t);
-		if (m->t_commit_mono_ns != INT64_MAX)
-			m->txn_other += m->cfg.alloc_meta_pages;
+		if (m->t_commit_mono_ns != INT64_MAX && !m->txn_alloc) {
+			m->txn_other += m->cfg.alloc_meta_pages - (m->txn_create ? 1 : 0);
+			m->txn_alloc = 1;
+		}
 	}
 	return how;
 }
@@ -346,6 +412,8 @@ int64_t sw_model_next_tick(const struct sw_model *m)
 	int64_t t = m->t_commit_mono_ns < m->t_next_tick_mono_ns
 			    ? m->t_commit_mono_ns
 			    : m->t_next_tick_mono_ns;
+	if (m->t_atime_mono_ns < t)
+		t = m->t_atime_mono_ns;
 	return m->t_run_mono_ns < t ? m->t_run_mono_ns : t;
 }
 
@@ -387,13 +455,20 @@ static int run_goes_on(struct sw_model *m, int64_t t, unsigned how,
  * writes them to unwritten extents, and ext4_end_io_rsv_work() converts
  * those after the I/O, then ext4_finish_bio() -> folio_end_writeback()
  * (traced in the stock 6.1 guest: the writeout_period timer armed by
- * that completion 17.0 and 25.7 ms after the run's start). */
+ * that completion 17.0 and 25.7 ms after the run's start).  Its other
+ * pages complete run_io_ns later, after their block I/O (traced in the
+ * stock 6.1 guest: block_rq_complete 0.5-3 ms after the run's start; a
+ * writeout_period firing 0.3 ms into a run aged the share before the
+ * run's seven pages counted, and the model, counting them first, left
+ * background writeback 2 s early). */
 static void run_end(struct sw_model *m, int64_t t)
 {
-	if (m->run_late && m->cfg.run_alloc_ns > 0) {
+	int64_t late = m->run_late && m->cfg.run_alloc_ns > 0 ? m->cfg.run_alloc_ns
+							       : m->cfg.run_io_ns;
+	if (late > 0 && m->pending_events > 0) {
 		swm_fprop_writeout(m, t, 0);
 		m->late_events += m->pending_events;
-		m->t_late_mono_ns = t + m->cfg.run_alloc_ns;
+		m->t_late_mono_ns = t + late;
 	} else {
 		swm_fprop_writeout(m, t, m->pending_events);
 	}
@@ -467,6 +542,13 @@ int sw_model_tick(struct sw_model *m, int64_t t_mono_ns,
 
 	decision_init(d, SW_CAUSE_KUPDATE);
 	for (;;) {
+		if (m->t_atime_mono_ns <= t_mono_ns &&
+		    m->t_atime_mono_ns <= m->t_run_mono_ns &&
+		    m->t_atime_mono_ns <= m->t_commit_mono_ns &&
+		    m->t_atime_mono_ns <= m->t_next_tick_mono_ns) {
+			atime_read(m, m->t_atime_mono_ns);
+			continue;
+		}
 		if (m->t_run_mono_ns <= t_mono_ns &&
 		    m->t_run_mono_ns <= m->t_commit_mono_ns) {
 			ran++;

@@ -39,8 +39,11 @@
  * Journal (journal_commit_ns > 0, ext4 without lazytime): a timestamp
  * update joins the running jbd2 transaction (ext4_dirty_inode), which
  * commits journal_commit_ns after it started, rounded up to a whole second
- * (jbd2_get_transaction: t_expires; round_jiffies_up of the commit timer),
- * or at once at fsync / msync(MS_SYNC) (ext4_sync_file ->
+ * and then to the timer wheel's bucket (jbd2_get_transaction: t_expires;
+ * round_jiffies_up of the commit timer, add_timer), at once when a handle
+ * stops past t_expires (jbd2_journal_stop; with atime_read_ns, the NFS
+ * readers' atime handle after an update is one), or at once at fsync /
+ * msync(MS_SYNC) (ext4_sync_file ->
  * jbd2_complete_transaction) and, for the deferred policies, at every
  * writeback that applies the pending update (the patched kernel's
  * ext4_writepages_cmtime(), vm/kernel 0008).  The commit hands the inode table buffer to
@@ -175,6 +178,12 @@ struct sw_model_cfg {
 				      (wb_writeback; the new extent's bio
 				      goes out at the plug's end), ns;
 				      other passes follow at once */
+	int64_t run_io_ns;         /* the block I/O of a run taken as
+				      instant: its pages complete this long
+				      after it (fprop counts them then: a
+				      writeout_period firing in between
+				      ages the share first; traced in the
+				      stock 6.1 guest: 0.5-3 ms), ns */
 	int period_exact;          /* 1: the writeout_period timer fires
 				      exactly 3 s after it was armed, and
 				      every 3 s (the rule before 4 Dec;
@@ -191,6 +200,19 @@ struct sw_model_cfg {
 				      runs at a later tick, never sooner);
 				      NULL: the model's own times */
 	size_t period_fires;       /* entries in period_fire_mono_ns */
+	int64_t first_commit_mono_ns; /* the transaction running when the
+				      file is created (create_meta_pages)
+				      commits then, CLOCK_MONOTONIC ns:
+				      something else may have started it
+				      earlier (stalewin-model-sweep reads
+				      it from jbd2:jbd2_end_commit); 0: a
+				      transaction the creation started */
+	int64_t atime_read_ns;     /* NFS clients read the file this long
+				      after every update, and knfsd's read
+				      journals atime (ext4 relatime: a
+				      handle when atime is older than
+				      mtime), ns; 0: no reader (model.c
+				      atime_read) */
 	uint32_t alloc_meta_pages; /* block-device pages the first
 				      writeback of a page with no block yet
 				      (ext4 delalloc: block bitmap and group
@@ -265,12 +287,29 @@ struct sw_model {
 					     flush run (CLOCK_MONOTONIC ns) */
 	int64_t t_commit_mono_ns;        /* running jbd2 transaction commits
 					    then; INT64_MAX: none running */
+	int64_t t_txn_expires_mono_ns;   /* its t_expires: a handle from
+					    then on commits it at once;
+					    INT64_MAX: none, or as traced */
+	int64_t t_atime_mono_ns;         /* the readers' read after the last
+					    update journals atime then;
+					    INT64_MAX: none due */
+	int64_t *commit_log;             /* caller's array or NULL: the
+					    commits the model made, in order */
+	size_t commit_log_cap, commit_log_n;
 	int bdev_dirty;                  /* 1: the journal's checkpoint
 					    buffers dirty the block device
 					    inode on the same wb */
 	int64_t t_bdev_dirtied_when_mono_ns; /* valid when bdev_dirty */
 	int txn_itable;                  /* 1: the running transaction holds
 					    the inode (its inode table block) */
+	int txn_create;                  /* 1: it holds the creation's
+					    blocks, one of which an
+					    allocation shares (traced in the
+					    stock 6.1 guest: creation and the
+					    first write-back's allocation in
+					    one transaction, 6 block-device
+					    pages written, not 5 + 2) */
+	int txn_alloc;                   /* 1: it holds an allocation's */
 	uint32_t txn_other;              /* its other metadata blocks (the
 					    creation's, an allocation's) */
 	int bdev_itable;                 /* the bdev inode's dirty pages: */

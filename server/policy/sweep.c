@@ -147,10 +147,12 @@ int sw_sweep_run_from(const struct sw_model_cfg *cfg,
 	int64_t *w = NULL;
 	int rc;
 
-	int64_t *upd_t = out->upd_t, *period_t = out->period_t;
+	int64_t *upd_t = out->upd_t, *period_t = out->period_t, *commit_t = out->commit_t;
 	size_t upd_cap = out->upd_cap, period_cap = out->period_cap;
+	size_t commit_cap = out->commit_cap;
 	*out = (struct sw_sweep_out){ .upd_t = upd_t, .upd_cap = upd_cap,
-				      .period_t = period_t, .period_cap = period_cap };
+				      .period_t = period_t, .period_cap = period_cap,
+				      .commit_t = commit_t, .commit_cap = commit_cap };
 	if (n && ev[0].t_mono_ns < t_create_mono_ns) {
 		snprintf(err, errlen,
 			 "expected the file created before its first store, saw creation at %lld ns after it",
@@ -163,6 +165,8 @@ int sw_sweep_run_from(const struct sw_model_cfg *cfg,
 	sw_model_start(&m, t_create_mono_ns);
 	m.period_log = period_t;
 	m.period_log_cap = period_t ? period_cap : 0;
+	m.commit_log = commit_t;
+	m.commit_log_cap = commit_t ? commit_cap : 0;
 	if (t_first_run_mono_ns > t_create_mono_ns)
 		m.t_next_tick_mono_ns = t_first_run_mono_ns;
 	for (size_t i = 0; i < n && !rc; i++)
@@ -172,6 +176,7 @@ int sw_sweep_run_from(const struct sw_model_cfg *cfg,
 	if (!rc) {
 		out->updates = u.n;
 		out->period_n = m.period_log_n;
+		out->commit_n = m.commit_log_n;
 		for (size_t i = 0; upd_t && i < u.n && i < upd_cap; i++)
 			upd_t[i] = u.t[i];
 		w = malloc((n ? n : 1) * sizeof(*w));

@@ -48,14 +48,18 @@ struct sw_sweep_out {
 			       firings of the writeout_period timer the
 			       model made (mono ns), period_n of them */
 	size_t period_cap, period_n;
+	int64_t *commit_t;  /* caller's array, or NULL: the first commit_cap
+			       jbd2 commits the model made (mono ns),
+			       commit_n of them */
+	size_t commit_cap, commit_n;
 };
 
 /* Sorts v[0..n) ascending. */
 void sw_sweep_sort(int64_t *v, size_t n);
 
 /* Runs the model (cfg, pol) from t_create_mono_ns over ev[0..n) (time
- * order) to t_end_mono_ns.  out's upd_t, upd_cap, period_t and
- * period_cap are read, the rest is written.  Returns 0, or -errno with a one-line reason in err (bad
+ * order) to t_end_mono_ns.  out's upd_t, upd_cap, period_t,
+ * period_cap, commit_t and commit_cap are read, the rest is written.  Returns 0, or -errno with a one-line reason in err (bad
  * config, a store out of the model's pages, no memory). */
 int sw_sweep_run(const struct sw_model_cfg *cfg,
 		 const struct sw_policy_ops *pol, const struct sw_sweep_ev *ev,

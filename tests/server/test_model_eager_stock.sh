@@ -31,7 +31,8 @@ set -u
 traced_start eager-stock
 MODEL=(--policy eager --writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop
 	--create-meta-pages 5 --alloc-meta-pages 2 --wb-run-commit-us 4200
-	--wb-run-alloc-us 17400 --wb-run-pass-us 6000 --jiffy-us 4000 --phases 8)
+	--wb-run-alloc-us 17400 --wb-run-pass-us 6000 --wb-run-io-us 1500 --atime-read-ms 60
+	--jiffy-us 4000 --phases 8)
 [ $# -gt 0 ] || set -- 1 2
 for n in "$@"; do
 	d=$D/eager-stock-6.1-$n

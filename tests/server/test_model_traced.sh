@@ -17,7 +17,7 @@ set -u
 traced_start traced
 MODEL=(--policy deferred --writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop
 	--create-meta-pages 5 --alloc-meta-pages 2 --jiffy-us 4000 --phases 8)
-RUNS=(--wb-run-commit-us 4200 --wb-run-alloc-us 17400 --wb-run-pass-us 6000)
+RUNS=(--wb-run-commit-us 4200 --wb-run-alloc-us 17400 --wb-run-pass-us 6000 --wb-run-io-us 1500 --atime-read-ms 60)
 for n in 1 2 3; do
 	d=$D/deferred-6.1-$n
 	kernel_figures "$d" "$n" || continue

@@ -9,7 +9,9 @@
  * before the flush, lang missing its spurious flush update, none updating
  * at all) or as pages not write-protected again after a flush; a broken
  * writeout_period timer as a firing off its wheel bucket or its expiry
- * grid (run_period).
+ * grid (run_period); a broken journal as a commit off the timer wheel's
+ * bucket, a late commit past t_expires, or the wrong block-device pages
+ * at a commit (run_journal).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -645,6 +647,104 @@ static int run_period(void)
 	return fail;
 }
 
+/*
+ * The journal (model.c journal_start, journal_commit, atime_read; traced
+ * in the stock 6.1 guest, tests/server/test_model_journal.sh): HZ=250,
+ * jiffies = mono / 4 ms, commit interval 5 s (1250 jiffies), eager, no
+ * flusher.  jbd2_get_transaction() arms the commit timer at
+ * round_jiffies_up(t_expires) (a whole second of jiffies; one more when
+ * t_expires is on one), filed in the timer wheel (level 2: 64 jiffies);
+ * jbd2_journal_stop() commits at once a transaction past t_expires; the
+ * readers' atime handle starts the next transaction after such a commit.
+ */
+static const struct {
+	const char *name;
+	int64_t atime_ms;     /* cfg.atime_read_ns, ms */
+	int64_t upd_ms[4];    /* eager traps (updates) on pages 0, 1, ..., -1 ends */
+	int64_t commit_ms[4]; /* expected commits, -1 ends */
+} journal_cases[] = {
+	{ "jbd2_get_transaction: t_expires 1250 j on a whole second, rounded up a second more (1500 j), wheel level 2: 1536 j", 0,
+	  { 0, -1 }, { 6144, -1 } },
+	{ "a handle at 25 j: t_expires 1275 j rounds up to 1500 j, bucket 1536 j", 0,
+	  { 100, -1 }, { 6144, -1 } },
+	{ "jbd2_journal_stop: a handle at t_expires (1250 j) commits at once", 0,
+	  { 0, 5000, -1 }, { 5000, -1 } },
+	{ "a handle one jiffy before t_expires joins and waits for the timer", 0,
+	  { 0, 4996, -1 }, { 6144, -1 } },
+	{ "after a forced commit the readers' read 50 ms later starts the next transaction: 1262 j, t_expires 2512 j, rounded 2750 j, bucket 2752 j", 50,
+	  { 0, 5000, -1 }, { 5000, 11008, -1 } },
+};
+
+static int run_journal(void)
+{
+	int fail = 0;
+	for (size_t c = 0; c < sizeof(journal_cases) / sizeof(journal_cases[0]); c++) {
+		struct sw_model_cfg cfg = {
+			.npages = 16, .page_size = PG, .jiffy_ns = 4 * MS,
+			.journal_commit_ns = 5000 * MS,
+			.atime_read_ns = journal_cases[c].atime_ms * MS,
+		};
+		struct sw_model m;
+		struct sw_decision d;
+		int64_t log[8];
+		char err[256];
+		if (sw_model_init(&m, &cfg, sw_policy_find("eager"), 0, err, sizeof(err))) {
+			printf("FAIL %s: %s\n", journal_cases[c].name, err);
+			return 1;
+		}
+		m.commit_log = log;
+		m.commit_log_cap = 8;
+		for (int i = 0; i < 4 && journal_cases[c].upd_ms[i] >= 0; i++) {
+			sw_model_advance(&m, journal_cases[c].upd_ms[i] * MS, NULL);
+			sw_model_trap(&m, (uint64_t)i, journal_cases[c].upd_ms[i] * MS, &d);
+		}
+		sw_model_advance(&m, 20000 * MS, NULL);
+		size_t want = 0;
+		while (want < 4 && journal_cases[c].commit_ms[want] >= 0)
+			want++;
+		int bad = m.commit_log_n != want;
+		for (size_t i = 0; !bad && i < want; i++)
+			bad = log[i] != journal_cases[c].commit_ms[i] * MS;
+		if (bad) {
+			printf("FAIL %s: expected %zu commits, the first at %lld ms, saw %zu, the first at %lld ns\n",
+			       journal_cases[c].name, want, (long long)journal_cases[c].commit_ms[0],
+			       m.commit_log_n, m.commit_log_n ? (long long)log[0] : -1ll);
+			fail = 1;
+		}
+		sw_model_free(&m);
+	}
+	/* the first write-back's allocation in the creation's transaction:
+	 * block bitmap and group descriptor, one shared with the creation
+	 * (traced: the first checkpoint writeback wrote 6 pages, not 5 + 2) */
+	for (int created = 0; created <= 1; created++) {
+		struct sw_model_cfg cfg = {
+			.npages = 16, .page_size = PG, .jiffy_ns = 4 * MS,
+			.writeback_ns = 1000 * MS, .expire_ns = 0,
+			.journal_commit_ns = 5000 * MS,
+			.create_meta_pages = created ? 5 : 0, .alloc_meta_pages = 2,
+		};
+		struct sw_model m;
+		struct sw_decision d;
+		char err[256];
+		if (sw_model_init(&m, &cfg, sw_policy_find("eager"), 0, err, sizeof(err))) {
+			printf("FAIL allocation: %s\n", err);
+			return 1;
+		}
+		sw_model_trap(&m, 0, 100 * MS, &d); /* the update: the inode table block */
+		sw_model_advance(&m, 6144 * MS, NULL); /* a run writes the page, the commit */
+		uint32_t pages = m.bdev_other + (uint32_t)m.bdev_itable, want = created ? 6 : 3;
+		if (pages != want) {
+			printf("FAIL allocation %s the creation's transaction: expected %u block-device pages at its commit, saw %u\n",
+			       created ? "in" : "without", want, pages);
+			fail = 1;
+		}
+		sw_model_free(&m);
+	}
+	printf("%s journal: commit timer's wheel bucket, forced commit, atime handle, allocation (%zu rows + 2)\n",
+	       fail ? "FAIL" : "ok  ", sizeof(journal_cases) / sizeof(journal_cases[0]));
+	return fail;
+}
+
 int main(void)
 {
 	int fail = run_wheel();
@@ -655,5 +755,6 @@ int main(void)
 	fail |= run_edges();
 	fail |= run_times();
 	fail |= run_period();
+	fail |= run_journal();
 	return fail ? 1 : 0;
 }

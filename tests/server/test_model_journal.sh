@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Description: the writeback model's journal against five traced eager
+# runs of the stock 6.1 guest whose traces carry the jbd2 commits
+# (tests/server/data/eager-stock-6.1-5..9: native ext4, one page
+# rewritten every 100 ms, 1 s / 5 s, 20 s, NFS readers).  At the kernel's
+# phase (its first flusher run, its first commit, its writeout_period
+# firings) every later commit is the model's own, and each must come
+# within 10 ms of the kernel's jbd2_start_commit: the commit timer at the
+# timer wheel's bucket of round_jiffies_up(t_expires), not the whole
+# second (jbd2_get_transaction); a handle past t_expires committing at
+# once (jbd2_journal_stop); the readers' atime handle starting the next
+# transaction after a commit an update forced.  The model's truth p50,
+# p90 and updates must be within the bands of test_model_eager_stock.sh.
+# Run 9's model runs a store (100 ms) ahead of the kernel from 17.9 s on,
+# its commits with it: there only its first two commits are checked.
+# Each rule is shown to matter: without the readers' atime handle
+# (--atime-read-ms 0) run 9's second commit comes 0.77 s late; with the
+# run's pages counted at its start (--wb-run-io-us 0), run 5's figures
+# leave the bands (a writeout_period firing 0.3 ms into a run).
+set -u
+. "$(dirname "$0")/traced_lib.sh"
+traced_start journal
+MODEL=(--policy eager --writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop
+	--create-meta-pages 5 --alloc-meta-pages 2 --wb-run-commit-us 4200
+	--wb-run-alloc-us 17400 --wb-run-pass-us 6000 --jiffy-us 4000 --phases 4)
+RULES=(--wb-run-io-us 1500 --atime-read-ms 60)
+# sweep N OUT [model args]: the model at run N's kernel phase
+sweep() {
+	local d=$D/eager-stock-6.1-$1 out=$2
+	shift 2
+	"$SW" --log "$d/writer.swlog" "${MODEL[@]}" "$@" --kernel-trace "$d/trace.txt" \
+		--bdi 254:0 --created-s "$(cat "$d/server.prepared")" >"$out" 2>"$out.err" ||
+		{ fail "sweep of run $(basename "$d"): $(cat "$out.err")"; return 1; }
+}
+for n in 5 6 7 8 9; do
+	kernel_figures "$D/eager-stock-6.1-$n" "$n" || continue
+	sweep "$n" "$T/$n.m" "${RULES[@]}" || continue
+	jq -n -r --arg n "$n" --slurpfile k "$T/$n.k" --slurpfile m "$T/$n.m" "$BANDS_JQ"'
+		$k[0] as $k | $m[0].kernel_phase as $m
+		| $m.commit_traced_mono_ns as $tc | $m.commit_mono_ns as $mc
+		| (if $n == "9" then 2 else ($tc | length) end) as $check
+		| "run \($n): kernel p50 \($k.p50 / 1e9) p90 \($k.p90 / 1e9) updates \($k.updates); model p50 \($m.p50_ns / 1e9) p90 \($m.p90_ns / 1e9) updates \($m.updates); commits traced \($tc | map(. / 1e9)), model \($mc | map(. / 1e9))",
+		(if ($tc | length) < 3 then "BAD expected at least 3 jbd2 commits in the trace, saw \($tc | length)" else empty end),
+		([range(0; $check) | select(((($mc[.] // 0) - $tc[.]) | fabs) > 10000000)] as $off
+		 | if ($off | length) > 0 then "BAD expected the model'"'"'s commits within 10 ms of the kernel'"'"'s \($tc[0:$check]), saw \($mc[0:$check])" else empty end),
+		bands($m; $k)
+	' >"$T/$n.out" || fail "run $n: the checks (jq) did not run"
+	bad_lines "$n"
+done
+# the rules matter
+if sweep 9 "$T/9.noatime" --wb-run-io-us 1500 --atime-read-ms 0; then
+	jq -r '.kernel_phase | ((.commit_mono_ns[1] - .commit_traced_mono_ns[1]) / 1e9) as $d
+		| "run 9 without the atime handle: second commit \($d) s after the kernel'"'"'s",
+		  (if ($d | fabs) < 0.1 then "BAD expected it at least 0.1 s off" else empty end)' \
+		"$T/9.noatime" >"$T/x1.out" && bad_lines x1 || fail "run 9 without the atime handle: the check (jq) did not run"
+fi
+if sweep 5 "$T/5.noio" --wb-run-io-us 0 --atime-read-ms 60; then
+	jq -n -r --slurpfile k "$T/5.k" --slurpfile m "$T/5.noio" "$BANDS_JQ"'
+		$k[0] as $k | $m[0].kernel_phase as $m | [bands($m; $k)] as $b
+		| "run 5 with pages counted at the run: p50 \($m.p50_ns / 1e9) updates \($m.updates)",
+		  (if ($b | length) == 0 then "BAD expected the model out of its bands" else empty end)' \
+		>"$T/x2.out" && bad_lines x2 || fail "run 5 with pages counted at the run: the check (jq) did not run"
+fi
+[ $fails -eq 0 ] && echo PASS
+exit $((fails > 0))
