@@ -17,18 +17,21 @@ VM_SYS=(--sysctl vm.dirty_expire_centisecs=500 --sysctl vm.dirty_writeback_centi
 # A flusher run takes time (traced, tests/server/data/README.md): the
 # commit 0008 waits for (~4.2 ms), the first write-back's allocation and
 # the creation's metadata (+17.4 ms), then ~6 ms to the background loop's
-# next pass; a store in between is written in the same run.
-VM_MODEL_ARGS="--writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop --create-meta-pages 5 --alloc-meta-pages 2 --wb-run-commit-us 4200 --wb-run-alloc-us 17400 --wb-run-pass-us 6000"
+# next pass; a store in between is written in the same run.  A run's
+# pages complete ~1.5 ms after it (block I/O), and the NFS readers' read
+# ~60 ms after each update journals atime (tests/server/data/README.md).
+VM_MODEL_ARGS="--writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop --create-meta-pages 5 --alloc-meta-pages 2 --wb-run-commit-us 4200 --wb-run-alloc-us 17400 --wb-run-pass-us 6000 --wb-run-io-us 1500 --atime-read-ms 60"
 VM_MODEL=(--writer-args "$VM_MODEL_ARGS")
 # The same model on the patched kernel's run's own stores
 # (stalewin-model-sweep): at 40 flusher phases over one writeback interval
 # (one emulated run is one draw of a phase the model cannot know), and at
 # the kernel's own phase, its first flusher run and jiffies read from the
-# server guest's writeback tracepoints (VM_TRACE); the verdict rests on the
+# server guest's writeback tracepoints and its first journal commit from
+# jbd2's (VM_TRACE); the verdict rests on the
 # latter.  The guest kernel's HZ is 250 (vm/kernel/config.fragment); its
 # ext4 export is the first virtio disk, bdi 254:0.
 VM_SWEEP_ARGS=($VM_MODEL_ARGS --jiffy-us 4000 --phases 40)
-VM_TRACE="writeback:writeback_start writeback:writeback_queue_io"
+VM_TRACE="writeback:writeback_start writeback:writeback_queue_io jbd2:jbd2_start_commit"
 
 # One VM run, each kernel mount read kept-open and cto; rows per reader.
 vm_replay_run() { # name reader_every_ms duration mount-opts...
