@@ -291,8 +291,8 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 	size_t jn = 0, jcap = 0;
 	int64_t pf[MAX_FIRINGS];
 	size_t npf = 0, pseen = 0;
-	int64_t ct[MAX_FIRINGS];
-	size_t nct = 0;
+	int64_t ct[MAX_FIRINGS], bp[1024];
+	size_t nct = 0, nbp = 0;
 	char ckey[64], dev[32];
 	snprintf(key, sizeof(key), ": writeback_start: bdi %s: ", bdi);
 	snprintf(dev, sizeof(dev), "%s", bdi);
@@ -317,6 +317,15 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 			qi = strstr(line, ": timer_start: ");
 		if (!p && !qi)
 			continue;
+		if (p && strstr(p, "reason=background")) {
+			char *q = p;
+			double ts;
+			while (q > line && q[-1] != ' ')
+				q--;
+			if (nbp < sizeof(bp) / sizeof(bp[0]) && sscanf(q, "%lf", &ts) == 1)
+				bp[nbp++] = (int64_t)(ts * 1e9 + 0.5);
+			continue;
+		}
 		if (p && !strstr(p, "reason=periodic"))
 			continue;
 		char *q = p ? p : qi;
@@ -378,6 +387,8 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 		kc.period_fire_mono_ns = pf;
 		kc.period_fires = npf;
 	}
+	kc.bg_pass_mono_ns = bp;
+	kc.bg_passes = nbp;
 	cfg = &kc;
 	/* the file created when the guest says (--created-s: its journal
 	 * transaction, so its first commit, starts then), else a writeback

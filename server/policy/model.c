@@ -76,6 +76,8 @@ void sw_model_start(struct sw_model *m, int64_t t_mono_ns)
 	m->txn_create = 0;
 	m->txn_alloc = 0;
 	m->t_atime_mono_ns = INT64_MAX;
+	m->t_pass_mono_ns = INT64_MAX;
+	m->bg_pass_i = 0;
 	m->meta_dirty = 0;
 	m->period_fire_i = 0;
 	m->period_log_n = 0;
@@ -433,6 +435,19 @@ static int64_t pages_out_after(const struct sw_model *m, unsigned how)
 
 /* A flush at t in a run: with run times, the run goes on (its pages go
  * out later, then the background loop looks again); returns 1 if so. */
+/* The kernel's own next pass of a run whose flush was at t: the first
+ * traced background pass more than 1 ms and at most 100 ms after it
+ * (cfg.bg_pass_mono_ns), else INT64_MAX. */
+static int64_t traced_pass(struct sw_model *m, int64_t t)
+{
+	const int64_t *p = m->cfg.bg_pass_mono_ns;
+	while (p && m->bg_pass_i < m->cfg.bg_passes && p[m->bg_pass_i] <= t + SW_NS_PER_MS)
+		m->bg_pass_i++;
+	if (p && m->bg_pass_i < m->cfg.bg_passes && p[m->bg_pass_i] <= t + 100 * SW_NS_PER_MS)
+		return p[m->bg_pass_i];
+	return INT64_MAX;
+}
+
 static int run_goes_on(struct sw_model *m, int64_t t, unsigned how,
 		       const struct sw_decision *d)
 {
@@ -442,6 +457,11 @@ static int run_goes_on(struct sw_model *m, int64_t t, unsigned how,
 		m->run_late = 1;
 	if (!d->flushed || out + pass <= 0)
 		return 0;
+	/* a run's length varies (traced: the first run's next pass 19-38 ms
+	 * after its start): with the kernel's passes known, its own */
+	m->t_pass_mono_ns = traced_pass(m, t);
+	if (m->t_pass_mono_ns != INT64_MAX && t + out > m->t_pass_mono_ns)
+		out = m->t_pass_mono_ns - t;
 	m->t_run_mono_ns = t + out;
 	m->run_step = 1;
 	m->run_fresh = (how & FLUSH_FRESH) != 0;
@@ -526,6 +546,8 @@ static void run_step(struct sw_model *m, int64_t t,
 		}
 		m->run_step = 2;
 		m->t_run_mono_ns = t + (m->run_fresh ? m->cfg.run_pass_ns : 0);
+		if (m->t_pass_mono_ns != INT64_MAX)
+			m->t_run_mono_ns = m->t_pass_mono_ns > t ? m->t_pass_mono_ns : t;
 		return;
 	}
 	/* the background loop's next pass: this run's pages completed */

@@ -200,6 +200,15 @@ struct sw_model_cfg {
 				      runs at a later tick, never sooner);
 				      NULL: the model's own times */
 	size_t period_fires;       /* entries in period_fire_mono_ns */
+	const int64_t *bg_pass_mono_ns; /* the kernel's background passes
+				      (writeback_start reason=background,
+				      CLOCK_MONOTONIC ns, ascending;
+				      stalewin-model-sweep reads them): a
+				      run that takes time (run_*_ns) passes
+				      again at the first of them 1-100 ms
+				      after its flush; NULL: after the
+				      run's times */
+	size_t bg_passes;          /* entries in bg_pass_mono_ns */
 	int64_t first_commit_mono_ns; /* the transaction running when the
 				      file is created (create_meta_pages)
 				      commits then, CLOCK_MONOTONIC ns:
@@ -335,6 +344,10 @@ struct sw_model {
 					    background loop's next pass */
 	int in_run;                      /* a flusher run is in progress
 					    (its start to run_end) */
+	int64_t t_pass_mono_ns;          /* the kernel's next pass of the
+					    run (cfg.bg_pass_mono_ns);
+					    INT64_MAX: the model's own */
+	size_t bg_pass_i;                /* next cfg.bg_pass_mono_ns */
 	int run_fresh;                   /* its last flush wrote pages
 					    never written before */
 	int run_bg;                      /* the run's periodic pass is done:

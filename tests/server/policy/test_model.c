@@ -507,19 +507,23 @@ static const struct {
 	const char *pol;
 	int64_t store_ms[4];  /* page-0 stores after the first at 0 ms, -1 ends */
 	struct upd upd[6];    /* expected updates, t_ms < 0 ends */
+	int64_t pass_ms;      /* the kernel's traced next pass, 0: none */
 } run_time_cases[] = {
 	{ "a store during the commit wait: its data goes out with the pages, do_writepages() applies the update it made pending when ->writepages returns (1020 ms), no second flush",
 	  "deferred", { 1010, -1 },
-	  { { 1000, SW_CAUSE_BACKGROUND }, { 1020, SW_CAUSE_BACKGROUND }, { -1, 0 } } },
+	  { { 1000, SW_CAUSE_BACKGROUND }, { 1020, SW_CAUSE_BACKGROUND }, { -1, 0 } }, 0 },
 	{ "a store after the pages went out, before the loop's next pass: wb_writeback() passes again (queue_io, dirtied_before = now) and writes the file in the same run, its own update at 1026 ms",
 	  "deferred", { 1023, -1 },
-	  { { 1000, SW_CAUSE_BACKGROUND }, { 1026, SW_CAUSE_BACKGROUND }, { -1, 0 } } },
+	  { { 1000, SW_CAUSE_BACKGROUND }, { 1026, SW_CAUSE_BACKGROUND }, { -1, 0 } }, 0 },
+	{ "the kernel's own next pass (cfg.bg_pass_mono_ns, traced 20 ms into the run): the store at 1023 ms comes after the run and arms the flusher, 2023 ms",
+	  "deferred", { 1023, -1 },
+	  { { 1000, SW_CAUSE_BACKGROUND }, { 2023, SW_CAUSE_BACKGROUND }, { -1, 0 } }, 1020 },
 	{ "after the run nothing is dirty: the next store arms the flusher (wb_wakeup_delayed), one writeback interval later",
 	  "deferred", { 1100, -1 },
-	  { { 1000, SW_CAUSE_BACKGROUND }, { 2100, SW_CAUSE_BACKGROUND }, { -1, 0 } } },
+	  { { 1000, SW_CAUSE_BACKGROUND }, { 2100, SW_CAUSE_BACKGROUND }, { -1, 0 } }, 0 },
 	{ "eager forces no commit: stock ext4 write-protects a page only as it submits it (mpage_submit_folio -> folio_clear_dirty_for_io), the run is instant and a store after it traps once",
 	  "eager", { 1010, -1 },
-	  { { 0, SW_CAUSE_TRAP }, { 1010, SW_CAUSE_TRAP }, { -1, 0 } } },
+	  { { 0, SW_CAUSE_TRAP }, { 1010, SW_CAUSE_TRAP }, { -1, 0 } }, 0 },
 };
 
 static int run_times(void)
@@ -532,6 +536,11 @@ static int run_times(void)
 			.bg_share = SW_BG_ZERO, .run_commit_ns = 4 * MS,
 			.run_alloc_ns = 16 * MS, .run_pass_ns = 6 * MS,
 		};
+		int64_t pass = run_time_cases[c].pass_ms * MS;
+		if (pass) {
+			cfg.bg_pass_mono_ns = &pass;
+			cfg.bg_passes = 1;
+		}
 		struct sw_model m;
 		struct sw_decision d;
 		struct run r = { .ngot = 0 };
