@@ -268,6 +268,21 @@ static void fit_jiffies(const struct jsample *s, size_t n, int64_t J,
  * model's at the kernel's phase.  With traced_period the writeout_period
  * timer fires when the kernel's did (period_firing()).
  */
+/* A trace line's timestamp (s, to ns): the field before the event at
+ * "at" (": name: ..."); 0 if at is NULL or no number is there. */
+static int line_ts(const char *line, const char *at, int64_t *t)
+{
+	double ts;
+	if (!at)
+		return 0;
+	while (at > line && at[-1] != ' ')
+		at--;
+	if (sscanf(at, "%lf", &ts) != 1)
+		return 0;
+	*t = (int64_t)(ts * 1e9 + 0.5);
+	return 1;
+}
+
 static json_t *kernel_phase(const char *path, const char *bdi,
 			    const struct sw_model_cfg *cfg,
 			    const struct sw_policy_ops *pol, const struct events *E,
@@ -301,14 +316,10 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 		*colon = ',';
 	snprintf(ckey, sizeof(ckey), ": jbd2_start_commit: dev %s ", dev);
 	while (fgets(line, sizeof(line), f)) {
-		char *cs = strstr(line, ckey);
-		if (cs && nct < MAX_FIRINGS) {
-			char *q = cs;
-			double ts;
-			while (q > line && q[-1] != ' ')
-				q--;
-			if (sscanf(q, "%lf", &ts) == 1)
-				ct[nct++] = (int64_t)(ts * 1e9 + 0.5);
+		int64_t t;
+		if (line_ts(line, strstr(line, ckey), &t)) {
+			if (nct < MAX_FIRINGS)
+				ct[nct++] = t;
 			continue;
 		}
 		char *p = strstr(line, key);
@@ -318,23 +329,14 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 		if (!p && !qi)
 			continue;
 		if (p && strstr(p, "reason=background")) {
-			char *q = p;
-			double ts;
-			while (q > line && q[-1] != ' ')
-				q--;
-			if (nbp < sizeof(bp) / sizeof(bp[0]) && sscanf(q, "%lf", &ts) == 1)
-				bp[nbp++] = (int64_t)(ts * 1e9 + 0.5);
+			if (line_ts(line, p, &t) && nbp < sizeof(bp) / sizeof(bp[0]))
+				bp[nbp++] = t;
 			continue;
 		}
 		if (p && !strstr(p, "reason=periodic"))
 			continue;
-		char *q = p ? p : qi;
-		while (q > line && q[-1] != ' ')
-			q--;
-		double ts;
-		if (sscanf(q, "%lf", &ts) != 1)
+		if (!line_ts(line, p ? p : qi, &t))
 			continue;
-		int64_t t = (int64_t)(ts * 1e9 + 0.5);
 		if (qi) {
 			const char *o = strstr(qi, " older="), *a = strstr(qi, " age=");
 			const char *e = strstr(qi, " expires="), *d = strstr(qi, " [timeout=");
