@@ -54,6 +54,10 @@ sw_trace_start() { # INODE [sets]
 # the file's fileid (the server's inode number); one superblock per
 # reader (nosharecache): the reader's mount's dev tells them apart.
 SW_TR_NFS="nfs_revalidate_inode_enter nfs_refresh_inode_enter nfs_initiate_read nfs_readpage_done"
+# the kprobes (TYPE:NAME:FUNCTION; below), added at start, removed at stop
+SW_TR_KPROBES="p:jif_check:nfs_revalidate_mapping p:jif_getattr:__nfs_revalidate_inode
+	p:jif_refresh:nfs_refresh_inode p:jif_read:nfs_initiate_read p:jif_open:nfs4_opendata_alloc
+	r:jif_ga3:nfs3_proc_getattr r:jif_ga4:nfs4_proc_getattr"
 sw_trace_start_nfs() { # FILEID
 	SW_TR_ENABLED=""
 	sw_trace_ok || return 0
@@ -83,9 +87,7 @@ sw_trace_start_nfs() { # FILEID
 	# nfs_refresh_inode is inlined and the kprobe above misses it
 	modprobe nfsv4 2>/dev/null
 	modprobe nfsv3 2>/dev/null
-	for sw_k in p:jif_check:nfs_revalidate_mapping p:jif_getattr:__nfs_revalidate_inode \
-		p:jif_refresh:nfs_refresh_inode p:jif_read:nfs_initiate_read p:jif_open:nfs4_opendata_alloc \
-		r:jif_ga3:nfs3_proc_getattr r:jif_ga4:nfs4_proc_getattr; do
+	for sw_k in $SW_TR_KPROBES; do
 		sw_n=${sw_k#?:}; sw_n=${sw_n%%:*}
 		echo "${sw_k%%:*}:stalewin/$sw_n ${sw_k##*:} j=@jiffies_64:u64" >>$SW_TR/kprobe_events 2>/dev/null &&
 			echo 1 >$SW_TR/events/stalewin/$sw_n/enable 2>/dev/null &&
@@ -109,8 +111,9 @@ sw_trace_stop() { # FILE [HEADER_FILE: more "# " lines for the file]
 	done
 	if [ -d $SW_TR/events/stalewin ]; then
 		echo 0 >$SW_TR/events/stalewin/enable
-		for sw_k in jif_check jif_getattr jif_refresh jif_read jif_open jif_ga3 jif_ga4; do
-			echo "-:stalewin/$sw_k" >>$SW_TR/kprobe_events 2>/dev/null
+		for sw_k in $SW_TR_KPROBES; do
+			sw_n=${sw_k#?:}; sw_n=${sw_n%%:*}
+			echo "-:stalewin/$sw_n" >>$SW_TR/kprobe_events 2>/dev/null
 		done
 	fi
 	: >$SW_TR/trace
