@@ -95,7 +95,14 @@ static int push(struct events *E, const struct sw_sweep_ev *e)
  * inode, sets dirtied_when and arms the flusher then (traced in the stock
  * 6.1 guest: I_DIRTY_SYNC 2-10 ms before the store returned, which moved
  * the flusher's next run by a wheel bucket, 32 ms). */
-static int load(const char *path, struct events *E, int fault_start, char *err,
+/* The policy to replay: --policy, else the log's kernel_cmtime_policy (a
+ * native run on the patched kernel), else deferred; NULL if unknown. */
+static const struct sw_policy_ops *sweep_policy(const char *pname, const char *log_policy)
+{
+	return sw_policy_find(pname ? pname : log_policy[0] ? log_policy : "deferred");
+}
+
+static int load(const char *path, struct events *E, const char *pname, char *err,
 		size_t errlen)
 {
 	struct swlog_reader *r;
@@ -118,6 +125,9 @@ static int load(const char *path, struct events *E, int fault_start, char *err,
 	snprintf(E->policy, sizeof(E->policy), "%s", kp ? kp : "");
 	E->pages = (uint64_t)json_integer_value(json_object_get(meta, "pages"));
 	json_decref(meta);
+	const struct sw_policy_ops *pol = sweep_policy(pname, E->policy);
+	/* eager, the stock kernel's policy */
+	int fault_start = pol && pol->trap_updates && !pol->flush_owed;
 	while ((st = swlog_next(r, &rec)) == SWLOG_OK) {
 		struct sw_sweep_ev e = { .page = SW_NO_PAGE };
 		if (rec.type == SW_REC_NOTE && !t_first_real) {
@@ -257,17 +267,6 @@ static void fit_jiffies(const struct jsample *s, size_t n, int64_t J,
 	c->jiffy_mono_ns = (int64_t)(len + 0.5);
 }
 
-/*
- * The kernel's own flusher phase, from its writeback tracepoints (trace
- * clock mono, vm/guest/trace.sh): the first periodic run of the file's
- * bdi ("writeback_start: bdi MAJ:MIN: ... reason=periodic") after the
- * first store, and the kernel's jiffies (writeback_queue_io's older= and
- * age=, timer_start's expires= and timeout=), whose phase, count and
- * length place the timer wheel's buckets.  The model's first flusher run
- * is that run, its own rules decide every later one: the figures are the
- * model's at the kernel's phase.  With traced_period the writeout_period
- * timer fires when the kernel's did (period_firing()).
- */
 /* A trace line's timestamp (s, to ns): the field before the event at
  * "at" (": name: ..."); 0 if at is NULL or no number is there. */
 static int line_ts(const char *line, const char *at, int64_t *t)
@@ -283,6 +282,17 @@ static int line_ts(const char *line, const char *at, int64_t *t)
 	return 1;
 }
 
+/*
+ * The kernel's own flusher phase, from its writeback tracepoints (trace
+ * clock mono, vm/guest/trace.sh): the first periodic run of the file's
+ * bdi ("writeback_start: bdi MAJ:MIN: ... reason=periodic") after the
+ * first store, and the kernel's jiffies (writeback_queue_io's older= and
+ * age=, timer_start's expires= and timeout=), whose phase, count and
+ * length place the timer wheel's buckets.  The model's first flusher run
+ * is that run, its own rules decide every later one: the figures are the
+ * model's at the kernel's phase.  With traced_period the writeout_period
+ * timer fires when the kernel's did (period_firing()).
+ */
 static json_t *kernel_phase(const char *path, const char *bdi,
 			    const struct sw_model_cfg *cfg,
 			    const struct sw_policy_ops *pol, const struct events *E,
@@ -420,8 +430,7 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 	json_object_set_new(j, "period_traced_mono_ns", i64_array(pf, npf));
 	json_object_set_new(j, "period_fire_mono_ns", i64_array(mf, o.period_n));
 	json_object_set_new(j, "commit_traced_mono_ns", i64_array(ct, nct));
-	json_object_set_new(j, "commit_mono_ns",
-			    i64_array(mc, o.commit_n < MAX_FIRINGS ? o.commit_n : MAX_FIRINGS));
+	json_object_set_new(j, "commit_mono_ns", i64_array(mc, o.commit_n));
 	json_object_set_new(j, "flusher_run_mono_ns", json_integer(t_run));
 	json_object_set_new(j, "create_mono_ns", json_integer(best));
 	json_object_set_new(j, "periodic_runs_traced", json_integer(runs));
@@ -523,27 +532,16 @@ int main(int argc, char **argv)
 		return usage("expected --kernel-trace and --bdi together");
 
 	struct events E = { 0 };
-	if (load(log, &E, 0, err, sizeof(err))) {
+	if (load(log, &E, pname, err, sizeof(err))) {
 		fprintf(stderr, "stalewin-model-sweep: %s\n", err);
 		return 1;
 	}
-	if (!pname)
-		pname = E.policy[0] ? E.policy : "deferred";
-	const struct sw_policy_ops *pol = sw_policy_find(pname);
+	const struct sw_policy_ops *pol = sweep_policy(pname, E.policy);
 	if (!pol || !pol->emulated) {
-		fprintf(stderr, "stalewin-model-sweep: expected --policy eager|deferred|lang, saw '%s'\n", pname);
+		fprintf(stderr, "stalewin-model-sweep: expected --policy eager|deferred|lang, saw '%s'\n",
+			pol ? pol->name : pname ? pname : E.policy);
 		free(E.ev);
 		return 2;
-	}
-	/* eager, the stock kernel's policy: its stores count from their
-	 * start (load()) */
-	if (pol->trap_updates && !pol->flush_owed) {
-		free(E.ev);
-		E = (struct events){ 0 };
-		if (load(log, &E, 1, err, sizeof(err))) {
-			fprintf(stderr, "stalewin-model-sweep: %s\n", err);
-			return 1;
-		}
 	}
 	uint64_t maxpage = 0;
 	for (size_t i = 0; i < E.n; i++)

@@ -144,14 +144,14 @@ static void decision_init(struct sw_decision *d, uint32_t cause)
 static int64_t round_jiffies_up(const struct sw_model *m, int64_t j)
 {
 	int64_t hz = SW_NS_PER_S / m->cfg.jiffy_ns;
-	return j - (j - swm_floor_div(j, hz) * hz) + hz;
+	return (swm_floor_div(j, hz) + 1) * hz;
 }
 
 /* A handle at t (ext4_journal_start()) joins the running transaction, or
  * starts one (jbd2_get_transaction): t_expires = jiffies +
  * j_commit_interval, and the commit timer at round_jiffies_up(t_expires),
  * which add_timer() files in the wheel (calc_wheel_index: a 5 s timeout
- * is in level 2, 64 jiffies) and runs at its bucket's end: 0.25-1.25 s
+ * is in level 2, 64 jiffies) and runs at its bucket's end: up to 1.256 s
  * after t_expires at HZ=250 (traced in the stock 6.1 guest: commits at
  * 12.297 s and 18.181 s, the buckets of the whole seconds 12.109 and
  * 18.109 s; the model used to commit at the whole second).  A handle
