@@ -37,8 +37,19 @@ sw_trace_start() { # INODE [sets]
 	done
 	# SW_TRACE_EVENTS (vm run: SW_VM_TRACE_EVENTS): more set_event names,
 	# e.g. "writeback:* jbd2:*", unfiltered
+	# "kprobe:FUNC[:ARGS]" is a kprobe on FUNC named stalewin/FUNC (ARGS
+	# its fetch args, commas for spaces), removed at stop
 	for e in ${SW_TRACE_EVENTS:-}; do
-		echo "$e" >>$SW_TR/set_event 2>/dev/null && SW_TR_ENABLED="$SW_TR_ENABLED $e"
+		case $e in
+		kprobe:*)
+			sw_f=${e#kprobe:}; sw_a=""
+			case $sw_f in *:*) sw_a=$(echo "${sw_f#*:}" | tr , ' '); sw_f=${sw_f%%:*} ;; esac
+			echo "p:stalewin/$sw_f $sw_f $sw_a" >>$SW_TR/kprobe_events 2>/dev/null &&
+				echo 1 >$SW_TR/events/stalewin/$sw_f/enable 2>/dev/null &&
+				SW_TR_ENABLED="$SW_TR_ENABLED kprobe:$sw_f" ;;
+		*)
+			echo "$e" >>$SW_TR/set_event 2>/dev/null && SW_TR_ENABLED="$SW_TR_ENABLED $e" ;;
+		esac
 	done
 	echo 1 >$SW_TR/tracing_on
 }
@@ -114,6 +125,12 @@ sw_trace_stop() { # FILE [HEADER_FILE: more "# " lines for the file]
 		for sw_k in $SW_TR_KPROBES; do
 			sw_n=${sw_k#?:}; sw_n=${sw_n%%:*}
 			echo "-:stalewin/$sw_n" >>$SW_TR/kprobe_events 2>/dev/null
+		done
+		for e in ${SW_TRACE_EVENTS:-}; do
+			case $e in kprobe:*)
+				sw_f=${e#kprobe:}
+				echo "-:stalewin/${sw_f%%:*}" >>$SW_TR/kprobe_events 2>/dev/null ;;
+			esac
 		done
 	fi
 	: >$SW_TR/trace
