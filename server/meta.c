@@ -216,6 +216,7 @@ char *sw_meta_json(const struct sw_opts *o, const struct sw_resolved *r)
 	json_object_set_new(wb, "run_alloc_us", json_integer((json_int_t)o->wb_run_alloc_us));
 	json_object_set_new(wb, "run_pass_us", json_integer((json_int_t)o->wb_run_pass_us));
 	json_object_set_new(wb, "run_io_us", json_integer((json_int_t)o->wb_run_io_us));
+	json_object_set_new(wb, "run_submit_us", json_integer((json_int_t)o->wb_run_submit_us));
 	json_object_set_new(wb, "atime_read_ms", json_integer((json_int_t)o->atime_read_ms));
 	json_object_set_new(wb, "background_bytes", json_integer(r->background_bytes));
 	json_object_set_new(wb, "background_basis", json_string(r->background_basis));

@@ -276,6 +276,7 @@ static int map_file(struct sw_run *R, char *err, size_t errlen)
 		.run_alloc_ns = (int64_t)o->wb_run_alloc_us * SW_NS_PER_US,
 		.run_pass_ns = (int64_t)o->wb_run_pass_us * SW_NS_PER_US,
 		.run_io_ns = (int64_t)o->wb_run_io_us * SW_NS_PER_US,
+		.run_submit_ns = (int64_t)o->wb_run_submit_us * SW_NS_PER_US,
 		.atime_read_ns = (int64_t)o->atime_read_ms * SW_NS_PER_MS,
 	};
 	if (sw_model_init(&R->model, &mc, o->policy, sw_mono_ns(), e2, sizeof(e2)))

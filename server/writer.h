@@ -41,6 +41,7 @@ struct sw_opts {
 	uint64_t wb_run_alloc_us;             /* model: --wb-run-alloc-us, us */
 	uint64_t wb_run_pass_us;              /* model: --wb-run-pass-us, us */
 	uint64_t wb_run_io_us;                /* model: --wb-run-io-us, us */
+	uint64_t wb_run_submit_us;            /* model: --wb-run-submit-us, us */
 	int64_t atime_read_ms;                /* model: --atime-read-ms; 0: none */
 	int populate;                         /* native: --populate */
 	int64_t native_poll_ms;               /* native: fstat poll period */

@@ -29,7 +29,7 @@ int sw_model_init(struct sw_model *m, const struct sw_model_cfg *cfg,
 	}
 	if (cfg->writeback_ns < 0 || cfg->expire_ns < 0 || cfg->run_commit_ns < 0 ||
 	    cfg->run_alloc_ns < 0 || cfg->run_pass_ns < 0 || cfg->run_io_ns < 0 ||
-	    cfg->atime_read_ns < 0) {
+	    cfg->atime_read_ns < 0 || cfg->run_submit_ns < 0) {
 		snprintf(err, errlen, "expected writeback, expire and run times >= 0");
 		return -EINVAL;
 	}
@@ -76,6 +76,10 @@ void sw_model_start(struct sw_model *m, int64_t t_mono_ns)
 	m->txn_create = 0;
 	m->txn_alloc = 0;
 	m->t_atime_mono_ns = INT64_MAX;
+	m->t_submit_mono_ns = INT64_MAX;
+	m->nsubmit = 0;
+	m->submit_i = 0;
+	m->bdev_written = 0;
 	m->t_pass_mono_ns = INT64_MAX;
 	m->bg_pass_i = 0;
 	m->meta_dirty = 0;
@@ -307,32 +311,79 @@ int sw_model_trap(struct sw_model *m, uint64_t page, int64_t t_mono_ns,
 
 /* Write-protect every writable page; with clean=1 also clean every page and
  * the inode, marking them written (SW_PG_ALLOC) and counting in *fresh those
- * written for the first time.  Returns pages write-protected. */
+ * written for the first time; with late=1 those stay writable until the run
+ * submits them (SW_PG_SUBMIT, submit_now()).  Returns pages write-protected. */
 static uint64_t wrprotect(struct sw_model *m, const struct sw_reprotect *rp,
-			  int clean, uint32_t *fresh)
+			  int clean, uint32_t *fresh, int late)
 {
-	uint64_t n = m->nwritable;
-	int whole = n > m->cfg.npages / 32;
+	uint64_t n = m->nwritable, kept = 0;
+	int whole = n > m->cfg.npages / 32 && !late;
 
 	if (whole && n && rp && rp->all)
 		rp->all(rp->ctx);
 	for (uint64_t i = 0; i < m->ndirty; i++) {
 		uint32_t p = m->cdirty[i];
-		if ((m->flags[p] & SW_PG_WRITABLE) && !whole && rp && rp->page)
+		int first = !(m->flags[p] & SW_PG_ALLOC);
+		int keep = clean && late && first && (m->flags[p] & SW_PG_WRITABLE);
+		if ((m->flags[p] & SW_PG_WRITABLE) && !whole && !keep && rp && rp->page)
 			rp->page(rp->ctx, p);
 		if (clean) {
-			*fresh += !(m->flags[p] & SW_PG_ALLOC);
-			m->flags[p] = SW_PG_ALLOC;
+			*fresh += first;
+			m->flags[p] = keep ? SW_PG_ALLOC | SW_PG_WRITABLE | SW_PG_SUBMIT
+					   : SW_PG_ALLOC;
+			kept += keep;
 		} else {
 			m->flags[p] &= (uint8_t)~SW_PG_WRITABLE;
 		}
 	}
-	m->nwritable = 0;
+	m->nwritable = kept;
+	m->nsubmit = kept;
 	if (clean) {
 		m->ndirty = 0;
 		m->inode_dirty = 0;
 	}
+	return n - kept;
+}
+
+/* The run submits the pages it writes for the first time: their ptes are
+ * write-protected (clear_page_dirty_for_io -> folio_mkclean) and a store
+ * from now on faults.  Returns pages write-protected. */
+static uint64_t submit_now(struct sw_model *m, const struct sw_reprotect *rp)
+{
+	uint64_t n = m->nsubmit;
+	int whole = n == m->nwritable && n > m->cfg.npages / 32;
+
+	m->t_submit_mono_ns = INT64_MAX;
+	if (!n)
+		return 0;
+	if (whole && rp && rp->all)
+		rp->all(rp->ctx);
+	for (uint64_t p = 0; p < m->cfg.npages && m->nsubmit; p++) {
+		if (!(m->flags[p] & SW_PG_SUBMIT))
+			continue;
+		if (!whole && rp && rp->page)
+			rp->page(rp->ctx, p);
+		m->flags[p] &= (uint8_t)~(SW_PG_WRITABLE | SW_PG_SUBMIT);
+		m->nsubmit--;
+		m->nwritable--;
+	}
 	return n;
+}
+
+/* When a flusher run at t that forces no commit (stock ext4) submits the
+ * pages it writes for the first time: the kernel's own allocation within
+ * 100 ms (cfg.submit_mono_ns, consumed with consume), else
+ * cfg.run_submit_ns later; t when at once. */
+static int64_t submit_at(struct sw_model *m, int64_t t, int consume)
+{
+	const int64_t *s = m->cfg.submit_mono_ns;
+	if (!s)
+		return t + m->cfg.run_submit_ns;
+	while (m->submit_i < m->cfg.submits && s[m->submit_i] <= t)
+		m->submit_i++;
+	if (m->submit_i < m->cfg.submits && s[m->submit_i] <= t + 100 * SW_NS_PER_MS)
+		return consume ? s[m->submit_i++] : s[m->submit_i];
+	return t;
 }
 
 #define FLUSH_COMMITTED 0x1u /* it forced a journal commit */
@@ -346,14 +397,22 @@ static unsigned flush(struct sw_model *m, uint32_t cause, int64_t t,
 	unsigned how = 0;
 	int vfs_dirty = m->inode_dirty;
 	uint32_t fresh = 0;
+	/* stock ext4 write-protects a page as it submits it, a page
+	 * never written after its allocation (pages_out_after) */
+	int stock_run = !m->pol->flush_owed &&
+			(cause == SW_CAUSE_KUPDATE || cause == SW_CAUSE_BACKGROUND);
+	int64_t t_sub = stock_run ? submit_at(m, t, 0) : t;
 
 	decision_init(d, cause);
+	uint64_t early = submit_now(m, rp); /* an earlier run's, if not yet */
 	if (m->inode_dirty) {
 		m->flushes++;
 		d->flushed = 1;
 	}
 	m->pending_events += (int64_t)m->ndirty;
-	d->cleaned = wrprotect(m, rp, 1, &fresh);
+	d->cleaned = early + wrprotect(m, rp, 1, &fresh, t_sub > t);
+	if (m->nsubmit)
+		m->t_submit_mono_ns = submit_at(m, t, 1);
 	/* fsync and msync(MS_SYNC) (vfs_fsync_range -> ext4_sync_file, also
 	 * xfs_file_fsync) write the pages with file_write_and_wait_range()
 	 * and force the journal, but never pass the inode through
@@ -404,7 +463,10 @@ static unsigned flush(struct sw_model *m, uint32_t cause, int64_t t,
 static void bdev_writeback(struct sw_model *m)
 {
 	m->bdev_dirty = 0;
-	m->pending_events += m->bdev_itable + m->bdev_other;
+	if (!m->bdev_written++ && m->cfg.first_bdev_pages)
+		m->pending_events += m->cfg.first_bdev_pages;
+	else
+		m->pending_events += m->bdev_itable + m->bdev_other;
 	m->bdev_itable = 0;
 	m->bdev_other = 0;
 }
@@ -416,6 +478,8 @@ int64_t sw_model_next_tick(const struct sw_model *m)
 			    : m->t_next_tick_mono_ns;
 	if (m->t_atime_mono_ns < t)
 		t = m->t_atime_mono_ns;
+	if (m->t_submit_mono_ns < t)
+		t = m->t_submit_mono_ns;
 	return m->t_run_mono_ns < t ? m->t_run_mono_ns : t;
 }
 
@@ -541,7 +605,7 @@ static void run_step(struct sw_model *m, int64_t t,
 		 * transaction).  Pages already counted by the flush. */
 		if (m->inode_dirty) {
 			uint32_t fresh = 0;
-			d->cleaned = wrprotect(m, rp, 1, &fresh);
+			d->cleaned = wrprotect(m, rp, 1, &fresh, 0);
 			count_update(m, d, pol_pay(m), t);
 		}
 		m->run_step = 2;
@@ -564,6 +628,13 @@ int sw_model_tick(struct sw_model *m, int64_t t_mono_ns,
 
 	decision_init(d, SW_CAUSE_KUPDATE);
 	for (;;) {
+		if (m->t_submit_mono_ns <= t_mono_ns &&
+		    m->t_submit_mono_ns <= sw_model_next_tick(m)) {
+			ran++;
+			decision_init(d, m->run_bg ? SW_CAUSE_BACKGROUND : SW_CAUSE_KUPDATE);
+			d->cleaned = submit_now(m, rp);
+			continue;
+		}
 		if (m->t_atime_mono_ns <= t_mono_ns &&
 		    m->t_atime_mono_ns <= m->t_run_mono_ns &&
 		    m->t_atime_mono_ns <= m->t_commit_mono_ns &&
@@ -652,7 +723,7 @@ void sw_model_msync_async(struct sw_model *m, int64_t t_mono_ns,
 	decision_init(d, SW_CAUSE_MSYNC_ASYNC);
 	int upd = pol_pay(m);
 	if (m->pol->flush_owed)
-		d->cleaned = wrprotect(m, rp, 0, NULL);
+		d->cleaned = wrprotect(m, rp, 0, NULL, 0);
 	count_update(m, d, upd, t_mono_ns);
 }
 

@@ -222,6 +222,36 @@ struct sw_model_cfg {
 				      handle when atime is older than
 				      mtime), ns; 0: no reader (model.c
 				      atime_read) */
+	int64_t run_submit_ns;     /* stock ext4 (a run that forces no
+				      commit): the pages a run writes for
+				      the first time stay writable this
+				      long after its start, until
+				      ->writepages has allocated their
+				      blocks and submits them
+				      (mpage_map_and_submit_extent ->
+				      mpage_submit_page ->
+				      clear_page_dirty_for_io; traced in
+				      the stock 6.1 guest:
+				      ext4_allocate_blocks 5-12 ms into
+				      the run): a store before then lands
+				      on the dirty page without a fault and
+				      goes out with it, ns; 0: at the
+				      run's start */
+	const int64_t *submit_mono_ns; /* the kernel's own such times
+				      (ext4:ext4_allocate_blocks of the
+				      file, CLOCK_MONOTONIC ns, ascending;
+				      stalewin-model-sweep reads them): a
+				      run's first writes go out at the
+				      first of them within 100 ms after
+				      its start, else at its start; NULL:
+				      run_submit_ns */
+	size_t submits;            /* entries in submit_mono_ns */
+	uint32_t first_bdev_pages; /* pages the block device inode's
+				      first writeback writes, as traced
+				      (writeback_single_inode wrote=: 6 or
+				      5 in the stock 6.1 guest, over the
+				      same five blocks' I/O); fprop counts
+				      them; 0: the model's own count */
 	uint32_t alloc_meta_pages; /* block-device pages the first
 				      writeback of a page with no block yet
 				      (ext4 delalloc: block bitmap and group
@@ -275,6 +305,8 @@ struct sw_reprotect {
 #define SW_PG_WRITABLE 0x1u
 #define SW_PG_CDIRTY 0x2u
 #define SW_PG_ALLOC 0x4u /* written back once: its block is allocated */
+#define SW_PG_SUBMIT 0x8u /* being written for the first time: writable
+			     until the run submits it (cfg.run_submit_ns) */
 
 struct sw_model {
 	struct sw_model_cfg cfg;
@@ -302,6 +334,13 @@ struct sw_model {
 	int64_t t_atime_mono_ns;         /* the readers' read after the last
 					    update journals atime then;
 					    INT64_MAX: none due */
+	int64_t t_submit_mono_ns;        /* the SW_PG_SUBMIT pages are
+					    write-protected then; INT64_MAX:
+					    none waiting */
+	uint64_t nsubmit;                /* SW_PG_SUBMIT pages */
+	size_t submit_i;                 /* next cfg.submit_mono_ns */
+	int bdev_written;                /* the bdev inode was written back
+					    once (cfg.first_bdev_pages) */
 	int64_t *commit_log;             /* caller's array or NULL: the
 					    commits the model made, in order */
 	size_t commit_log_cap, commit_log_n;
