@@ -10,7 +10,7 @@
  *     [--create-meta-pages N] [--alloc-meta-pages N] [--phases 40]
  *     [--lead-ms 0] [--kernel-trace TRACE.txt --bdi MAJ:MIN [--created-s S]]
  *     [--wb-run-commit-us N] [--wb-run-alloc-us N] [--wb-run-pass-us N]
- *     [--wb-run-io-us N]
+ *     [--wb-run-io-us N] [--wb-run-submit-us N] [--ino N]
  *     [--period-timer traced|wheel|exact] [--atime-read-ms N]
  *
  * The model options mean what they mean to stalewin-writer.  --policy
@@ -33,7 +33,14 @@
  * timer-wheel bucket (model.h); exact, 3 s after its arming (the old rule).
  * --atime-read-ms N: NFS clients read the file N ms after every update
  * (the guests' runs), each such read a journal handle (model.h
- * atime_read_ns).
+ * atime_read_ns).  --ino N: the file's inode number in the guest
+ * (vm/guest/server.sh writes it to sync-NAME/file.ino): the kernel-phase
+ * replay then also takes from the trace when the kernel submitted the
+ * file's never-written pages (ext4:ext4_allocate_blocks of that inode;
+ * model.h submit_mono_ns) and how many pages the block device inode's
+ * first writeback wrote (writeback:writeback_single_inode of another
+ * inode of the bdi, wrote=; model.h first_bdev_pages), when the trace has
+ * those lines.
  * Exit 0, 1 unreadable log or model error, 2 usage.
  */
 #include <getopt.h>
@@ -60,6 +67,7 @@ static int usage(const char *why)
 		"         [--create-meta-pages N] [--alloc-meta-pages N] [--phases N] [--lead-ms N]\n"
 		"         [--kernel-trace TRACE.txt --bdi MAJ:MIN [--created-s S]]\n"
 		"         [--wb-run-commit-us N] [--wb-run-alloc-us N] [--wb-run-pass-us N] [--wb-run-io-us N]\n"
+		"         [--wb-run-submit-us N] [--ino N]\n"
 		"         [--period-timer traced|wheel|exact] [--atime-read-ms N]\n", why);
 	return 2;
 }
@@ -296,7 +304,8 @@ static int line_ts(const char *line, const char *at, int64_t *t)
 static json_t *kernel_phase(const char *path, const char *bdi,
 			    const struct sw_model_cfg *cfg,
 			    const struct sw_policy_ops *pol, const struct events *E,
-			    int64_t t_created, int traced_period, char *err, size_t errlen)
+			    int64_t t_created, int traced_period, long long ino,
+			    char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
 	char line[1024], key[96];
@@ -316,20 +325,47 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 	size_t jn = 0, jcap = 0;
 	int64_t pf[MAX_FIRINGS];
 	size_t npf = 0, pseen = 0;
-	int64_t ct[MAX_FIRINGS], bp[1024];
-	size_t nct = 0, nbp = 0;
-	char ckey[64], dev[32];
+	int64_t ct[MAX_FIRINGS], bp[1024], sub[MAX_FIRINGS], clr[MAX_FIRINGS], bw_t[MAX_FIRINGS];
+	long long bw_n[MAX_FIRINGS];
+	size_t nct = 0, nbp = 0, nsub = 0, nclr = 0, nbw = 0;
+	char ckey[64], dev[32], akey[96], wkey[96], kkey[64];
 	snprintf(key, sizeof(key), ": writeback_start: bdi %s: ", bdi);
 	snprintf(dev, sizeof(dev), "%s", bdi);
 	char *colon = strchr(dev, ':');
 	if (colon) /* the bdi's MAJ:MIN is jbd2's "dev MAJ,MIN" */
 		*colon = ',';
 	snprintf(ckey, sizeof(ckey), ": jbd2_start_commit: dev %s ", dev);
+	snprintf(akey, sizeof(akey), ": ext4_allocate_blocks: dev %s ino %lld ", dev, ino);
+	snprintf(wkey, sizeof(wkey), ": writeback_single_inode: bdi %s: ino=", bdi);
+	snprintf(kkey, sizeof(kkey), " ino=%lld\n", ino);
 	while (fgets(line, sizeof(line), f)) {
 		int64_t t;
 		if (line_ts(line, strstr(line, ckey), &t)) {
 			if (nct < MAX_FIRINGS)
 				ct[nct++] = t;
+			continue;
+		}
+		if (ino >= 0 && line_ts(line, strstr(line, akey), &t)) {
+			if (nsub < MAX_FIRINGS)
+				sub[nsub++] = t;
+			continue;
+		}
+		char *k = ino >= 0 ? strstr(line, ": folio_clear_dirty_for_io: ") : NULL;
+		if (k) {
+			if (strstr(k, kkey) && line_ts(line, k, &t) && nclr < MAX_FIRINGS)
+				clr[nclr++] = t;
+			continue;
+		}
+		char *w = ino >= 0 ? strstr(line, wkey) : NULL;
+		if (w) {
+			long long wi, wn;
+			const char *wr = strstr(w, " wrote=");
+			if (line_ts(line, w, &t) && sscanf(w + strlen(wkey), "%lld", &wi) == 1 &&
+			    wi != ino && wr && sscanf(wr, " wrote=%lld", &wn) == 1 && wn > 0 &&
+			    nbw < MAX_FIRINGS) {
+				bw_t[nbw] = t;
+				bw_n[nbw++] = wn;
+			}
 			continue;
 		}
 		char *p = strstr(line, key);
@@ -415,6 +451,24 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 			kc.first_commit_mono_ns = ct[i];
 			break;
 		}
+	/* the file's never-written pages submitted when the kernel
+	 * cleaned them for I/O (the kprobe on folio_clear_dirty_for_io,
+	 * the pte write-protected then), else when it allocated their
+	 * blocks (a lower bound: traced 1.7-3.3 ms before), and the block
+	 * device's first writeback after the creation writing what the
+	 * kernel's wrote */
+	if (nclr) {
+		kc.submit_mono_ns = clr;
+		kc.submits = nclr;
+	} else if (nsub) {
+		kc.submit_mono_ns = sub;
+		kc.submits = nsub;
+	}
+	for (size_t i = 0; i < nbw; i++)
+		if (bw_t[i] > best) {
+			kc.first_bdev_pages = (uint32_t)bw_n[i];
+			break;
+		}
 	int64_t ut[256], mf[MAX_FIRINGS], mc[MAX_FIRINGS];
 	struct sw_sweep_out o = { .upd_t = ut, .upd_cap = 256, .period_t = mf,
 				  .period_cap = MAX_FIRINGS, .commit_t = mc,
@@ -431,6 +485,9 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 	json_object_set_new(j, "period_fire_mono_ns", i64_array(mf, o.period_n));
 	json_object_set_new(j, "commit_traced_mono_ns", i64_array(ct, nct));
 	json_object_set_new(j, "commit_mono_ns", i64_array(mc, o.commit_n));
+	json_object_set_new(j, "submit_traced_mono_ns", i64_array(kc.submit_mono_ns, kc.submits));
+	json_object_set_new(j, "submit_traced_from", json_string(nclr ? "folio_clear_dirty_for_io" : nsub ? "ext4_allocate_blocks" : "none"));
+	json_object_set_new(j, "first_bdev_pages_traced", json_integer(kc.first_bdev_pages));
 	json_object_set_new(j, "flusher_run_mono_ns", json_integer(t_run));
 	json_object_set_new(j, "create_mono_ns", json_integer(best));
 	json_object_set_new(j, "periodic_runs_traced", json_integer(runs));
@@ -460,6 +517,8 @@ int main(int argc, char **argv)
 		{ "wb-run-alloc-us", required_argument, NULL, 'a' },
 		{ "wb-run-pass-us", required_argument, NULL, 'P' },
 		{ "wb-run-io-us", required_argument, NULL, 'I' },
+		{ "wb-run-submit-us", required_argument, NULL, 'S' },
+		{ "ino", required_argument, NULL, 'i' },
 		{ "bdi", required_argument, NULL, 'B' },
 		{ "created-s", required_argument, NULL, 'K' },
 		{ "period-timer", required_argument, NULL, 'D' },
@@ -470,6 +529,8 @@ int main(int argc, char **argv)
 	double created_s = -1;
 	uint64_t wb_ms = 1000, ex_ms = 5000, jc_ms = 5000, cmeta = 0, ameta = 0, phases = 40, lead_ms = 0;
 	uint64_t run_commit_us = 0, run_alloc_us = 0, run_pass_us = 0, atime_ms = 0, run_io_us = 0;
+	uint64_t run_submit_us = 0, ino = 0;
+	int have_ino = 0;
 	uint64_t jiffy_us = (uint64_t)(sw_model_host_jiffy_ns() / 1000);
 	int bg = SW_BG_NONE, c, traced_period = 1, period_exact = 0;
 	const char *ptimer = "traced";
@@ -511,6 +572,8 @@ int main(int argc, char **argv)
 		case 'a': u = &run_alloc_us; nm = "wb-run-alloc-us"; hi = 10000000; break;
 		case 'P': u = &run_pass_us; nm = "wb-run-pass-us"; hi = 10000000; break;
 		case 'I': u = &run_io_us; nm = "wb-run-io-us"; hi = 10000000; break;
+		case 'S': u = &run_submit_us; nm = "wb-run-submit-us"; hi = 10000000; break;
+		case 'i': u = &ino; nm = "ino"; hi = UINT32_MAX; have_ino = 1; break;
 		case 'b':
 			if ((bg = sw_bg_share_parse(optarg)) < 0) {
 				snprintf(err, sizeof(err), "expected --wb-bg-share none|zero|fprop, saw '%s'", optarg);
@@ -561,6 +624,7 @@ int main(int argc, char **argv)
 		.run_alloc_ns = (int64_t)run_alloc_us * 1000,
 		.run_pass_ns = (int64_t)run_pass_us * 1000,
 		.run_io_ns = (int64_t)run_io_us * 1000,
+		.run_submit_ns = (int64_t)run_submit_us * 1000,
 		.period_exact = period_exact,
 		.atime_read_ns = (int64_t)atime_ms * SW_NS_PER_MS,
 	};
@@ -589,7 +653,7 @@ int main(int argc, char **argv)
 	if (!rc && ktrace) {
 		kp = kernel_phase(ktrace, bdi, &cfg, pol, &E,
 				  created_s < 0 ? -1 : (int64_t)(created_s * 1e9), traced_period,
-				  err, sizeof(err));
+				  have_ino ? (long long)ino : -1, err, sizeof(err));
 		if (!kp) {
 			fprintf(stderr, "stalewin-model-sweep: %s\n", err);
 			rc = 1;
@@ -609,6 +673,7 @@ int main(int argc, char **argv)
 		json_object_set_new(out, "period_timer", json_string(ptimer));
 		json_object_set_new(out, "atime_read_ms", json_integer((json_int_t)atime_ms));
 		json_object_set_new(out, "wb_run_io_us", json_integer((json_int_t)run_io_us));
+		json_object_set_new(out, "wb_run_submit_us", json_integer((json_int_t)run_submit_us));
 		json_object_set_new(out, "p50_ns", spread(p50, (int)phases));
 		json_object_set_new(out, "p90_ns", spread(p90, (int)phases));
 		json_object_set_new(out, "updates", spread(upd, (int)phases));
