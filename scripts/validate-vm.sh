@@ -21,7 +21,7 @@ VM_SYS=(--sysctl vm.dirty_expire_centisecs=500 --sysctl vm.dirty_writeback_centi
 # pages complete ~1.5 ms after it (block I/O), and the NFS readers' read
 # ~60 ms after each update journals atime (tests/server/data/README.md).
 # Stock ext4 submits a never-written page, and write-protects it, only
-# after its delalloc allocation: 8-48 ms into the run, median ~12 ms
+# after its delalloc allocation: 9-49 ms into the run, median ~12 ms
 # (traced, tests/server/data/README.md; deferred and lang ignore it).
 VM_MODEL_ARGS="--writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop --create-meta-pages 5 --alloc-meta-pages 2 --wb-run-commit-us 4200 --wb-run-alloc-us 17400 --wb-run-pass-us 6000 --wb-run-io-us 1500 --atime-read-ms 60 --wb-run-submit-us 12000"
 VM_MODEL=(--writer-args "$VM_MODEL_ARGS")

@@ -16,7 +16,7 @@
 # bands of test_model_eager_stock.sh and its uncovered stores the
 # kernel's (one store landing in the allocation moves that count by one
 # or two; at the kernel's phase the model had the kernel's count in all
-# 13 traced runs of 4 Dec).  Without them (no --ino) each run must leave those
+# 19 traced runs of 5 Dec).  Without them (no --ino) each run must leave those
 # bands: a harness that traps the store in the allocation, or counts 6
 # pages where the kernel wrote 5, shows here.
 set -u
