@@ -32,6 +32,8 @@ static const struct {
 	/* kretprobes: a GETATTR returned, its reply applied next */
 	{ "jif_ga3", SW_NFSEV_REFRESH },
 	{ "jif_ga4", SW_NFSEV_REFRESH },
+	/* after the refresh's tracepoint: nfs_update_inode's own jiffy */
+	{ "jif_update", SW_NFSEV_UPDATE },
 };
 
 /* a kprobe lies this close before its tracepoint (same task, a few
@@ -166,6 +168,14 @@ static int kprobe_line(struct sw_nfstrace *t, const char *line, uint64_t ln,
 		int pid = line_pid(line), slot = pid % 64;
 		if (pid <= 0)
 			return 0;
+		if (e.kind == SW_NFSEV_UPDATE) {
+			/* "now" of the refresh its task just traced */
+			if (t->refresh[slot].pid == pid && e.t_mono_ns >= t->refresh[slot].t &&
+			    e.t_mono_ns - t->refresh[slot].t <= KPROBE_GAP_NS)
+				t->r[t->refresh[slot].r].ev[t->refresh[slot].i].j = e.j;
+			t->refresh[slot].pid = 0;
+			return 0;
+		}
 		t->last[slot].pid = pid;
 		t->last[slot].kind = e.kind;
 		t->last[slot].t = e.t_mono_ns;
@@ -212,8 +222,15 @@ static int event_line(struct sw_nfstrace *t, const char *line, uint64_t ln,
 			t->last[slot].pid = 0; /* used */
 		}
 		for (int j = 0; j < SW_NFSTRACE_READERS; j++)
-			if (t->r[j].known && t->r[j].major == ma && t->r[j].minor == mi)
+			if (t->r[j].known && t->r[j].major == ma && t->r[j].minor == mi) {
+				if (pid > 0 && e.kind == SW_NFSEV_REFRESH) {
+					t->refresh[slot].pid = pid;
+					t->refresh[slot].r = j;
+					t->refresh[slot].i = t->r[j].n;
+					t->refresh[slot].t = e.t_mono_ns;
+				}
 				return push(t, j, e);
+			}
 		return 0; /* no reader's mount (the dev lines come first) */
 	}
 	return 0;

@@ -37,6 +37,8 @@ enum sw_nfsev_kind {
 	SW_NFSEV_RD_DONE,     /* nfs_readpage_done */
 	SW_NFSEV_CHECK,       /* kprobe jif_check: nfs_revalidate_mapping */
 	SW_NFSEV_OPEN,        /* kprobe jif_open: nfs4_opendata_alloc */
+	SW_NFSEV_UPDATE,      /* kprobe jif_update: nfs_update_inode (its
+				 jiffies go to the refresh before it) */
 };
 
 /*
@@ -51,7 +53,11 @@ enum sw_nfsev_kind {
  *   jif_ga3/4    kretprobes on nfs3_proc_getattr / nfs4_proc_getattr,
  *                before the refresh of a GETATTR's reply (inlined calls
  *                of nfs_refresh_inode escape jif_refresh)
- * A tracepoint takes the jiffies of its task's kprobe right before it.
+ *   jif_update   nfs_update_inode, after nfs_refresh_inode_enter: its
+ *                "now = jiffies" is the refresh's jiffy
+ * A tracepoint takes the jiffies of its task's kprobe right before it; a
+ * refresh followed by jif_update in its task takes jif_update's (a tick
+ * between a kretprobe and nfs_update_inode moves the doubling jiffy).
  */
 #define SW_NFSEV_NOJ INT64_MIN /* no jiffies read there */
 
@@ -84,6 +90,11 @@ struct sw_nfstrace {
 		int pid, kind;
 		int64_t t, j;
 	} last[64];
+	struct {                        /* loading: each task's last refresh */
+		int pid, r;             /* its task, its reader */
+		size_t i;               /* its index in r[r].ev */
+		int64_t t;
+	} refresh[64];
 };
 
 /* Load path.  0; -ENOENT when there is no such file (nothing traced, not

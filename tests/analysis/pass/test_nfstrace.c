@@ -12,7 +12,9 @@
  * fattr->time_start, nfs_update_inode), and a no-change GETATTR whose
  * reply was traced inside attrtimeo_timestamp + attrtimeo keeps attrtimeo
  * (next at 6.0003 s, not 9.0003 s), and a read's attribute check traced
- * in the jiffy after its start not revalidating there.
+ * in the jiffy after its start not revalidating there; a refresh
+ * taking the GETATTR kretprobe's jiffy when nfs_update_inode's own
+ * (kprobe jif_update) came a tick later.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -313,6 +315,40 @@ static int64_t first_reval_v4(int64_t t0_us, int64_t first_us, const int64_t *ch
  * long): the estimate (OPEN_NS in) puts it in jiffy 0, so the read at
  * 3.0003 s (jiffy 750) revalidates; an OPEN traced in jiffy 1 (a slow
  * open) moves that to the read at 3.1003 s. */
+/* nfs_update_inode's own jiffy (kprobe jif_update, after the refresh's
+ * tracepoint): it is the refresh's, not the GETATTR kretprobe's before
+ * it (a tick in between moves attrtimeo's doubling jiffy); one in
+ * another task changes nothing. */
+static void update_jiffy(void)
+{
+	for (int upd = 0; upd < 3; upd++) {
+		char text[2048];
+		int o = snprintf(text, sizeof(text), "# trace_clock: mono\n# enabled: nfs:nfs_refresh_inode_enter\n# dev: 0 0:26\n# pid: 0 7\n");
+		for (int i = 0; i < 4; i++)
+			o += snprintf(text + o, sizeof(text) - o,
+				      " r-7     [000] d.... 1.%06d: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=%d\n",
+				      2000 + 4000 * i, 1250 + i);
+		o += snprintf(text + o, sizeof(text) - o, "%s%s",
+			      " r-7     [000] ..... 1.050450: nfs_revalidate_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
+			      " r-7     [000] d.... 1.050490: jif_ga4: (__nfs_revalidate_inode+0x8f/0x2d0 [nfs] <- nfs4_proc_getattr) j=1262\n"
+			      " r-7     [000] ...1. 1.050500: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n",
+			      upd == 1 ? " r-7     [000] ...1. 1.050520: jif_update: (nfs_update_inode+0x0/0x8f0 [nfs]) j=1263\n"
+			      : upd == 2 ? " q-8     [000] ...1. 1.050520: jif_update: (nfs_update_inode+0x0/0x8f0 [nfs]) j=1263\n" : "");
+		char *p = write_tmp(text), err[256] = "";
+		struct sw_nfstrace t;
+		CHECK(p && sw_nfstrace_load(p, &t, err, sizeof(err)) == 0, "load: %s", err);
+		sw_nfstrace_set_grid(&t, 4000000, 0);
+		struct sw_read_time q = { .tb_mono_ns = US(1050400), .ta_mono_ns = US(1050600) };
+		sw_nfstrace_attach(&t, 0, &q);
+		int64_t want = upd == 1 ? US(1054000) : US(1050000);
+		CHECK(q.ga_reply_mono_ns == want, "%s: expected the reply in jiffy %d (%.3f s), saw %lld ns",
+		      upd == 1 ? "nfs_update_inode read 1263" : upd == 2 ? "another task's nfs_update_inode" : "no nfs_update_inode",
+		      upd == 1 ? 263 : 262, want / 1e9, (long long)q.ga_reply_mono_ns);
+		sw_nfstrace_free(&t);
+		unlink(p);
+	}
+}
+
 static void check_and_open_jiffy(void)
 {
 	static int64_t tb[100], chk[100], op[100];
@@ -332,6 +368,7 @@ static void check_and_open_jiffy(void)
 int main(void)
 {
 	late_ticks();
+	update_jiffy();
 	check_and_open_jiffy();
 	parse_and_attach();
 	traced_replay();
