@@ -323,7 +323,7 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 	int64_t J = cfg->jiffy_ns;
 	struct jsample *js = NULL;
 	size_t jn = 0, jcap = 0;
-	int64_t pf[MAX_FIRINGS];
+	int64_t pf[MAX_FIRINGS], pfe[MAX_FIRINGS];
 	size_t npf = 0, pseen = 0;
 	int64_t ct[MAX_FIRINGS], bp[1024], sub[MAX_FIRINGS], clr[MAX_FIRINGS], bw_t[MAX_FIRINGS];
 	long long bw_n[MAX_FIRINGS];
@@ -400,8 +400,10 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 				continue;
 			if (strstr(qi, " function=writeout_period ")) {
 				pseen++;
-				if (period_firing(y, J) && npf < MAX_FIRINGS)
+				if (period_firing(y, J) && npf < MAX_FIRINGS) {
+					pfe[npf] = x; /* its re-arm target */
 					pf[npf++] = t;
+				}
 			}
 			if (jn == jcap) {
 				size_t cap = jcap ? 2 * jcap : 1024;
@@ -434,6 +436,7 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 	if (traced_period) {
 		kc.period_fire_mono_ns = pf;
 		kc.period_fires = npf;
+		kc.period_fire_expires = pfe;
 	}
 	kc.bg_pass_mono_ns = bp;
 	kc.bg_passes = nbp;

@@ -200,6 +200,15 @@ struct sw_model_cfg {
 				      runs at a later tick, never sooner);
 				      NULL: the model's own times */
 	size_t period_fires;       /* entries in period_fire_mono_ns */
+	const int64_t *period_fire_expires; /* with it, each firing's re-arm
+				      target (timer_start expires=, the
+				      kernel's jiffies): the next expiry of
+				      the kernel's own grid, which the model
+				      takes after that firing (its own
+				      arming, at its own first writeout,
+				      can be up to a wheel bucket off the
+				      kernel's, armed by any wb's); NULL:
+				      the model's grid */
 	const int64_t *bg_pass_mono_ns; /* the kernel's background passes
 				      (writeback_start reason=background,
 				      CLOCK_MONOTONIC ns, ascending;
@@ -372,6 +381,9 @@ struct sw_model {
 					    jiffies when the wheel is
 					    modelled, else mono ns */
 	size_t period_fire_i;            /* next cfg.period_fire_mono_ns */
+	int64_t period_fire_expires;     /* the traced re-arm target of the
+					    firing t_period_mono_ns is, 0:
+					    none (model.h cfg) */
 	int64_t *period_log;             /* caller's array or NULL: the
 					    firings the model made, in order */
 	size_t period_log_cap, period_log_n;

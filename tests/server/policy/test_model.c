@@ -601,11 +601,15 @@ static int run_times(void)
  * firing), run at 1792 (7.168 s).  The page getting its block completes
  * run_alloc_ns (17.4 ms = 4.35 jiffies) after the run: expiry 1026, in
  * the next bucket (4.352 s).  exact: 3 s after the arming; traced: the
- * first listed firing at or after the wheel's.
+ * first listed firing at or after the wheel's; traced with the kernel's
+ * re-arm targets: after its firing at 4.096 s the kernel's next expiry
+ * was 1700 (its grid armed elsewhere), bucket 1728 (6.912 s), which the
+ * model's own grid (1792) would skip.
  */
 static int run_period(void)
 {
 	static const int64_t traced[] = { 4200 * MS, 7300 * MS };
+	static const int64_t traced2[] = { 4096 * MS, 6912 * MS }, expires2[] = { 1700, 2450 };
 	static const struct {
 		const char *what;
 		int exact, late, traced;
@@ -615,6 +619,7 @@ static int run_period(void)
 		{ "late first completion", 0, 1, 0, { 4352000, 7168000 } },
 		{ "exact 3 s (old rule)", 1, 0, 0, { 4088000, 7088000 } },
 		{ "traced firings", 0, 0, 1, { 4200000, 7300000 } },
+		{ "traced firings and the kernel's grid", 0, 0, 2, { 4096000, 6912000 } },
 	};
 	int fail = 0;
 	for (size_t c = 0; c < sizeof(T) / sizeof(T[0]); c++) {
@@ -622,7 +627,8 @@ static int run_period(void)
 			.npages = 4, .page_size = PG, .writeback_ns = 1000 * MS,
 			.expire_ns = 5000 * MS, .jiffy_ns = 4 * MS, .bg_share = SW_BG_FPROP,
 			.period_exact = T[c].exact, .run_alloc_ns = T[c].late ? 17400000 : 0,
-			.period_fire_mono_ns = T[c].traced ? traced : NULL, .period_fires = 2,
+			.period_fire_mono_ns = T[c].traced == 2 ? traced2 : T[c].traced ? traced : NULL,
+			.period_fires = 2, .period_fire_expires = T[c].traced == 2 ? expires2 : NULL,
 		};
 		struct sw_model m;
 		struct sw_decision d;
@@ -651,7 +657,7 @@ static int run_period(void)
 		}
 		sw_model_free(&m);
 	}
-	printf("%s writeout_period timer: wheel bucket, expiry grid, late completion, traced (%zu rows)\n",
+	printf("%s writeout_period timer: wheel bucket, expiry grid, late completion, traced, the kernel's grid (%zu rows)\n",
 	       fail ? "FAIL" : "ok  ", sizeof(T) / sizeof(T[0]));
 	return fail;
 }
