@@ -350,6 +350,12 @@ struct sw_model {
 	size_t submit_i;                 /* next cfg.submit_mono_ns */
 	int bdev_written;                /* the bdev inode was written back
 					    once (cfg.first_bdev_pages) */
+	int64_t t_commit_done_mono_ns;   /* the last commit ends then and
+					    its buffers go to the bdev inode
+					    (run_commit_ns after it started);
+					    INT64_MAX: none pending */
+	int done_itable;                 /* that commit's blocks: the inode */
+	uint32_t done_other;             /* table block, others */
 	int64_t *commit_log;             /* caller's array or NULL: the
 					    commits the model made, in order */
 	size_t commit_log_cap, commit_log_n;
