@@ -262,7 +262,7 @@ static void fit_jiffies(const struct jsample *s, size_t n, int64_t J,
 	}
 	double den = (double)n * sxx - sx * sx;
 	double len = den > 0 ? ((double)n * sxy - sx * sy) / den : (double)J;
-	if (len < 0.99 * (double)J || len > 1.01 * (double)J)
+	if (len < 0.95 * (double)J || len > 1.05 * (double)J)
 		len = (double)J; /* not a jiffy: keep the nominal length */
 	double lo = 1e300;
 	for (size_t i = 0; i < n; i++) {

@@ -702,20 +702,20 @@ int sw_model_tick(struct sw_model *m, int64_t t_mono_ns,
 		decision_init(d, SW_CAUSE_KUPDATE);
 		/* wb_check_old_data_flush(): a periodic flush only when
 		 * writeback_ns passed since the last one (last_old_flush) */
-		if (tick - m->t_last_old_flush_mono_ns >= m->cfg.writeback_ns) {
+		if (swm_passed(m, m->t_last_old_flush_mono_ns, tick, m->cfg.writeback_ns)) {
 			unsigned how = 0;
 			m->t_last_old_flush_mono_ns = tick;
 			/* wb_writeback(for_kupdate): dirtied_before = now -
 			 * expire; move_expired_inodes() takes the inode unless
 			 * inode_dirtied_after(inode, dirtied_before) */
 			if ((m->inode_dirty || m->meta_dirty) &&
-			    tick - m->t_dirtied_when_mono_ns >= m->cfg.expire_ns) {
+			    swm_passed(m, m->t_dirtied_when_mono_ns, tick, m->cfg.expire_ns)) {
 				if (m->inode_dirty)
 					how = flush(m, SW_CAUSE_KUPDATE, tick, rp, d);
 				m->meta_dirty = 0; /* write_inode: clean */
 			}
 			if (m->bdev_dirty &&
-			    tick - m->t_bdev_dirtied_when_mono_ns >= m->cfg.expire_ns)
+			    swm_passed(m, m->t_bdev_dirtied_when_mono_ns, tick, m->cfg.expire_ns))
 				bdev_writeback(m);
 			if (run_goes_on(m, tick, how, d))
 				return ran; /* the background passes come later */

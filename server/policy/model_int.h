@@ -16,6 +16,8 @@ int64_t swm_jiffy_len(const struct sw_model *m);     /* mono ns a jiffy lasts */
 int64_t swm_jiffies_at(const struct sw_model *m, int64_t t_mono_ns);
 int64_t swm_jiffy_start(const struct sw_model *m, int64_t j); /* mono ns */
 int64_t swm_wheel_fires(int64_t now, int64_t expires);        /* jiffies */
+int swm_passed(const struct sw_model *m, int64_t since_mono_ns, int64_t now_mono_ns,
+	       int64_t interval_ns);
 
 /* model_fprop.c: the wb's writeout share */
 void swm_fprop_writeout(struct sw_model *m, int64_t t_mono_ns, int64_t n);
