@@ -1,5 +1,6 @@
 # tests/server/traced_lib.sh: what the traced-run model tests share
-# (sourced by test_model_traced.sh and test_model_eager_stock.sh).
+# (sourced by test_model_traced.sh, test_model_eager_stock.sh,
+# test_model_journal.sh and test_model_submit.sh).
 # traced_start NAME: checks the tools, sets SW, R, D (the fixtures), T (a
 # scratch folder removed at exit), fails and fail().
 traced_start() {
@@ -32,6 +33,25 @@ def bands($m; $k):
 	(if rel($m.p90_ns; $k.p90) > 0.05 then "BAD expected the model'"'"'s p90 within 5 % of the kernel'"'"'s \($k.p90) ns, saw \($m.p90_ns) ns" else empty end),
 	(if (($m.updates - $k.updates) | fabs) > 2 then "BAD expected the model'"'"'s updates within 2 of the kernel'"'"'s \($k.updates), saw \($m.updates)" else empty end);
 '
+# sweep N OUT [model args]: the model (the caller's MODEL) at the kernel's
+# phase of fixture eager-stock-6.1-N, its JSON in OUT
+sweep() {
+	local d=$D/eager-stock-6.1-$1 out=$2
+	shift 2
+	"$SW" --log "$d/writer.swlog" "${MODEL[@]}" "$@" --kernel-trace "$d/trace.txt" \
+		--bdi 254:0 --created-s "$(cat "$d/server.prepared")" >"$out" 2>"$out.err" ||
+		{ fail "sweep of run $(basename "$d"): $(cat "$out.err")"; return 1; }
+}
+# out_of_bands TAG K M WHAT: the model's figures in M (a sweep's JSON)
+# must leave the bands of the kernel's in K (kernel_figures): a rule
+# shown to matter by running without it
+out_of_bands() {
+	jq -n -r --arg what "$4" --slurpfile k "$2" --slurpfile m "$3" "$BANDS_JQ"'
+		$k[0] as $k | $m[0].kernel_phase as $m | [bands($m; $k)] as $b
+		| "\($what): p50 \($m.p50_ns / 1e9) p90 \($m.p90_ns / 1e9) updates \($m.updates)",
+		  (if ($b | length) == 0 then "BAD expected the model out of its bands" else empty end)' \
+		>"$T/$1.out" && bad_lines "$1" || fail "$4: the check (jq) did not run"
+}
 # bad_lines N: prints $T/N.out's other lines, fails once per BAD line
 bad_lines() {
 	grep -v '^BAD ' "$T/$1.out"
