@@ -112,20 +112,23 @@ vm_eager_stock() {
 # kernel's own (native ext4, vm.mmap_cmtime_policy=$3): $1 the kernel tool
 # (prints the patched vmlinux), $2 its path for the row.  The real run is
 # traced with timer:timer_start too: the replay at the kernel's phase
-# takes the writeout_period timer's firings and grid from it
+# takes the writeout_period timer's firings and grid from it, and with
+# writeback_single_inode the pages of the block device's first writeback
 vm_policy_patched() {
 	local kt=$1 kp=$2 pol=$3 P=$out/vm-$3-patched l0; l0=$(load)
 	local ok=1
 	nice -n 10 "$SW_TOP/stalewin" vm run --policy "$pol" --fs tmpfs --workload rewrite \
 		--duration 30 "${VM_SYS[@]}" "${VM_MODEL[@]}" --out "$P/model" >"$P.model.log" 2>&1 || ok=0
 	[ -s "$P/model/report.json" ] || ok=0
-	SW_VM_KERNEL_TOOL=$kt SW_VM_TRACE_EVENTS="$VM_TRACE timer:timer_start" nice -n 10 "$SW_TOP/stalewin" vm run --kernel patched --policy "$pol" \
+	SW_VM_KERNEL_TOOL=$kt SW_VM_TRACE_EVENTS="$VM_TRACE timer:timer_start writeback:writeback_single_inode" \
+		nice -n 10 "$SW_TOP/stalewin" vm run --kernel patched --policy "$pol" \
 		--workload rewrite --duration 30 "${VM_SYS[@]}" --out "$P/real" >"$P.real.log" 2>&1 || ok=0
 	[ -s "$P/real/report.json" ] || ok=0
 	local sweep="$SW_BUILD_DIR/server/stalewin-model-sweep" created=()
 	# the guest's uptime when the file existed (vm/guest/server.sh)
 	[ -s "$P/real/vm/sync-run/server.prepared" ] &&
 		created=(--created-s "$(cat "$P/real/vm/sync-run/server.prepared")")
+	[ -s "$P/real/vm/sync-run/file.ino" ] && created+=(--ino "$(cat "$P/real/vm/sync-run/file.ino")")
 	if [ $ok = 1 ] && ! "$sweep" --log "$P/real/writer.swlog" --policy "$pol" "${VM_SWEEP_ARGS[@]}" \
 		--kernel-trace "$P/real/server/trace.txt" --bdi 254:0 "${created[@]}" \
 		>"$P.sweep.json" 2>"$P.sweep.err"; then
