@@ -336,13 +336,18 @@ int sw_model_trap(struct sw_model *m, uint64_t page, int64_t t_mono_ns,
 	return 0;
 }
 
-/* Write-protect every writable page; with clean=1 also clean every page and
- * the inode, marking them written (SW_PG_ALLOC) and counting in *fresh those
- * written for the first time; with late=1 those stay writable until the run
- * submits them (SW_PG_SUBMIT, submit_now()).  Returns pages write-protected. */
+static uint64_t submit_now(struct sw_model *m, const struct sw_reprotect *rp);
+
+/* Write-protect every writable page (an earlier run's pages waiting for
+ * their submission first); with clean=1 also clean every page and the
+ * inode, marking them written (SW_PG_ALLOC) and counting in *fresh those
+ * written for the first time; with late=1 those stay writable until the
+ * run submits them (SW_PG_SUBMIT, submit_now()).  Returns pages
+ * write-protected. */
 static uint64_t wrprotect(struct sw_model *m, const struct sw_reprotect *rp,
 			  int clean, uint32_t *fresh, int late)
 {
+	uint64_t early = submit_now(m, rp);
 	uint64_t n = m->nwritable, kept = 0;
 	int whole = n > m->cfg.npages / 32 && !late;
 
@@ -369,7 +374,7 @@ static uint64_t wrprotect(struct sw_model *m, const struct sw_reprotect *rp,
 		m->ndirty = 0;
 		m->inode_dirty = 0;
 	}
-	return n - kept;
+	return early + n - kept;
 }
 
 /* The run submits the pages it writes for the first time: their ptes are
@@ -398,8 +403,8 @@ static uint64_t submit_now(struct sw_model *m, const struct sw_reprotect *rp)
 }
 
 /* When a flusher run at t that forces no commit (stock ext4) submits the
- * pages it writes for the first time: the kernel's own allocation within
- * 100 ms (cfg.submit_mono_ns, consumed with consume), else
+ * pages it writes for the first time: the kernel's own submission within
+ * 100 ms after t (cfg.submit_mono_ns, consumed with consume), else
  * cfg.run_submit_ns later; t when at once. */
 static int64_t submit_at(struct sw_model *m, int64_t t, int consume)
 {
@@ -424,20 +429,20 @@ static unsigned flush(struct sw_model *m, uint32_t cause, int64_t t,
 	unsigned how = 0;
 	int vfs_dirty = m->inode_dirty;
 	uint32_t fresh = 0;
-	/* stock ext4 write-protects a page as it submits it, a page
-	 * never written after its allocation (pages_out_after) */
+	/* stock ext4 write-protects a page only as it submits it, and a
+	 * page with no block yet only after its allocation
+	 * (pages_out_after, submit_at) */
 	int stock_run = !m->pol->flush_owed &&
 			(cause == SW_CAUSE_KUPDATE || cause == SW_CAUSE_BACKGROUND);
 	int64_t t_sub = stock_run ? submit_at(m, t, 0) : t;
 
 	decision_init(d, cause);
-	uint64_t early = submit_now(m, rp); /* an earlier run's, if not yet */
 	if (m->inode_dirty) {
 		m->flushes++;
 		d->flushed = 1;
 	}
 	m->pending_events += (int64_t)m->ndirty;
-	d->cleaned = early + wrprotect(m, rp, 1, &fresh, t_sub > t);
+	d->cleaned = wrprotect(m, rp, 1, &fresh, t_sub > t);
 	if (m->nsubmit)
 		m->t_submit_mono_ns = submit_at(m, t, 1);
 	/* fsync and msync(MS_SYNC) (vfs_fsync_range -> ext4_sync_file, also
