@@ -36,7 +36,8 @@
  * atime_read_ns).  --ino N: the file's inode number in the guest
  * (vm/guest/server.sh writes it to sync-NAME/file.ino): the kernel-phase
  * replay then also takes from the trace when the kernel submitted the
- * file's never-written pages (ext4:ext4_allocate_blocks of that inode;
+ * file's never-written pages (the kprobe on folio_clear_dirty_for_io with
+ * that inode number, else ext4:ext4_allocate_blocks of that inode;
  * model.h submit_mono_ns) and how many pages the block device inode's
  * first writeback wrote (writeback:writeback_single_inode of another
  * inode of the bdi, wrote=; model.h first_bdev_pages), when the trace has
@@ -290,6 +291,15 @@ static int line_ts(const char *line, const char *at, int64_t *t)
 	return 1;
 }
 
+/* The index of the first of v[0..n) after t, n if none. */
+static size_t first_after(const int64_t *v, size_t n, int64_t t)
+{
+	size_t i = 0;
+	while (i < n && v[i] <= t)
+		i++;
+	return i;
+}
+
 /*
  * The kernel's own flusher phase, from its writeback tracepoints (trace
  * clock mono, vm/guest/trace.sh): the first periodic run of the file's
@@ -449,15 +459,13 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 		best = E->ev[0].t_mono_ns;
 	/* the transaction running at the creation commits when the kernel's
 	 * first traced commit after it began (jbd2:jbd2_start_commit) */
-	for (size_t i = 0; i < nct; i++)
-		if (ct[i] > best) {
-			kc.first_commit_mono_ns = ct[i];
-			break;
-		}
+	size_t i = first_after(ct, nct, best);
+	if (i < nct)
+		kc.first_commit_mono_ns = ct[i];
 	/* the file's never-written pages submitted when the kernel
 	 * cleaned them for I/O (the kprobe on folio_clear_dirty_for_io,
 	 * the pte write-protected then), else when it allocated their
-	 * blocks (a lower bound: traced 1.7-3.3 ms before), and the block
+	 * blocks (a lower bound: traced 1.6-7.0 ms before), and the block
 	 * device's first writeback after the creation writing what the
 	 * kernel's wrote */
 	if (nclr) {
@@ -467,11 +475,8 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 		kc.submit_mono_ns = sub;
 		kc.submits = nsub;
 	}
-	for (size_t i = 0; i < nbw; i++)
-		if (bw_t[i] > best) {
-			kc.first_bdev_pages = (uint32_t)bw_n[i];
-			break;
-		}
+	if ((i = first_after(bw_t, nbw, best)) < nbw)
+		kc.first_bdev_pages = (uint32_t)bw_n[i];
 	int64_t ut[256], mf[MAX_FIRINGS], mc[MAX_FIRINGS];
 	struct sw_sweep_out o = { .upd_t = ut, .upd_cap = 256, .period_t = mf,
 				  .period_cap = MAX_FIRINGS, .commit_t = mc,
