@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * model_int.h - what the writeback model's files share (model.c,
- * model_clock.c, model_fprop.c); not for the model's users (model.h).
+ * model_clock.c, model_fprop.c, model_journal.c); not for the model's
+ * users (model.h).
  */
 #ifndef STALEWIN_MODEL_INT_H
 #define STALEWIN_MODEL_INT_H
@@ -22,5 +23,12 @@ int swm_passed(const struct sw_model *m, int64_t since_mono_ns, int64_t now_mono
 /* model_fprop.c: the wb's writeout share */
 void swm_fprop_writeout(struct sw_model *m, int64_t t_mono_ns, int64_t n);
 int swm_bg_over(struct sw_model *m, int64_t t_mono_ns);
+
+/* model_journal.c: ext4's journal (jbd2) and the atime handles */
+void swm_journal_start(struct sw_model *m, int64_t t_mono_ns);  /* a handle */
+void swm_journal_update(struct sw_model *m, int64_t t_mono_ns); /* inode journaled */
+void swm_journal_commit(struct sw_model *m, int64_t t_mono_ns); /* commit starts */
+void swm_commit_done(struct sw_model *m, int64_t t_mono_ns);    /* commit ends */
+void swm_atime_read(struct sw_model *m, int64_t t_mono_ns);     /* NFS read's atime */
 
 #endif
