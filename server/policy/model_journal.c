@@ -127,9 +127,24 @@ void swm_journal_commit(struct sw_model *m, int64_t t)
  * stock 6.1 guest: knfsd dirtying the file's inode 8-109 ms after each
  * of the writer's updates; after a commit that an update's handle
  * forced, that read starts the next transaction, whose commit came
- * 5.2-5.5 s later with no update in between). */
+ * 5.2-5.5 s later with no update in between).
+ *
+ * The same handle dirties the inode (__mark_inode_dirty(I_DIRTY_SYNC)):
+ * an inode that was clean goes on the wb's dirty list with dirtied_when
+ * now (meta_dirty), and when nothing else of the wb was dirty,
+ * wb_wakeup_delayed() arms the flusher (traced in the patched 6.1 guest,
+ * deferred: a flusher run applied the update and cleaned the file, and
+ * knfsd re-armed the delayed work 26-45 ms later; the next run came
+ * 1.02 s after that, where the model, leaving the inode clean, waited
+ * for the next store to arm it: 30-130 ms later at each run). */
 void swm_atime_read(struct sw_model *m, int64_t t)
 {
 	m->t_atime_mono_ns = INT64_MAX;
 	swm_journal_update(m, t);
+	if (m->inode_dirty || m->meta_dirty)
+		return;
+	m->meta_dirty = 1;
+	m->t_dirtied_when_mono_ns = t;
+	if (m->t_next_tick_mono_ns == INT64_MAX && !m->in_run)
+		m->t_next_tick_mono_ns = sw_model_wake_after(m, t);
 }
