@@ -40,8 +40,14 @@
  * that inode number, else ext4:ext4_allocate_blocks of that inode;
  * model.h submit_mono_ns) and how many pages the block device inode's
  * first writeback wrote (writeback:writeback_single_inode of another
- * inode of the bdi, wrote=; model.h first_bdev_pages), when the trace has
- * those lines.
+ * inode of the bdi, wrote=; model.h first_bdev_pages), and when knfsd's
+ * reads journaled atime (writeback:writeback_mark_inode_dirty of that
+ * inode by nfsd, flags=I_DIRTY_SYNC; model.h atime_mono_ns: with the
+ * event enabled, only those), when the trace has those lines.  Every
+ * commit ends when the kernel's did (jbd2:jbd2_end_commit; model.h
+ * commit_end_mono_ns), and with the whole timer:timer_start event (most
+ * jiffies have a line) the kernel's jiffies are the trace's own, steps
+ * and all (model.h jiffy_map), not one origin and length.
  * Exit 0, 1 unreadable log or model error, 2 usage.
  */
 #include <getopt.h>
@@ -239,23 +245,18 @@ static int period_firing(long long timeout, int64_t J)
 	return J > 0 && timeout < 3000000000ll / J;
 }
 
-struct jsample {
-	int64_t t; /* trace time, mono ns */
-	int64_t j; /* jiffies then */
-};
-
 /* The kernel's jiffies against mono from samples (t, j): jiffy j began at
  * or before t, by a latency >= 0.  The start of each sample's jiffy,
  * counted from the first, drifts (a TCG guest's jiffies lag mono by ~0.1
  * %): a least-squares slope gives the jiffy's mono length, the lowest
  * residual the origin (the sample with the least latency). */
-static void fit_jiffies(const struct jsample *s, size_t n, int64_t J,
+static void fit_jiffies(const struct sw_jiffy_anchor *s, size_t n, int64_t J,
 			struct sw_model_cfg *c)
 {
-	int64_t j0 = s[0].j, t0 = s[0].t;
+	int64_t j0 = s[0].j, t0 = s[0].t_mono_ns;
 	double sx = 0, sy = 0, sxx = 0, sxy = 0;
 	for (size_t i = 0; i < n; i++) {
-		double x = (double)(s[i].j - j0), y = (double)(s[i].t - t0);
+		double x = (double)(s[i].j - j0), y = (double)(s[i].t_mono_ns - t0);
 		sx += x;
 		sy += y;
 		sxx += x * x;
@@ -267,13 +268,27 @@ static void fit_jiffies(const struct jsample *s, size_t n, int64_t J,
 		len = (double)J; /* not a jiffy: keep the nominal length */
 	double lo = 1e300;
 	for (size_t i = 0; i < n; i++) {
-		double r = (double)(s[i].t - t0) - len * (double)(s[i].j - j0);
+		double r = (double)(s[i].t_mono_ns - t0) - len * (double)(s[i].j - j0);
 		if (r < lo)
 			lo = r;
 	}
 	c->jiffy_origin_count = j0;
 	c->jiffy_origin_ns = t0 + (int64_t)lo;
 	c->jiffy_mono_ns = (int64_t)(len + 0.5);
+}
+
+/* The samples (t, j), in trace order, to cfg.jiffy_map in place (the
+ * samples are spent: fit_jiffies() first): each jiffy's first sample,
+ * the latest its jiffy can have begun (the per-tick timers' lines come
+ * within tens of microseconds of the tick); a sample of an older jiffy
+ * than one already seen is dropped.  Returns the anchors kept. */
+static size_t jiffy_anchors(struct sw_jiffy_anchor *s, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (k == 0 || (s[i].j > s[k - 1].j && s[i].t_mono_ns > s[k - 1].t_mono_ns))
+			s[k++] = s[i];
+	return k;
 }
 
 /* A trace line's timestamp (s, to ns): the field before the event at
@@ -331,28 +346,51 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 	 * timer_start says expires=E [timeout=D], jiffies = E - D; jiffy j
 	 * began at or before t (fit_jiffies) */
 	int64_t J = cfg->jiffy_ns;
-	struct jsample *js = NULL;
+	struct sw_jiffy_anchor *js = NULL;
 	size_t jn = 0, jcap = 0;
 	int64_t pf[MAX_FIRINGS], pfe[MAX_FIRINGS];
 	size_t npf = 0, pseen = 0;
 	int64_t ct[MAX_FIRINGS], bp[1024], sub[MAX_FIRINGS], clr[MAX_FIRINGS], bw_t[MAX_FIRINGS];
 	long long bw_n[MAX_FIRINGS];
-	size_t nct = 0, nbp = 0, nsub = 0, nclr = 0, nbw = 0;
-	char ckey[64], dev[32], akey[96], wkey[96], kkey[64];
+	int64_t at[1024];
+	size_t nct = 0, nbp = 0, nsub = 0, nclr = 0, nbw = 0, nat = 0;
+	int atime_traced = 0;
+	int64_t ce[MAX_FIRINGS];
+	size_t nce = 0;
+	char ckey[64], ekey[64], dev[32], akey[96], wkey[96], kkey[64], mkey[96];
 	snprintf(key, sizeof(key), ": writeback_start: bdi %s: ", bdi);
 	snprintf(dev, sizeof(dev), "%s", bdi);
 	char *colon = strchr(dev, ':');
 	if (colon) /* the bdi's MAJ:MIN is jbd2's "dev MAJ,MIN" */
 		*colon = ',';
 	snprintf(ckey, sizeof(ckey), ": jbd2_start_commit: dev %s ", dev);
+	snprintf(ekey, sizeof(ekey), ": jbd2_end_commit: dev %s ", dev);
 	snprintf(akey, sizeof(akey), ": ext4_allocate_blocks: dev %s ino %lld ", dev, ino);
 	snprintf(wkey, sizeof(wkey), ": writeback_single_inode: bdi %s: ino=", bdi);
 	snprintf(kkey, sizeof(kkey), " ino=%lld\n", ino);
+	snprintf(mkey, sizeof(mkey), ": writeback_mark_inode_dirty: bdi %s: ino=%lld ", bdi, ino);
 	while (fgets(line, sizeof(line), f)) {
 		int64_t t;
+		if (ino >= 0 && !strcmp(line, "# enabled: writeback:writeback_mark_inode_dirty\n"))
+			atime_traced = 1;
+		/* knfsd's atime handles on the file (touch_atime ->
+		 * generic_update_time -> __mark_inode_dirty(I_DIRTY_SYNC)) */
+		char *m = ino >= 0 ? strstr(line, mkey) : NULL;
+		if (m) {
+			if (!strncmp(line + strspn(line, " "), "nfsd", 4) &&
+			    strstr(m, " flags=I_DIRTY_SYNC\n") && line_ts(line, m, &t) &&
+			    nat < sizeof(at) / sizeof(at[0]))
+				at[nat++] = t;
+			continue;
+		}
 		if (line_ts(line, strstr(line, ckey), &t)) {
 			if (nct < MAX_FIRINGS)
 				ct[nct++] = t;
+			continue;
+		}
+		if (line_ts(line, strstr(line, ekey), &t)) {
+			if (nce < MAX_FIRINGS)
+				ce[nce++] = t;
 			continue;
 		}
 		if (ino >= 0 && line_ts(line, strstr(line, akey), &t)) {
@@ -417,13 +455,13 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 			}
 			if (jn == jcap) {
 				size_t cap = jcap ? 2 * jcap : 1024;
-				struct jsample *np = realloc(js, cap * sizeof(*np));
+				struct sw_jiffy_anchor *np = realloc(js, cap * sizeof(*np));
 				if (!np)
 					break;
 				js = np;
 				jcap = cap;
 			}
-			js[jn++] = (struct jsample){ .t = t, .j = j };
+			js[jn++] = (struct sw_jiffy_anchor){ .t_mono_ns = t, .j = j };
 			continue;
 		}
 		runs++;
@@ -440,9 +478,17 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 	}
 	struct sw_model_cfg kc = *cfg;
 	size_t jsamples = jn;
-	if (jn >= 2)
+	if (jn >= 2) {
 		fit_jiffies(js, jn, J, &kc);
-	free(js);
+		size_t na = jiffy_anchors(js, jn);
+		/* dense: most jiffies have a line (the whole timer:timer_start
+		 * event); a sparse trace keeps the fit, whose origin is its
+		 * least-latency line */
+		if (na >= 2 && 2 * (js[na - 1].j - js[0].j) <= 3 * (int64_t)na) {
+			kc.jiffy_map = js;
+			kc.jiffy_anchors = na;
+		}
+	}
 	if (traced_period) {
 		kc.period_fire_mono_ns = pf;
 		kc.period_fires = npf;
@@ -475,6 +521,17 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 		kc.submit_mono_ns = sub;
 		kc.submits = nsub;
 	}
+	/* each commit ends when the kernel's did */
+	if (nce) {
+		kc.commit_end_mono_ns = ce;
+		kc.commit_ends = nce;
+	}
+	/* the readers' atime handles when the kernel's came (none traced
+	 * with the event on: no reader dirtied the file) */
+	if (atime_traced) {
+		kc.atime_mono_ns = at;
+		kc.atimes = nat;
+	}
 	if ((i = first_after(bw_t, nbw, best)) < nbw)
 		kc.first_bdev_pages = (uint32_t)bw_n[i];
 	int64_t ut[256], mf[MAX_FIRINGS], mc[MAX_FIRINGS];
@@ -482,8 +539,10 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 				  .period_cap = MAX_FIRINGS, .commit_t = mc,
 				  .commit_cap = MAX_FIRINGS };
 	if (sw_sweep_run_from(cfg, pol, E->ev, E->n, best, t_run, E->t_end_mono_ns,
-			      &o, err, errlen))
+			      &o, err, errlen)) {
+		free(js);
 		return NULL;
+	}
 	json_t *j = out_json(&o), *ua = json_array();
 	for (uint64_t i = 0; i < o.updates && i < 256; i++)
 		json_array_append_new(ua, json_integer(ut[i]));
@@ -496,6 +555,7 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 	json_object_set_new(j, "submit_traced_mono_ns", i64_array(kc.submit_mono_ns, kc.submits));
 	json_object_set_new(j, "submit_traced_from", json_string(nclr ? "folio_clear_dirty_for_io" : nsub ? "ext4_allocate_blocks" : "none"));
 	json_object_set_new(j, "first_bdev_pages_traced", json_integer(kc.first_bdev_pages));
+	json_object_set_new(j, "atime_traced_mono_ns", atime_traced ? i64_array(at, nat) : json_null());
 	json_object_set_new(j, "flusher_run_mono_ns", json_integer(t_run));
 	json_object_set_new(j, "create_mono_ns", json_integer(best));
 	json_object_set_new(j, "periodic_runs_traced", json_integer(runs));
@@ -503,6 +563,8 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 	json_object_set_new(j, "jiffy_origin_mono_ns", json_integer(cfg->jiffy_origin_ns));
 	json_object_set_new(j, "jiffy_origin_count", json_integer(cfg->jiffy_origin_count));
 	json_object_set_new(j, "jiffy_mono_ns", json_integer(cfg->jiffy_mono_ns));
+	json_object_set_new(j, "jiffy_anchors", json_integer((json_int_t)kc.jiffy_anchors));
+	free(js);
 	return j;
 }
 

@@ -75,6 +75,7 @@ void sw_model_start(struct sw_model *m, int64_t t_mono_ns)
 	m->txn_create = 0;
 	m->txn_alloc = 0;
 	m->t_atime_mono_ns = INT64_MAX;
+	m->atime_i = 0;
 	m->t_commit_done_mono_ns = INT64_MAX;
 	m->done_itable = 0;
 	m->done_other = 0;
@@ -168,8 +169,7 @@ static void count_update(struct sw_model *m, struct sw_decision *d, int upd,
 	if (upd) {
 		m->updates++;
 		swm_journal_update(m, t);
-		if (m->cfg.atime_read_ns > 0)
-			m->t_atime_mono_ns = t + m->cfg.atime_read_ns;
+		m->t_atime_mono_ns = swm_atime_after(m, t);
 	}
 }
 
@@ -397,11 +397,11 @@ int64_t sw_model_next_tick(const struct sw_model *m)
  * of ext4_writepages); stock ext4 write-protects a page as it submits it
  * (mpage_submit_folio -> folio_clear_dirty_for_io), so a store before
  * then does not trap and the run is taken as instant (0). */
-static int64_t pages_out_after(const struct sw_model *m, unsigned how)
+static int64_t pages_out_after(const struct sw_model *m, int64_t t, unsigned how)
 {
 	if (!(how & FLUSH_COMMITTED))
 		return 0;
-	return m->cfg.run_commit_ns + ((how & FLUSH_FRESH) ? m->cfg.run_alloc_ns : 0);
+	return swm_commit_len(m, t) + ((how & FLUSH_FRESH) ? m->cfg.run_alloc_ns : 0);
 }
 
 /* A flush at t in a run: with run times, the run goes on (its pages go
@@ -422,7 +422,7 @@ static int64_t traced_pass(struct sw_model *m, int64_t t)
 static int run_goes_on(struct sw_model *m, int64_t t, unsigned how,
 		       const struct sw_decision *d)
 {
-	int64_t out = pages_out_after(m, how);
+	int64_t out = pages_out_after(m, t, how);
 	int64_t pass = (how & FLUSH_FRESH) && (how & FLUSH_COMMITTED) ? m->cfg.run_pass_ns : 0;
 	if ((how & FLUSH_FRESH) && !(how & FLUSH_COMMITTED))
 		m->run_late = 1;

@@ -123,6 +123,12 @@
 
 #define SW_MODEL_MAX_PAGES ((uint64_t)UINT32_MAX)
 
+/* Jiffy j began at t_mono_ns (cfg.jiffy_map). */
+struct sw_jiffy_anchor {
+	int64_t t_mono_ns; /* CLOCK_MONOTONIC ns */
+	int64_t j;         /* the kernel's jiffies */
+};
+
 struct sw_model_cfg {
 	uint64_t npages;           /* pages in the mapping (<= SW_MODEL_MAX_PAGES) */
 	uint32_t page_size;        /* bytes */
@@ -145,6 +151,17 @@ struct sw_model_cfg {
 				      (0: jiffy_ns); a TCG guest's jiffies
 				      lag its CLOCK_MONOTONIC by ~0.1 %
 				      (traced: 42 ms in 33 s) */
+	const struct sw_jiffy_anchor *jiffy_map; /* the kernel's jiffies
+				      as traced, ascending in both fields
+				      (stalewin-model-sweep): jiffy j began
+				      at t_mono_ns, the ones between two
+				      anchors jiffy_mono_ns apart; a TCG
+				      guest's jiffies step against its
+				      CLOCK_MONOTONIC (traced: by 8-12
+				      jiffies at once in 2 boots of 5),
+				      which no one origin and length
+				      place; NULL: jiffy_origin_* */
+	size_t jiffy_anchors;      /* entries in jiffy_map */
 	int64_t journal_commit_ns; /* jbd2 commit interval of the modelled
 				      filesystem (ext4 commit=, default 5 s);
 				      0: timestamp updates are not journalled
@@ -168,6 +185,15 @@ struct sw_model_cfg {
 				      0008) before the pages go out, ns;
 				      with run_alloc_ns and run_pass_ns 0
 				      (the default) a run takes no time */
+	const int64_t *commit_end_mono_ns; /* the kernel's own commits'
+				      ends (jbd2:jbd2_end_commit,
+				      CLOCK_MONOTONIC ns, ascending;
+				      stalewin-model-sweep reads them): a
+				      commit started at t ends at the first
+				      of them at most 100 ms after t, else
+				      run_commit_ns later (traced in the
+				      patched 6.1 guest: 2.5-12.1 ms) */
+	size_t commit_ends;        /* entries in commit_end_mono_ns */
 	int64_t run_alloc_ns;      /* its extra time when the pages were
 				      never written (delalloc allocation),
 				      ns; in a run with no commit (stock
@@ -231,6 +257,15 @@ struct sw_model_cfg {
 				      handle when atime is older than
 				      mtime), ns; 0: no reader (model.c
 				      atime_read) */
+	const int64_t *atime_mono_ns; /* the kernel's own atime handles
+				      (writeback_mark_inode_dirty of the
+				      file by knfsd, CLOCK_MONOTONIC ns,
+				      ascending; stalewin-model-sweep reads
+				      them): an update's read journals
+				      atime at the first of them at most
+				      200 ms after it, else not at all;
+				      NULL: atime_read_ns */
+	size_t atimes;             /* entries in atime_mono_ns */
 	int64_t run_submit_ns;     /* stock ext4 (a run that forces no
 				      commit): the pages a run writes for
 				      the first time stay writable this
@@ -328,8 +363,9 @@ struct sw_model {
 	int inode_dirty;                 /* 1: some page is cache-dirty */
 	int meta_dirty;                  /* 1: the inode is dirty with no
 					    dirty page (I_DIRTY_SYNC of the
-					    creation's ftruncate): on b_dirty,
-					    dirtied_when kept, flusher armed */
+					    creation's ftruncate, of knfsd's
+					    atime): on b_dirty, dirtied_when
+					    kept, flusher armed */
 	int64_t t_dirtied_when_mono_ns;  /* valid when inode_dirty */
 	int64_t t_next_tick_mono_ns;     /* next flusher run (armed delayed
 					    work); INT64_MAX: not armed */
@@ -343,6 +379,7 @@ struct sw_model {
 	int64_t t_atime_mono_ns;         /* the readers' read after the last
 					    update journals atime then;
 					    INT64_MAX: none due */
+	size_t atime_i;                  /* next cfg.atime_mono_ns */
 	int64_t t_submit_mono_ns;        /* the SW_PG_SUBMIT pages are
 					    write-protected then; INT64_MAX:
 					    none waiting */

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the writeback model takes three facts from a kernel
+ * trace when it has them (stalewin-model-sweep --kernel-trace), and
+ * its own rules place them.
+ * - Jiffies (cfg.jiffy_map, model_clock.c): a TCG guest with a periodic
+ *   tick loses ticks, so its jiffies step behind CLOCK_MONOTONIC, and a
+ *   tick that catches up skips jiffies.  The flusher's delayed work
+ *   (wb_wakeup_delayed: 100 ms = 25 jiffies, calc_index: jiffy 26) runs
+ *   when the kernel's jiffies reach its bucket, not 26 * 4 ms after the
+ *   store.  A model that keeps one origin and length says 104 ms in every
+ *   row.
+ * - knfsd's atime handle (model_journal.c swm_atime_read): the read
+ *   after an update dirties the clean inode (__mark_inode_dirty
+ *   I_DIRTY_SYNC) and arms the flusher; a deferred flush at 104 ms
+ *   (jiffy 26) cleans the file, the read 60 ms later (or when the kernel
+ *   traced it, at most 200 ms after the update) arms the next run.  A
+ *   model that only journals it leaves the flusher unarmed.
+ * - A commit's end (swm_commit_len): the kernel's first traced end at
+ *   most 100 ms after its start, else run_commit_ns.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "model.h"
+#include "model_int.h"
+#include "records.h"
+
+#define MS ((int64_t)1000000)
+#define US ((int64_t)1000)
+#define NONE INT64_MAX
+
+static const struct sw_jiffy_anchor lag[] = { { 0, 0 }, { 60 * MS, 5 } },
+				    jump[] = { { 0, 0 }, { 20 * MS, 20 }, { 24 * MS, 21 } };
+
+static const struct {
+	const char *name;
+	const struct sw_jiffy_anchor *map;
+	size_t n;
+	int64_t writeback_ns;
+	int64_t want_ns; /* the flusher armed by a store at 0 runs then */
+} jiffy_cases[] = {
+	{ "11 ticks lost before jiffy 5 (at 60 ms): jiffy 26 at 60 + 21 * 4 = 144 ms", lag, 2,
+	  100 * MS, 144 * MS },
+	{ "jiffies 1-20 in 20 ms (a tick catching up): jiffy 26 at 24 + 5 * 4 = 44 ms", jump, 3,
+	  100 * MS, 44 * MS },
+	{ "a 40 ms delay (jiffy 11) due in the jiffies the catch-up skipped runs with it, at 20 ms",
+	  jump, 3, 40 * MS, 20 * MS },
+	{ "no map: one origin, 4 ms jiffies: 104 ms", NULL, 0, 100 * MS, 104 * MS },
+};
+
+static const int64_t atime_at[] = { 150 * MS, 700 * MS };
+static const int64_t atime_late[] = { 400 * MS };
+
+static const struct {
+	const char *name;
+	int64_t atime_read_ns;
+	const int64_t *atimes;
+	size_t n;
+	int64_t want_ns; /* the run after the deferred flush at 104 ms */
+} atime_cases[] = {
+	{ "read 60 ms after the flush's update (164 ms, jiffy 41): run at jiffy 67, 268 ms", 60 * MS,
+	  NULL, 0, 268 * MS },
+	{ "the kernel's read at 150 ms (jiffy 37): run at jiffy 63, 252 ms", 60 * MS, atime_at, 2,
+	  252 * MS },
+	{ "the kernel's only read 296 ms after the update: no read of this update, no run", 60 * MS,
+	  atime_late, 1, NONE },
+	{ "no readers: no run", 0, NULL, 0, NONE },
+};
+
+static const int64_t ends[] = { 10 * MS, 300 * MS };
+
+static const struct {
+	const char *name;
+	int64_t start_ns;
+	int64_t want_ns;
+} commit_cases[] = {
+	{ "a commit at 5 ms ends at the traced 10 ms", 5 * MS, 5 * MS },
+	{ "a commit at 150 ms: the next traced end is 150 ms on, another's: 4.2 ms", 150 * MS,
+	  4200 * US },
+	{ "a commit at 250 ms ends at the traced 300 ms", 250 * MS, 50 * MS },
+};
+
+static int check(const char *name, int64_t want, int64_t saw)
+{
+	if (want == saw) {
+		printf("ok   %s\n", name);
+		return 0;
+	}
+	printf("FAIL %s: expected %" PRId64 " ns, saw %" PRId64 " ns\n", name, want, saw);
+	return 1;
+}
+
+static int init(struct sw_model *m, const struct sw_model_cfg *cfg, const char *pol)
+{
+	char err[256];
+	if (sw_model_init(m, cfg, sw_policy_find(pol), 0, err, sizeof(err)) == 0)
+		return 0;
+	printf("FAIL init: %s\n", err);
+	return 1;
+}
+
+int main(void)
+{
+	int fail = 0;
+	struct sw_model m;
+	struct sw_decision d;
+
+	for (size_t c = 0; c < sizeof(jiffy_cases) / sizeof(jiffy_cases[0]); c++) {
+		struct sw_model_cfg cfg = {
+			.npages = 4, .page_size = 4096, .writeback_ns = jiffy_cases[c].writeback_ns,
+			.expire_ns = 5000 * MS, .jiffy_ns = 4 * MS,
+			.jiffy_map = jiffy_cases[c].map, .jiffy_anchors = jiffy_cases[c].n,
+		};
+		if (init(&m, &cfg, "eager"))
+			return 1;
+		sw_model_trap(&m, 0, 0, &d);
+		fail |= check(jiffy_cases[c].name, jiffy_cases[c].want_ns, sw_model_next_tick(&m));
+		sw_model_free(&m);
+	}
+	for (size_t c = 0; c < sizeof(atime_cases) / sizeof(atime_cases[0]); c++) {
+		struct sw_model_cfg cfg = {
+			.npages = 4, .page_size = 4096, .writeback_ns = 100 * MS,
+			.expire_ns = 50 * MS, .jiffy_ns = 4 * MS,
+			.atime_read_ns = atime_cases[c].atime_read_ns,
+			.atime_mono_ns = atime_cases[c].atimes, .atimes = atime_cases[c].n,
+		};
+		int64_t flushed = -1;
+		if (init(&m, &cfg, "deferred"))
+			return 1;
+		sw_model_trap(&m, 0, 0, &d);
+		/* the flush, then whatever comes before the next run */
+		while (sw_model_next_tick(&m) < 1000 * MS) {
+			int64_t t = sw_model_next_tick(&m);
+			sw_model_tick(&m, t, NULL, &d);
+			if (flushed >= 0)
+				break;
+			if (d.flushed)
+				flushed = t;
+		}
+		if (flushed != 104 * MS) {
+			printf("FAIL %s: expected the deferred flush at 104 ms, saw %" PRId64 " ns\n",
+			       atime_cases[c].name, flushed);
+			fail = 1;
+		} else {
+			fail |= check(atime_cases[c].name, atime_cases[c].want_ns, m.t_next_tick_mono_ns);
+		}
+		sw_model_free(&m);
+	}
+	for (size_t c = 0; c < sizeof(commit_cases) / sizeof(commit_cases[0]); c++) {
+		struct sw_model_cfg cfg = {
+			.npages = 4, .page_size = 4096, .writeback_ns = 100 * MS,
+			.expire_ns = 5000 * MS, .run_commit_ns = 4200 * US,
+			.commit_end_mono_ns = ends, .commit_ends = 2,
+		};
+		if (init(&m, &cfg, "deferred"))
+			return 1;
+		fail |= check(commit_cases[c].name, commit_cases[c].want_ns,
+			      swm_commit_len(&m, commit_cases[c].start_ns));
+		sw_model_free(&m);
+	}
+	return fail;
+}
