@@ -31,10 +31,15 @@ VM_MODEL=(--writer-args "$VM_MODEL_ARGS")
 # the kernel's own phase, its first flusher run and jiffies read from the
 # server guest's writeback tracepoints and its first journal commit from
 # jbd2's (VM_TRACE); the verdict rests on the
-# latter.  The guest kernel's HZ is 250 (vm/kernel/config.fragment); its
+# latter.  The replay also takes from the trace every commit's end
+# (jbd2_end_commit), knfsd's atime handles on the file
+# (writeback_mark_inode_dirty: the read after an update dirties the clean
+# inode and arms the flusher) and, with the whole timer:timer_start event
+# the runs below add, the kernel's jiffies line by line (a TCG guest's
+# periodic tick loses ticks: its jiffies step against CLOCK_MONOTONIC).  The guest kernel's HZ is 250 (vm/kernel/config.fragment); its
 # ext4 export is the first virtio disk, bdi 254:0.
 VM_SWEEP_ARGS=($VM_MODEL_ARGS --jiffy-us 4000 --phases 40)
-VM_TRACE="writeback:writeback_start writeback:writeback_queue_io jbd2:jbd2_start_commit"
+VM_TRACE="writeback:writeback_start writeback:writeback_queue_io jbd2:jbd2_start_commit jbd2:jbd2_end_commit writeback:writeback_mark_inode_dirty"
 # The stock guest's native run also: when the kernel submitted the file's
 # never-written pages (a kprobe on folio_clear_dirty_for_io with the
 # page's inode number, folio->mapping->host->i_ino at the offsets of
