@@ -16,6 +16,10 @@
  *   (jiffy 26) cleans the file, the read 60 ms later (or when the kernel
  *   traced it, at most 200 ms after the update) arms the next run.  A
  *   model that only journals it leaves the flusher unarmed.
+ *   An update while a read is due leaves it due: that read is the first
+ *   after the last mtime change (relatime); a model that looks again
+ *   from the second update moves the read or, with the kernel's reads,
+ *   loses it (the one after the first update is spent).
  * - A commit's end (swm_commit_len): the kernel's first traced end at
  *   most 100 ms after its start, else run_commit_ns.
  */
@@ -66,6 +70,20 @@ static const struct {
 	{ "the kernel's only read 296 ms after the update: no read of this update, no run", 60 * MS,
 	  atime_late, 1, NONE },
 	{ "no readers: no run", 0, NULL, 0, NONE },
+};
+
+static const int64_t atime_two[] = { 50 * MS, 500 * MS };
+
+static const struct {
+	const char *name;
+	const int64_t *atimes;
+	size_t n;
+	int64_t want_ns; /* the read due after eager updates at 0 and 20 ms */
+} pending_cases[] = {
+	{ "updates at 0 and 20 ms, reads 60 ms after an update: the read due at 60 ms stays", NULL, 0,
+	  60 * MS },
+	{ "updates at 0 and 20 ms, the kernel's reads at 50 and 500 ms: the read at 50 ms stays",
+	  atime_two, 2, 50 * MS },
 };
 
 static const int64_t ends[] = { 10 * MS, 300 * MS };
@@ -145,6 +163,19 @@ int main(void)
 		} else {
 			fail |= check(atime_cases[c].name, atime_cases[c].want_ns, m.t_next_tick_mono_ns);
 		}
+		sw_model_free(&m);
+	}
+	for (size_t c = 0; c < sizeof(pending_cases) / sizeof(pending_cases[0]); c++) {
+		struct sw_model_cfg cfg = {
+			.npages = 4, .page_size = 4096, .writeback_ns = 1000 * MS,
+			.expire_ns = 5000 * MS, .jiffy_ns = 4 * MS, .atime_read_ns = 60 * MS,
+			.atime_mono_ns = pending_cases[c].atimes, .atimes = pending_cases[c].n,
+		};
+		if (init(&m, &cfg, "eager"))
+			return 1;
+		sw_model_trap(&m, 0, 0, &d);
+		sw_model_trap(&m, 1, 20 * MS, &d);
+		fail |= check(pending_cases[c].name, pending_cases[c].want_ns, m.t_atime_mono_ns);
 		sw_model_free(&m);
 	}
 	for (size_t c = 0; c < sizeof(commit_cases) / sizeof(commit_cases[0]); c++) {
