@@ -9,5 +9,6 @@ const struct sw_policy_ops sw_policy_lang = {
 	.summary = "update at the first fault and again at the deferred flush",
 	.emulated = 1,
 	.trap_updates = 1,
+	.trap_lazy = 1,
 	.flush_owed = 1,
 };

@@ -163,12 +163,13 @@ static int pol_pay(struct sw_model *m)
 }
 
 static void count_update(struct sw_model *m, struct sw_decision *d, int upd,
-			 int64_t t)
+			 int64_t t, int lazy)
 {
 	d->update = upd ? 1 : 0;
 	if (upd) {
 		m->updates++;
-		swm_journal_update(m, t);
+		if (!lazy)
+			swm_journal_update(m, t);
 		/* the readers' next read sees this update too (relatime: the
 		 * first read after the last mtime change); traced: two updates
 		 * 17 ms apart in one flusher run, one knfsd handle 88 ms
@@ -207,7 +208,7 @@ int sw_model_trap(struct sw_model *m, uint64_t page, int64_t t_mono_ns,
 			m->t_next_tick_mono_ns = sw_model_wake_after(m, t_mono_ns);
 	}
 	m->traps++;
-	count_update(m, d, pol_trap(m), t_mono_ns);
+	count_update(m, d, pol_trap(m), t_mono_ns, m->pol->trap_lazy);
 	if (m->cfg.background_bytes &&
 	    m->ndirty * (uint64_t)m->cfg.page_size > m->cfg.background_bytes)
 		d->background_due = 1;
@@ -336,7 +337,7 @@ static unsigned flush(struct sw_model *m, uint32_t cause, int64_t t,
 	else
 		m->meta_dirty = 0;
 	int upd = pol_pay(m);
-	count_update(m, d, upd, t);
+	count_update(m, d, upd, t, 0);
 	/* ext4_sync_file() -> jbd2_complete_transaction(): fsync and
 	 * msync(MS_SYNC) commit the running transaction now; so does every
 	 * writeback that applies a deferred update on the patched kernel
@@ -518,7 +519,7 @@ static void run_step(struct sw_model *m, int64_t t,
 		if (m->inode_dirty) {
 			uint32_t fresh = 0;
 			d->cleaned = wrprotect(m, rp, 1, &fresh, 0);
-			count_update(m, d, pol_pay(m), t);
+			count_update(m, d, pol_pay(m), t, 0);
 		}
 		m->run_step = 2;
 		m->t_run_mono_ns = t + (m->run_fresh ? m->cfg.run_pass_ns : 0);
@@ -641,7 +642,7 @@ void sw_model_msync_async(struct sw_model *m, int64_t t_mono_ns,
 	int upd = pol_pay(m);
 	if (m->pol->flush_owed)
 		d->cleaned = wrprotect(m, rp, 0, NULL, 0);
-	count_update(m, d, upd, t_mono_ns);
+	count_update(m, d, upd, t_mono_ns, 0);
 }
 
 /* msync(MS_SYNC) and fsync: a flush now, its pages written out now */
@@ -669,5 +670,5 @@ void sw_model_munmap(struct sw_model *m, int64_t t_mono_ns,
 		     struct sw_decision *d)
 {
 	decision_init(d, SW_CAUSE_MUNMAP);
-	count_update(m, d, pol_pay(m), t_mono_ns);
+	count_update(m, d, pol_pay(m), t_mono_ns, 0);
 }

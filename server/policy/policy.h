@@ -25,6 +25,11 @@ struct sw_policy_ops {
 	/* 1: the first store to a clean (write-protected) page updates the
 	 * times now, before the store's data lands */
 	int trap_updates;
+	/* 1: that update is in memory only (the inode I_DIRTY_TIME, as with
+	 * lazytime): no journal handle; the flush that pays the owed update
+	 * journals it (traced in the patched 6.1 guest, lang: the fault
+	 * marks the inode I_DIRTY_TIME, the flusher I_DIRTY_SYNC) */
+	int trap_lazy;
 	/* 1: that store also owes an update (pending), paid at the next
 	 * cleaning pass (kupdate / background writeback, msync(MS_SYNC),
 	 * fsync), at msync(MS_ASYNC) (which then write-protects the dirty
