@@ -261,10 +261,9 @@ struct sw_model_cfg {
 				      (writeback_mark_inode_dirty of the
 				      file by knfsd, CLOCK_MONOTONIC ns,
 				      ascending; stalewin-model-sweep reads
-				      them): an update's read journals
-				      atime at the first of them at most
-				      200 ms after it, else not at all;
-				      NULL: atime_read_ns */
+				      them): each is applied at its time,
+				      whatever the model's updates; NULL:
+				      atime_read_ns after each update */
 	size_t atimes;             /* entries in atime_mono_ns */
 	int64_t run_submit_ns;     /* stock ext4 (a run that forces no
 				      commit): the pages a run writes for
@@ -436,6 +435,9 @@ struct sw_model {
 	int run_step;                    /* 1: its pages go out then
 					    (->writepages returns); 2: the
 					    background loop's next pass */
+	int bdev_after;                  /* 1: this background pass writes
+					    the bdev inode when the file's
+					    ->writepages returns */
 	int in_run;                      /* a flusher run is in progress
 					    (its start to run_end) */
 	int64_t t_pass_mono_ns;          /* the kernel's next pass of the
@@ -454,6 +456,8 @@ struct sw_model {
 					    run_alloc_ns after its end */
 	int64_t late_events;             /* such pages not yet counted, */
 	int64_t t_late_mono_ns;          /* at this time */
+	int64_t t_out_mono_ns;           /* the run's pages went out then
+					    (->writepages returned) */
 	uint64_t traps;                  /* sw_model_trap calls accepted */
 	uint64_t updates;                /* decisions with update = 1 */
 	uint64_t flushes;                /* flushes of a dirty inode */
@@ -490,6 +494,9 @@ void sw_model_advance(struct sw_model *m, int64_t t_mono_ns,
 /* When a delayed work armed at t with the model's writeback_ns fires:
  * t + writeback_ns, rounded as the timer wheel does (exported for tests). */
 int64_t sw_model_wake_after(const struct sw_model *m, int64_t t_mono_ns);
+/* CLOCK_MONOTONIC ns at which the kernel's jiffy j began, by cfg's
+ * jiffies (jiffy_map, else jiffy_origin_*; model_clock.c) */
+int64_t sw_model_cfg_jiffy_start(const struct sw_model_cfg *cfg, int64_t j);
 /* The running kernel's tick length (1/CONFIG_HZ) in ns, from
  * /boot/config-RELEASE; 4 ms (HZ=250, Debian's) when it cannot be read. */
 int64_t sw_model_host_jiffy_ns(void);

@@ -19,16 +19,21 @@ int64_t swm_floor_div(int64_t a, int64_t b)
  * long, but never reach the next anchor's before its time, and when the
  * kernel's jiffies jumped (a tick catching up) the skipped ones begin
  * with the next anchor's). */
+static int64_t cfg_jiffy_len(const struct sw_model_cfg *c)
+{
+	return c->jiffy_mono_ns > 0 ? c->jiffy_mono_ns : c->jiffy_ns;
+}
+
 int64_t swm_jiffy_len(const struct sw_model *m)
 {
-	return m->cfg.jiffy_mono_ns > 0 ? m->cfg.jiffy_mono_ns : m->cfg.jiffy_ns;
+	return cfg_jiffy_len(&m->cfg);
 }
 
 /* The last anchor at or before t (by_time) or jiffy j; 0 if none. */
-static size_t anchor_before(const struct sw_model *m, int64_t v, int by_time)
+static size_t anchor_before(const struct sw_model_cfg *c, int64_t v, int by_time)
 {
-	const struct sw_jiffy_anchor *a = m->cfg.jiffy_map;
-	size_t lo = 0, hi = m->cfg.jiffy_anchors;
+	const struct sw_jiffy_anchor *a = c->jiffy_map;
+	size_t lo = 0, hi = c->jiffy_anchors;
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 		if ((by_time ? a[mid].t_mono_ns : a[mid].j) <= v)
@@ -45,23 +50,28 @@ int64_t swm_jiffies_at(const struct sw_model *m, int64_t t)
 		return swm_floor_div(t - m->cfg.jiffy_origin_ns, swm_jiffy_len(m)) +
 		       m->cfg.jiffy_origin_count;
 	const struct sw_jiffy_anchor *a = m->cfg.jiffy_map;
-	size_t i = anchor_before(m, t, 1);
+	size_t i = anchor_before(&m->cfg, t, 1);
 	int64_t j = a[i].j + swm_floor_div(t - a[i].t_mono_ns, swm_jiffy_len(m));
 	if (i + 1 < m->cfg.jiffy_anchors && t >= a[i].t_mono_ns && j >= a[i + 1].j)
 		j = a[i + 1].j - 1;
 	return j;
 }
 
-int64_t swm_jiffy_start(const struct sw_model *m, int64_t j)
+int64_t sw_model_cfg_jiffy_start(const struct sw_model_cfg *c, int64_t j)
 {
-	if (!m->cfg.jiffy_map || !m->cfg.jiffy_anchors)
-		return m->cfg.jiffy_origin_ns + (j - m->cfg.jiffy_origin_count) * swm_jiffy_len(m);
-	const struct sw_jiffy_anchor *a = m->cfg.jiffy_map;
-	size_t i = anchor_before(m, j, 0);
-	int64_t t = a[i].t_mono_ns + (j - a[i].j) * swm_jiffy_len(m);
-	if (i + 1 < m->cfg.jiffy_anchors && j >= a[i].j && t > a[i + 1].t_mono_ns)
+	if (!c->jiffy_map || !c->jiffy_anchors)
+		return c->jiffy_origin_ns + (j - c->jiffy_origin_count) * cfg_jiffy_len(c);
+	const struct sw_jiffy_anchor *a = c->jiffy_map;
+	size_t i = anchor_before(c, j, 0);
+	int64_t t = a[i].t_mono_ns + (j - a[i].j) * cfg_jiffy_len(c);
+	if (i + 1 < c->jiffy_anchors && j >= a[i].j && t > a[i + 1].t_mono_ns)
 		t = a[i + 1].t_mono_ns;
 	return t;
+}
+
+int64_t swm_jiffy_start(const struct sw_model *m, int64_t j)
+{
+	return sw_model_cfg_jiffy_start(&m->cfg, j);
 }
 
 /*

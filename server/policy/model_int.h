@@ -31,6 +31,7 @@ void swm_journal_commit(struct sw_model *m, int64_t t_mono_ns); /* commit starts
 void swm_commit_done(struct sw_model *m, int64_t t_mono_ns);    /* commit ends */
 int64_t swm_commit_len(const struct sw_model *m, int64_t t_start_mono_ns); /* ns */
 void swm_atime_read(struct sw_model *m, int64_t t_mono_ns);     /* NFS read's atime */
-int64_t swm_atime_after(struct sw_model *m, int64_t t_update_mono_ns);
+int64_t swm_atime_after(const struct sw_model *m, int64_t t_update_mono_ns);
+int64_t swm_atime_next(struct sw_model *m, int64_t t_mono_ns); /* traced */
 
 #endif
