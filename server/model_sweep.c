@@ -57,6 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ktrace.h"
 #include "parse.h"
 #include "policy.h"
 #include "records.h"
@@ -224,7 +225,6 @@ static json_t *out_json(const struct sw_sweep_out *o)
 			 "max_ns", (json_int_t)o->max_ns);
 }
 
-#define MAX_FIRINGS 256
 
 static json_t *i64_array(const int64_t *v, size_t n)
 {
@@ -232,17 +232,6 @@ static json_t *i64_array(const int64_t *v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(a, json_integer(v[i]));
 	return a;
-}
-
-/* A timer_start of writeout_period with timeout D (jiffies) at a tick of
- * J ns: writeout_period() re-arming itself (a firing, at that line's
- * time) or wb_domain_writeout_add() arming the stopped timer.  The arming
- * is wp_next_time(jiffies): timeout 3*HZ exactly.  The re-arm is
- * wp_next_time(period_time + miss_periods * 3*HZ), run no sooner than the
- * bucket after period_time (calc_index rounds up): timeout below 3*HZ. */
-static int period_firing(long long timeout, int64_t J)
-{
-	return J > 0 && timeout < 3000000000ll / J;
 }
 
 /* The kernel's jiffies against mono from samples (t, j): jiffy j began at
@@ -291,21 +280,6 @@ static size_t jiffy_anchors(struct sw_jiffy_anchor *s, size_t n)
 	return k;
 }
 
-/* A trace line's timestamp (s, to ns): the field before the event at
- * "at" (": name: ..."); 0 if at is NULL or no number is there. */
-static int line_ts(const char *line, const char *at, int64_t *t)
-{
-	double ts;
-	if (!at)
-		return 0;
-	while (at > line && at[-1] != ' ')
-		at--;
-	if (sscanf(at, "%lf", &ts) != 1)
-		return 0;
-	*t = (int64_t)(ts * 1e9 + 0.5);
-	return 1;
-}
-
 /* The index of the first of v[0..n) after t, n if none. */
 static size_t first_after(const int64_t *v, size_t n, int64_t t)
 {
@@ -315,179 +289,19 @@ static size_t first_after(const int64_t *v, size_t n, int64_t t)
 	return i;
 }
 
-/*
- * The kernel's own flusher phase, from its writeback tracepoints (trace
- * clock mono, vm/guest/trace.sh): the first periodic run of the file's
- * bdi ("writeback_start: bdi MAJ:MIN: ... reason=periodic") after the
- * first store, and the kernel's jiffies (writeback_queue_io's older= and
- * age=, timer_start's expires= and timeout=), whose phase, count and
- * length place the timer wheel's buckets.  The model's first flusher run
- * is that run, its own rules decide every later one: the figures are the
- * model's at the kernel's phase.  With traced_period the writeout_period
- * timer fires when the kernel's did (period_firing()).
- */
-static json_t *kernel_phase(const char *path, const char *bdi,
-			    const struct sw_model_cfg *cfg,
-			    const struct sw_policy_ops *pol, const struct events *E,
-			    int64_t t_created, int traced_period, long long ino,
-			    char *err, size_t errlen)
+/* The model at the kernel's phase of the trace kt (ktrace.h): its
+ * jiffies, first run, commits, submissions and atime handles. */
+static json_t *kernel_phase_run(struct ktrace *kt, const struct sw_model_cfg *cfg,
+				const struct sw_policy_ops *pol, const struct events *E,
+				int64_t t_created, int traced_period, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char line[1024], key[96];
-	int64_t t_run = -1, t_first = E->ev[0].t_mono_ns, t_run_created = -1;
-	long runs = 0;
-
-	if (!f) {
-		snprintf(err, errlen, "cannot open the kernel trace %s", path);
-		return NULL;
-	}
-	/* jiffies: each writeback_queue_io says older=J0 age=MS, J0 being
-	 * jiffies - msecs_to_jiffies(MS) when it was logged at t, and each
-	 * timer_start says expires=E [timeout=D], jiffies = E - D; jiffy j
-	 * began at or before t (fit_jiffies) */
-	int64_t J = cfg->jiffy_ns;
-	struct sw_jiffy_anchor *js = NULL;
-	size_t jn = 0, jcap = 0;
-	int64_t pf[MAX_FIRINGS], pfe[MAX_FIRINGS];
-	size_t npf = 0, pseen = 0;
-	int64_t ct[MAX_FIRINGS], bp[1024], sub[MAX_FIRINGS], clr[MAX_FIRINGS], bw_t[MAX_FIRINGS];
-	long long bw_n[MAX_FIRINGS];
-	int64_t at[1024];
-	size_t nct = 0, nbp = 0, nsub = 0, nclr = 0, nbw = 0, nat = 0;
-	int atime_traced = 0;
-	long long file_dw = -1; /* the file's first writeback's dirtied_when */
-	int64_t ce[MAX_FIRINGS];
-	size_t nce = 0;
-	char ckey[64], ekey[64], dev[32], akey[96], wkey[96], kkey[64], mkey[96];
-	snprintf(key, sizeof(key), ": writeback_start: bdi %s: ", bdi);
-	snprintf(dev, sizeof(dev), "%s", bdi);
-	char *colon = strchr(dev, ':');
-	if (colon) /* the bdi's MAJ:MIN is jbd2's "dev MAJ,MIN" */
-		*colon = ',';
-	snprintf(ckey, sizeof(ckey), ": jbd2_start_commit: dev %s ", dev);
-	snprintf(ekey, sizeof(ekey), ": jbd2_end_commit: dev %s ", dev);
-	snprintf(akey, sizeof(akey), ": ext4_allocate_blocks: dev %s ino %lld ", dev, ino);
-	snprintf(wkey, sizeof(wkey), ": writeback_single_inode: bdi %s: ino=", bdi);
-	snprintf(kkey, sizeof(kkey), " ino=%lld\n", ino);
-	snprintf(mkey, sizeof(mkey), ": writeback_mark_inode_dirty: bdi %s: ino=%lld ", bdi, ino);
-	while (fgets(line, sizeof(line), f)) {
-		int64_t t;
-		if (ino >= 0 && !strcmp(line, "# enabled: writeback:writeback_mark_inode_dirty\n"))
-			atime_traced = 1;
-		/* knfsd's atime handles on the file (touch_atime ->
-		 * generic_update_time -> __mark_inode_dirty(I_DIRTY_SYNC)) */
-		char *m = ino >= 0 ? strstr(line, mkey) : NULL;
-		if (m) {
-			if (!strncmp(line + strspn(line, " "), "nfsd", 4) &&
-			    strstr(m, " flags=I_DIRTY_SYNC\n") && line_ts(line, m, &t) &&
-			    nat < sizeof(at) / sizeof(at[0]))
-				at[nat++] = t;
-			continue;
-		}
-		if (line_ts(line, strstr(line, ckey), &t)) {
-			if (nct < MAX_FIRINGS)
-				ct[nct++] = t;
-			continue;
-		}
-		if (line_ts(line, strstr(line, ekey), &t)) {
-			if (nce < MAX_FIRINGS)
-				ce[nce++] = t;
-			continue;
-		}
-		if (ino >= 0 && line_ts(line, strstr(line, akey), &t)) {
-			if (nsub < MAX_FIRINGS)
-				sub[nsub++] = t;
-			continue;
-		}
-		char *k = ino >= 0 ? strstr(line, ": folio_clear_dirty_for_io: ") : NULL;
-		if (k) {
-			if (strstr(k, kkey) && line_ts(line, k, &t) && nclr < MAX_FIRINGS)
-				clr[nclr++] = t;
-			continue;
-		}
-		char *w = ino >= 0 ? strstr(line, wkey) : NULL;
-		if (w) {
-			long long wi, wn;
-			const char *wr = strstr(w, " wrote=");
-			const char *dw = strstr(w, " dirtied_when=");
-			if (file_dw < 0 && sscanf(w + strlen(wkey), "%lld", &wi) == 1 && wi == ino &&
-			    dw && sscanf(dw, " dirtied_when=%lld", &file_dw) != 1)
-				file_dw = -1;
-			if (line_ts(line, w, &t) && sscanf(w + strlen(wkey), "%lld", &wi) == 1 &&
-			    wi != ino && wr && sscanf(wr, " wrote=%lld", &wn) == 1 && wn > 0 &&
-			    nbw < MAX_FIRINGS) {
-				bw_t[nbw] = t;
-				bw_n[nbw++] = wn;
-			}
-			continue;
-		}
-		char *p = strstr(line, key);
-		char *qi = strstr(line, ": writeback_queue_io: bdi ");
-		if (!qi)
-			qi = strstr(line, ": timer_start: ");
-		if (!p && !qi)
-			continue;
-		if (p && strstr(p, "reason=background")) {
-			if (line_ts(line, p, &t) && nbp < sizeof(bp) / sizeof(bp[0]))
-				bp[nbp++] = t;
-			continue;
-		}
-		if (p && !strstr(p, "reason=periodic"))
-			continue;
-		if (!line_ts(line, p ? p : qi, &t))
-			continue;
-		if (qi) {
-			const char *o = strstr(qi, " older="), *a = strstr(qi, " age=");
-			const char *e = strstr(qi, " expires="), *d = strstr(qi, " [timeout=");
-			long long x, y;
-			int64_t j;
-			if (J <= 0)
-				continue;
-			if (o && a && sscanf(o, " older=%lld", &x) == 1 &&
-			    sscanf(a, " age=%lld", &y) == 1)
-				j = x + (y * SW_NS_PER_MS + J - 1) / J;
-			else if (e && d && sscanf(e, " expires=%lld", &x) == 1 &&
-				 sscanf(d, " [timeout=%lld", &y) == 1)
-				j = x - y;
-			else
-				continue;
-			if (strstr(qi, " function=writeout_period ")) {
-				pseen++;
-				if (period_firing(y, J) && npf < MAX_FIRINGS) {
-					pfe[npf] = x; /* its re-arm target */
-					pf[npf++] = t;
-				}
-			}
-			if (jn == jcap) {
-				size_t cap = jcap ? 2 * jcap : 1024;
-				struct sw_jiffy_anchor *np = realloc(js, cap * sizeof(*np));
-				if (!np)
-					break;
-				js = np;
-				jcap = cap;
-			}
-			js[jn++] = (struct sw_jiffy_anchor){ .t_mono_ns = t, .j = j };
-			continue;
-		}
-		runs++;
-		if (t_run < 0 || t_run < t_first)
-			t_run = t;
-		if (t_created >= 0 && t > t_created && t_run_created < 0)
-			t_run_created = t;
-	}
-	fclose(f);
-	if (t_run < t_first) {
-		free(js);
-		snprintf(err, errlen,
-			 "expected a periodic writeback run of bdi %s after the first store (%.6f s, mono) in %s, saw %ld periodic runs, none after it",
-			 bdi, (double)t_first / 1e9, path, runs);
-		return NULL;
-	}
+	int64_t t_run = kt->t_run_mono_ns;
 	struct sw_model_cfg kc = *cfg;
-	size_t jsamples = jn;
-	if (jn >= 2) {
-		fit_jiffies(js, jn, J, &kc);
-		size_t na = jiffy_anchors(js, jn);
+	size_t jsamples = kt->jn;
+	if (kt->jn >= 2) {
+		struct sw_jiffy_anchor *js = kt->js;
+		fit_jiffies(js, kt->jn, cfg->jiffy_ns, &kc);
+		size_t na = jiffy_anchors(js, kt->jn);
 		/* dense: most jiffies have a line (the whole timer:timer_start
 		 * event); a sparse trace keeps the fit, whose origin is its
 		 * least-latency line */
@@ -497,12 +311,12 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 		}
 	}
 	if (traced_period) {
-		kc.period_fire_mono_ns = pf;
-		kc.period_fires = npf;
-		kc.period_fire_expires = pfe;
+		kc.period_fire_mono_ns = kt->period_mono_ns;
+		kc.period_fires = kt->periods;
+		kc.period_fire_expires = kt->period_expires;
 	}
-	kc.bg_pass_mono_ns = bp;
-	kc.bg_passes = nbp;
+	kc.bg_pass_mono_ns = kt->bg_pass_mono_ns;
+	kc.bg_passes = kt->bg_passes;
 	cfg = &kc;
 	/* the file created when the guest says (--created-s: its journal
 	 * transaction, so its first commit, starts then), else a writeback
@@ -511,80 +325,114 @@ static json_t *kernel_phase(const char *path, const char *bdi,
 	/* the file's first write-back says when the creation dirtied it
 	 * (its dirtied_when, jiffies): the guest's --created-s is written
 	 * after the file's preparation, up to 150 ms later (traced) */
-	int64_t t_dw = file_dw >= 0 ? sw_model_cfg_jiffy_start(&kc, file_dw) : -1;
+	int64_t t_dw = kt->file_dirtied_when >= 0 ?
+			       sw_model_cfg_jiffy_start(&kc, kt->file_dirtied_when) : -1;
 	if (t_created >= 0 && t_dw >= 0 && t_dw < best && best - t_dw < SW_NS_PER_S)
 		best = t_dw;
 	if (best > E->ev[0].t_mono_ns)
 		best = E->ev[0].t_mono_ns;
 	/* the transaction running at the creation commits when the kernel's
 	 * first traced commit after it began (jbd2:jbd2_start_commit) */
-	size_t i = first_after(ct, nct, best);
-	if (i < nct)
-		kc.first_commit_mono_ns = ct[i];
+	size_t i = first_after(kt->commit_mono_ns, kt->commits, best);
+	if (i < kt->commits)
+		kc.first_commit_mono_ns = kt->commit_mono_ns[i];
 	/* the file's never-written pages submitted when the kernel
 	 * cleaned them for I/O (the kprobe on folio_clear_dirty_for_io,
 	 * the pte write-protected then), else when it allocated their
 	 * blocks (a lower bound: traced 1.6-7.0 ms before), and the block
 	 * device's first writeback after the creation writing what the
 	 * kernel's wrote */
-	if (nclr) {
-		kc.submit_mono_ns = clr;
-		kc.submits = nclr;
-	} else if (nsub) {
-		kc.submit_mono_ns = sub;
-		kc.submits = nsub;
+	if (kt->clears) {
+		kc.submit_mono_ns = kt->clear_mono_ns;
+		kc.submits = kt->clears;
+	} else if (kt->allocs) {
+		kc.submit_mono_ns = kt->alloc_mono_ns;
+		kc.submits = kt->allocs;
 	}
 	/* each commit ends when the kernel's did */
-	if (nce) {
-		kc.commit_end_mono_ns = ce;
-		kc.commit_ends = nce;
+	if (kt->commit_ends) {
+		kc.commit_end_mono_ns = kt->commit_end_mono_ns;
+		kc.commit_ends = kt->commit_ends;
 	}
 	/* the readers' atime handles when the kernel's came (none traced
 	 * with the event on: no reader dirtied the file) */
-	if (atime_traced) {
-		kc.atime_mono_ns = at;
-		kc.atimes = nat;
+	if (kt->atime_traced) {
+		kc.atime_mono_ns = kt->atime_mono_ns;
+		kc.atimes = kt->atimes;
 	}
-	if ((i = first_after(bw_t, nbw, best)) < nbw)
-		kc.first_bdev_pages = (uint32_t)bw_n[i];
-	int64_t ut[256], mf[MAX_FIRINGS], mc[MAX_FIRINGS];
+	if ((i = first_after(kt->bdev_wb_mono_ns, kt->bdev_wbs, best)) < kt->bdev_wbs)
+		kc.first_bdev_pages = (uint32_t)kt->bdev_wb_pages[i];
+	int64_t ut[256], mf[KT_MAX], mc[KT_MAX];
 	struct sw_sweep_out o = { .upd_t = ut, .upd_cap = 256, .period_t = mf,
-				  .period_cap = MAX_FIRINGS, .commit_t = mc,
-				  .commit_cap = MAX_FIRINGS };
+				  .period_cap = KT_MAX, .commit_t = mc,
+				  .commit_cap = KT_MAX };
 	/* with the creation known, the kernel's first run after it: the
 	 * flusher's phase from there on is the model's (traced: a writer
 	 * that stored 7 s after the creation, the inode written alone at
 	 * the creation's expiry and knfsd's first read arming the run that
 	 * wrote the bdev inode, 1.5 s before the first store's run) */
-	if (t_run_created >= 0 && t_run_created < t_run)
-		t_run = t_run_created;
+	if (kt->t_run_created_mono_ns >= 0 && kt->t_run_created_mono_ns < t_run)
+		t_run = kt->t_run_created_mono_ns;
 	if (sw_sweep_run_from(cfg, pol, E->ev, E->n, best, t_run, E->t_end_mono_ns,
-			      &o, err, errlen)) {
-		free(js);
+			      &o, err, errlen))
 		return NULL;
-	}
 	json_t *j = out_json(&o), *ua = json_array();
 	for (uint64_t i = 0; i < o.updates && i < 256; i++)
 		json_array_append_new(ua, json_integer(ut[i]));
 	json_object_set_new(j, "update_mono_ns", ua);
-	json_object_set_new(j, "period_timer_lines", json_integer((json_int_t)pseen));
-	json_object_set_new(j, "period_traced_mono_ns", i64_array(pf, npf));
+	json_object_set_new(j, "period_timer_lines", json_integer((json_int_t)kt->period_lines));
+	json_object_set_new(j, "period_traced_mono_ns", i64_array(kt->period_mono_ns, kt->periods));
 	json_object_set_new(j, "period_fire_mono_ns", i64_array(mf, o.period_n));
-	json_object_set_new(j, "commit_traced_mono_ns", i64_array(ct, nct));
+	json_object_set_new(j, "commit_traced_mono_ns", i64_array(kt->commit_mono_ns, kt->commits));
 	json_object_set_new(j, "commit_mono_ns", i64_array(mc, o.commit_n));
 	json_object_set_new(j, "submit_traced_mono_ns", i64_array(kc.submit_mono_ns, kc.submits));
-	json_object_set_new(j, "submit_traced_from", json_string(nclr ? "folio_clear_dirty_for_io" : nsub ? "ext4_allocate_blocks" : "none"));
+	json_object_set_new(j, "submit_traced_from",
+			    json_string(kt->clears ? "folio_clear_dirty_for_io" :
+					kt->allocs ? "ext4_allocate_blocks" : "none"));
 	json_object_set_new(j, "first_bdev_pages_traced", json_integer(kc.first_bdev_pages));
-	json_object_set_new(j, "atime_traced_mono_ns", atime_traced ? i64_array(at, nat) : json_null());
+	json_object_set_new(j, "atime_traced_mono_ns",
+			    kt->atime_traced ? i64_array(kt->atime_mono_ns, kt->atimes) : json_null());
 	json_object_set_new(j, "flusher_run_mono_ns", json_integer(t_run));
 	json_object_set_new(j, "create_mono_ns", json_integer(best));
-	json_object_set_new(j, "periodic_runs_traced", json_integer(runs));
+	json_object_set_new(j, "periodic_runs_traced", json_integer(kt->runs));
 	json_object_set_new(j, "jiffy_samples", json_integer((json_int_t)jsamples));
 	json_object_set_new(j, "jiffy_origin_mono_ns", json_integer(cfg->jiffy_origin_ns));
 	json_object_set_new(j, "jiffy_origin_count", json_integer(cfg->jiffy_origin_count));
 	json_object_set_new(j, "jiffy_mono_ns", json_integer(cfg->jiffy_mono_ns));
 	json_object_set_new(j, "jiffy_anchors", json_integer((json_int_t)kc.jiffy_anchors));
-	free(js);
+	return j;
+}
+
+/*
+ * The kernel's own flusher phase, from its writeback tracepoints (trace
+ * clock mono, vm/guest/trace.sh; read by ktrace.c): the first periodic
+ * run of the file's bdi ("writeback_start: bdi MAJ:MIN: ...
+ * reason=periodic") after the creation, else after the first store, and
+ * the kernel's jiffies (writeback_queue_io's older= and age=,
+ * timer_start's expires= and timeout=), whose phase, count and length
+ * place the timer wheel's buckets.  The model's first flusher run is that
+ * run, its own rules decide every later one: the figures are the model's
+ * at the kernel's phase.  With traced_period the writeout_period timer
+ * fires when the kernel's did.
+ */
+static json_t *kernel_phase(const char *path, const char *bdi,
+			    const struct sw_model_cfg *cfg,
+			    const struct sw_policy_ops *pol, const struct events *E,
+			    int64_t t_created, int traced_period, long long ino,
+			    char *err, size_t errlen)
+{
+	struct ktrace *kt = malloc(sizeof(*kt));
+	json_t *j = NULL;
+
+	if (!kt) {
+		snprintf(err, errlen, "out of memory for the kernel trace %s", path);
+		return NULL;
+	}
+	if (ktrace_read(path, bdi, ino, E->ev[0].t_mono_ns, t_created, cfg->jiffy_ns, kt, err,
+			errlen) == 0)
+		j = kernel_phase_run(kt, cfg, pol, E, t_created, traced_period, err, errlen);
+	ktrace_free(kt);
+	free(kt);
 	return j;
 }
 
