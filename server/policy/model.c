@@ -176,7 +176,8 @@ static void count_update(struct sw_model *m, struct sw_decision *d, int upd,
 		 * first read after the last mtime change); traced: two updates
 		 * 17 ms apart in one flusher run, one knfsd handle 88 ms
 		 * after the first */
-		if (m->t_atime_mono_ns == INT64_MAX || m->t_atime_mono_ns <= t)
+		if (!m->cfg.atime_mono_ns &&
+		    (m->t_atime_mono_ns == INT64_MAX || m->t_atime_mono_ns <= t))
 			m->t_atime_mono_ns = swm_atime_after(m, t);
 	}
 }
@@ -460,19 +461,26 @@ static int run_goes_on(struct sw_model *m, int64_t t, unsigned how,
  * writeout_period firing 0.3 ms into a run aged the share before the
  * run's seven pages counted, and the model, counting them first, left
  * background writeback 2 s early). */
+/* At t the run's pending pages are counted (fprop), or, when they
+ * complete later (t_done > t), then. */
+static void pages_complete(struct sw_model *m, int64_t t, int64_t t_done)
+{
+	if (t_done > t && m->pending_events > 0) {
+		swm_fprop_writeout(m, t, 0);
+		m->late_events += m->pending_events;
+		m->t_late_mono_ns = t_done;
+	} else {
+		swm_fprop_writeout(m, t, m->pending_events);
+	}
+	m->pending_events = 0;
+}
+
 static void run_end(struct sw_model *m, int64_t t)
 {
 	int64_t late = m->run_late && m->cfg.run_alloc_ns > 0 ? m->cfg.run_alloc_ns
 							       : m->cfg.run_io_ns;
-	if (late > 0 && m->pending_events > 0) {
-		swm_fprop_writeout(m, t, 0);
-		m->late_events += m->pending_events;
-		m->t_late_mono_ns = t + late;
-	} else {
-		swm_fprop_writeout(m, t, m->pending_events);
-	}
+	pages_complete(m, t, t + late);
 	m->run_late = 0;
-	m->pending_events = 0;
 	m->t_run_mono_ns = INT64_MAX;
 	m->run_step = 0;
 	m->in_run = 0;
@@ -555,15 +563,7 @@ static void run_step(struct sw_model *m, int64_t t,
 	 * unless the pass came sooner than their I/O (traced: a pass 41 us
 	 * after the file's page went out saw the wb's count without it and
 	 * wrote the bdev inode, then the page completed) */
-	if (m->cfg.run_io_ns > 0 && t < m->t_out_mono_ns + m->cfg.run_io_ns &&
-	    m->pending_events > 0) {
-		swm_fprop_writeout(m, t, 0);
-		m->late_events += m->pending_events;
-		m->t_late_mono_ns = m->t_out_mono_ns + m->cfg.run_io_ns;
-	} else {
-		swm_fprop_writeout(m, t, m->pending_events);
-	}
-	m->pending_events = 0;
+	pages_complete(m, t, m->t_out_mono_ns + m->cfg.run_io_ns);
 	if (!bg_pass(m, t, rp, d))
 		run_end(m, t);
 }

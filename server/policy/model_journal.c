@@ -171,8 +171,6 @@ void swm_journal_commit(struct sw_model *m, int64_t t)
  * swm_atime_next.) */
 int64_t swm_atime_after(const struct sw_model *m, int64_t t)
 {
-	if (m->cfg.atime_mono_ns)
-		return m->t_atime_mono_ns;
 	return m->cfg.atime_read_ns > 0 ? t + m->cfg.atime_read_ns : INT64_MAX;
 }
 
