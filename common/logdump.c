@@ -85,11 +85,14 @@ static void print_rec(const struct swlog_rec *rec)
 		break;
 	}
 	case SW_REC_SETUP: {
-		const struct sw_rec_setup *u = p;
+		struct sw_rec_setup u;
+		sw_rec_setup_get(&u, p, rec->len);
 		printf(" t=%" PRId64 " done=%" PRId64 " mtime=%" PRId64 "->%" PRId64
-		       " ctime=%" PRId64 "->%" PRId64 " size=%" PRIu64, u->t_real_ns,
-		       u->t_done_real_ns, u->mtime_before_ns, u->mtime_ns,
-		       u->ctime_before_ns, u->ctime_ns, u->size);
+		       " ctime=%" PRId64 "->%" PRId64 " size=%" PRIu64, u.t_real_ns,
+		       u.t_done_real_ns, u.mtime_before_ns, u.mtime_ns,
+		       u.ctime_before_ns, u.ctime_ns, u.size);
+		if (u.atime_before_ns)
+			printf(" atime_before=%" PRId64, u.atime_before_ns);
 		break;
 	}
 	case SW_REC_ATTR: {

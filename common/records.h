@@ -192,8 +192,24 @@ struct sw_rec_setup {
 	int64_t mtime_ns;       /* st_mtim read back by fstat after it */
 	int64_t ctime_ns;       /* st_ctim read back by fstat after it */
 	uint64_t size;          /* st_size after it, bytes */
+	int64_t atime_before_ns; /* st_atim at the writer's open: newer than
+				   ctime_before_ns when a reader read the
+				   file since (relatime); 0 in logs written
+				   before 5 Dec 2026, whose SETUP payload
+				   ends at size (SW_REC_SETUP_V1_LEN) */
 };
-_Static_assert(sizeof(struct sw_rec_setup) == 64, "sw_rec_setup layout");
+_Static_assert(sizeof(struct sw_rec_setup) == 72, "sw_rec_setup layout");
+#define SW_REC_SETUP_V1_LEN 64u
+
+/* A SETUP payload of len bytes into *u (a shorter, older one with the
+ * fields it lacks zero). */
+static inline void sw_rec_setup_get(struct sw_rec_setup *u, const void *payload, uint32_t len)
+{
+	const unsigned char *p = payload;
+	unsigned char *d = (unsigned char *)u;
+	for (uint32_t i = 0; i < sizeof(*u); i++)
+		d[i] = i < len ? p[i] : 0;
+}
 
 /* ------------------------------------------------------------------ */
 /* probe                                                              */

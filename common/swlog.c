@@ -620,7 +620,7 @@ uint32_t swlog_min_len(uint16_t type)
 	case SW_REC_CLEAN: return sizeof(struct sw_rec_clean);
 	case SW_REC_SYNC: return sizeof(struct sw_rec_sync);
 	case SW_REC_MUNMAP: return sizeof(struct sw_rec_munmap);
-	case SW_REC_SETUP: return sizeof(struct sw_rec_setup);
+	case SW_REC_SETUP: return SW_REC_SETUP_V1_LEN;
 	case SW_REC_ATTR: return sizeof(struct sw_rec_attr);
 	case SW_REC_READ: return sizeof(struct sw_rec_read);
 	case SW_REC_GAP: return sizeof(struct sw_rec_gap);

@@ -222,7 +222,8 @@ static int log_setup(struct sw_run *R, const struct stat *before, int64_t t_real
 	struct stat st;
 	struct sw_rec_setup u = { .t_real_ns = t_real, .t_mono_ns = t_mono,
 				  .mtime_before_ns = sw_ts_ns(&before->st_mtim),
-				  .ctime_before_ns = sw_ts_ns(&before->st_ctim) };
+				  .ctime_before_ns = sw_ts_ns(&before->st_ctim),
+				  .atime_before_ns = sw_ts_ns(&before->st_atim) };
 	if (fstat(R->fd, &st))
 		return say(err, errlen, 1, "fstat of %s after the set-up: %s", R->r.path,
 			   strerror(errno));

@@ -163,6 +163,12 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 	json_object_set_new(st, "trap", json_string(S->trap));
 	json_object_set_new(fs, "type", json_string(S->fs));
 	json_object_set_new(fs, "mount_options", json_string(S->fs_opts));
+	/* the file's last status change (its creation for a run's new file)
+	 * and a reader's first read since, before the writer's set-up */
+	json_object_set_new(fs, "file_changed_before_setup_ns",
+			    S->file_changed_ns < 0 ? json_null() : I(S->file_changed_ns));
+	json_object_set_new(fs, "file_read_before_setup_ns",
+			    S->file_read_ns < 0 ? json_null() : I(S->file_read_ns));
 	json_object_set_new(st, "filesystem", fs);
 	json_object_set_new(st, "sysctls", json_string(S->sysctls));
 	json_object_set_new(st, "libnfs_version", json_string(S->libnfs));

@@ -128,6 +128,14 @@ static void header(FILE *f, const struct sw_summary *S)
 	kv(f, "kernel", b);
 	snprintf(b, sizeof(b), "%s (%s)", S->fs[0] ? S->fs : "?", S->fs_opts);
 	kv(f, "fs", b);
+	if (S->file_changed_ns >= 0) {
+		sw_fmt_dur(d1, sizeof(d1), S->file_changed_ns);
+		sw_fmt_dur(d2, sizeof(d2), S->file_read_ns);
+		snprintf(b, sizeof(b), "ctime %s before the writer's set-up%s%s%s", d1,
+			 S->file_read_ns >= 0 ? ", read " : "", S->file_read_ns >= 0 ? d2 : "",
+			 S->file_read_ns >= 0 ? " before" : "");
+		kv(f, "file", b);
+	}
 	kv(f, "sysctls", S->sysctls);
 	kv(f, "libnfs", S->libnfs);
 	snprintf(b, sizeof(b), "%s  workload %s", S->policy, S->workload);

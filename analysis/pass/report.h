@@ -107,6 +107,14 @@ struct sw_summary {
 	int64_t t_start_ns, t_end_ns; /* first record, END (or last record) */
 	int complete;            /* writer log has END */
 	uint32_t end_reason;     /* its enum sw_end_reason, 0 without END */
+	int64_t file_changed_ns; /* the file's ctime at the writer's open
+				    (its creation, when something created it
+				    for the run) before the writer's set-up,
+				    ns; -1: no SETUP record.  It sets the
+				    writeback's phase and state at the first
+				    store (server/README.md) */
+	int64_t file_read_ns;    /* its atime then, if newer (a reader's
+				    read since), before the set-up, ns; -1 */
 	uint64_t records;        /* writer records read */
 	uint64_t stores, traps, updates, upd_cause[10];
 	uint64_t spurious, collisions, cleans, syncs, munmaps;

@@ -583,8 +583,11 @@ static int writer_pass(struct pass *P, struct sw_wev_reader *wr)
 			S->munmaps++;
 			break;
 		case SW_REC_SETUP:
-			memcpy(&P->setup, rec.payload, sizeof(P->setup));
+			sw_rec_setup_get(&P->setup, rec.payload, rec.len);
 			P->have_setup = 1;
+			S->file_changed_ns = P->setup.t_real_ns - P->setup.ctime_before_ns;
+			if (P->setup.atime_before_ns > P->setup.ctime_before_ns)
+				S->file_read_ns = P->setup.t_real_ns - P->setup.atime_before_ns;
 			break;
 		case SW_REC_END: {
 			struct sw_rec_end e;
@@ -707,6 +710,7 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 		return 1;
 	}
 	memset(S, 0, sizeof(*S));
+	S->file_changed_ns = S->file_read_ns = -1;
 	sw_hist_init(&S->trap_ns);
 	sw_hist_init(&S->upd_cost_ns);
 	sw_hist_init(&S->race_gap_ns);
