@@ -8,17 +8,24 @@
  *     [--writeback-ms 1000] [--expire-ms 5000] [--jiffy-us N]
  *     [--journal-commit-ms 5000] [--wb-bg-share none|zero|fprop]
  *     [--create-meta-pages N] [--alloc-meta-pages N] [--phases 40]
- *     [--lead-ms 0] [--kernel-trace TRACE.txt --bdi MAJ:MIN [--created-s S]]
+ *     [--lead-ms 0|log] [--kernel-trace TRACE.txt --bdi MAJ:MIN [--created-s S]]
  *     [--wb-run-commit-us N] [--wb-run-alloc-us N] [--wb-run-pass-us N]
  *     [--wb-run-io-us N] [--wb-run-submit-us N] [--ino N]
  *     [--period-timer traced|wheel|exact] [--atime-read-ms N]
+ *     [--store-time start|end]
  *
  * The model options mean what they mean to stalewin-writer.  --policy
  * defaults to the log's kernel_cmtime_policy (a native run on the patched
  * kernel).  Phase k of N starts the model (the file's creation) lead-ms
  * plus k/N of a writeback interval before the log's first record (the
  * writer's start; in the guests the file is created before the writer
- * starts, vm/guest/server.sh).  Output: {"phases": [{shift_ms, updates, uncovered,
+ * starts, vm/guest/server.sh); --lead-ms log takes the lead from the log
+ * (its SETUP record: the file's ctime at the writer's open, where the
+ * writer's own model starts, run.c).  A store dirties its page at its
+ * end, or with eager at its start (the stock kernel's ->page_mkwrite);
+ * --store-time start|end says which for every policy: an emulating
+ * writer's trap handler ran its model between the two (trap/trap.c,
+ * t_enter), so its own run is replayed both ways.  Output: {"phases": [{shift_ms, updates, uncovered,
  * p50_ns, p90_ns, max_ns}...], "p50_ns": {min, median, max}, "p90_ns":
  * {...}, "updates": {...}}; a figure of -1 is ">end" (uncovered).
  * With --kernel-trace (the run's writeback tracepoints, mono clock) also
@@ -72,11 +79,11 @@ static int usage(const char *why)
 	fprintf(stderr, "stalewin-model-sweep: %s\n"
 		"usage: stalewin-model-sweep --log WRITER.swlog [--policy P] [--writeback-ms N] [--expire-ms N]\n"
 		"         [--jiffy-us N] [--journal-commit-ms N] [--wb-bg-share none|zero|fprop]\n"
-		"         [--create-meta-pages N] [--alloc-meta-pages N] [--phases N] [--lead-ms N]\n"
+		"         [--create-meta-pages N] [--alloc-meta-pages N] [--phases N] [--lead-ms N|log]\n"
 		"         [--kernel-trace TRACE.txt --bdi MAJ:MIN [--created-s S]]\n"
 		"         [--wb-run-commit-us N] [--wb-run-alloc-us N] [--wb-run-pass-us N] [--wb-run-io-us N]\n"
 		"         [--wb-run-submit-us N] [--ino N]\n"
-		"         [--period-timer traced|wheel|exact] [--atime-read-ms N]\n", why);
+		"         [--period-timer traced|wheel|exact] [--atime-read-ms N] [--store-time start|end]\n", why);
 	return 2;
 }
 
@@ -85,6 +92,10 @@ struct events {
 	size_t n, cap;
 	int64_t t_first_mono_ns; /* the log's first record (NOTE), mapped */
 	int64_t t_end_mono_ns;   /* END, else the last event */
+	int64_t t_changed_mono_ns; /* the file's ctime at the writer's open
+				      (SETUP), mapped; 0: no SETUP record */
+	int64_t t_first_read_mono_ns; /* its atime then, if newer (a
+				      reader's first read), mapped; 0: none */
 	char policy[32];         /* the log's kernel_cmtime_policy, or "" */
 	uint64_t pages;          /* the log's mapping size in pages */
 };
@@ -118,8 +129,8 @@ static const struct sw_policy_ops *sweep_policy(const char *pname, const char *l
 	return sw_policy_find(pname ? pname : log_policy[0] ? log_policy : "deferred");
 }
 
-static int load(const char *path, struct events *E, const char *pname, char *err,
-		size_t errlen)
+static int load(const char *path, struct events *E, const char *pname, int store_time,
+		char *err, size_t errlen)
 {
 	struct swlog_reader *r;
 	struct swlog_rec rec;
@@ -142,8 +153,9 @@ static int load(const char *path, struct events *E, const char *pname, char *err
 	E->pages = (uint64_t)json_integer_value(json_object_get(meta, "pages"));
 	json_decref(meta);
 	const struct sw_policy_ops *pol = sweep_policy(pname, E->policy);
-	/* eager, the stock kernel's policy */
-	int fault_start = pol && pol->trap_updates && !pol->flush_owed;
+	/* eager, the stock kernel's policy; or as --store-time says (an
+	 * emulating writer's trap handler ran its model between the two) */
+	int fault_start = store_time ? store_time > 0 : pol && pol->trap_updates && !pol->flush_owed;
 	while ((st = swlog_next(r, &rec)) == SWLOG_OK) {
 		struct sw_sweep_ev e = { .page = SW_NO_PAGE };
 		if (rec.type == SW_REC_NOTE && !t_first_real) {
@@ -171,6 +183,14 @@ static int load(const char *path, struct events *E, const char *pname, char *err
 			const struct sw_rec_munmap *m = rec.payload;
 			e.t_mono_ns = e.t_after_mono_ns = m->t_mono_ns;
 			e.cause = SW_CAUSE_MUNMAP;
+		} else if (rec.type == SW_REC_SETUP) {
+			struct sw_rec_setup u;
+			sw_rec_setup_get(&u, rec.payload, rec.len);
+			E->t_changed_mono_ns = u.t_mono_ns - (u.t_real_ns - u.ctime_before_ns);
+			/* a reader read the file since (relatime) */
+			if (u.atime_before_ns > u.ctime_before_ns)
+				E->t_first_read_mono_ns = u.t_mono_ns - (u.t_real_ns - u.atime_before_ns);
+			continue;
 		} else if (rec.type == SW_REC_END) {
 			E->t_end_mono_ns = ((const struct sw_rec_end *)rec.payload)->t_mono_ns;
 			continue;
@@ -461,6 +481,7 @@ int main(int argc, char **argv)
 		{ "created-s", required_argument, NULL, 'K' },
 		{ "period-timer", required_argument, NULL, 'D' },
 		{ "atime-read-ms", required_argument, NULL, 'r' },
+		{ "store-time", required_argument, NULL, 'X' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *log = NULL, *pname = NULL, *ktrace = NULL, *bdi = NULL;
@@ -468,7 +489,7 @@ int main(int argc, char **argv)
 	uint64_t wb_ms = 1000, ex_ms = 5000, jc_ms = 5000, cmeta = 0, ameta = 0, phases = 40, lead_ms = 0;
 	uint64_t run_commit_us = 0, run_alloc_us = 0, run_pass_us = 0, atime_ms = 0, run_io_us = 0;
 	uint64_t run_submit_us = 0, ino = 0;
-	int have_ino = 0;
+	int have_ino = 0, lead_log = 0, store_time = 0;
 	uint64_t jiffy_us = (uint64_t)(sw_model_host_jiffy_ns() / 1000);
 	int bg = SW_BG_NONE, c, traced_period = 1, period_exact = 0;
 	const char *ptimer = "traced";
@@ -488,6 +509,13 @@ int main(int argc, char **argv)
 				return usage(err);
 			}
 			continue;
+		case 'X':
+			if (strcmp(optarg, "start") && strcmp(optarg, "end")) {
+				snprintf(err, sizeof(err), "expected --store-time start|end, saw '%s'", optarg);
+				return usage(err);
+			}
+			store_time = !strcmp(optarg, "start") ? 1 : -1;
+			continue;
 		case 'D':
 			if (strcmp(optarg, "traced") && strcmp(optarg, "wheel") && strcmp(optarg, "exact")) {
 				snprintf(err, sizeof(err), "expected --period-timer traced|wheel|exact, saw '%s'", optarg);
@@ -505,7 +533,14 @@ int main(int argc, char **argv)
 		case 'r': u = &atime_ms; nm = "atime-read-ms"; hi = 60000; break;
 		case 'A': u = &ameta; nm = "alloc-meta-pages"; hi = 1024; break;
 		case 'n': u = &phases; nm = "phases"; hi = MAX_PHASES; break;
-		case 'L': u = &lead_ms; nm = "lead-ms"; break;
+		case 'L':
+			if (!strcmp(optarg, "log")) {
+				lead_log = 1;
+				continue;
+			}
+			u = &lead_ms;
+			nm = "lead-ms";
+			break;
 		case 'R': u = &run_commit_us; nm = "wb-run-commit-us"; hi = 10000000; break;
 		case 'a': u = &run_alloc_us; nm = "wb-run-alloc-us"; hi = 10000000; break;
 		case 'P': u = &run_pass_us; nm = "wb-run-pass-us"; hi = 10000000; break;
@@ -533,7 +568,7 @@ int main(int argc, char **argv)
 		return usage("expected --kernel-trace and --bdi together");
 
 	struct events E = { 0 };
-	if (load(log, &E, pname, err, sizeof(err))) {
+	if (load(log, &E, pname, store_time, err, sizeof(err))) {
 		fprintf(stderr, "stalewin-model-sweep: %s\n", err);
 		return 1;
 	}
@@ -565,7 +600,20 @@ int main(int argc, char **argv)
 		.run_submit_ns = (int64_t)run_submit_us * 1000,
 		.period_exact = period_exact,
 		.atime_read_ns = (int64_t)atime_ms * SW_NS_PER_MS,
+		.first_read_mono_ns = E.t_first_read_mono_ns,
 	};
+	if (lead_log) {
+		/* the file's creation as the writer saw it (its ctime at the
+		 * open), as stalewin-writer's own model starts (run.c) */
+		if (!E.t_changed_mono_ns) {
+			fprintf(stderr, "stalewin-model-sweep: expected a SETUP record in %s for --lead-ms log, saw none\n", log);
+			free(E.ev);
+			return 2;
+		}
+		int64_t lead = E.t_first_mono_ns - E.t_changed_mono_ns, settle = sw_model_settle_ns(&cfg);
+		lead = lead < 0 ? 0 : lead > settle ? settle : lead;
+		lead_ms = (uint64_t)(lead / SW_NS_PER_MS);
+	}
 	int64_t p50[MAX_PHASES], p90[MAX_PHASES], upd[MAX_PHASES];
 	json_t *arr = json_array();
 	int rc = 0;
@@ -609,6 +657,12 @@ int main(int argc, char **argv)
 			"stores", (json_int_t)(json_array_size(arr) ? json_integer_value(json_object_get(json_array_get(arr, 0), "stores")) : 0),
 			"run_ms", (json_int_t)((E.t_end_mono_ns - E.t_first_mono_ns) / SW_NS_PER_MS));
 		json_object_set_new(out, "period_timer", json_string(ptimer));
+		json_object_set_new(out, "lead_from", json_string(lead_log ? "log" : "option"));
+		json_object_set_new(out, "store_time", json_string(store_time > 0 ? "start" : store_time < 0 ? "end" : "policy"));
+		json_object_set_new(out, "first_read_lead_ms",
+				    json_integer(E.t_first_read_mono_ns
+							 ? (E.t_first_mono_ns - E.t_first_read_mono_ns) / SW_NS_PER_MS
+							 : -1));
 		json_object_set_new(out, "atime_read_ms", json_integer((json_int_t)atime_ms));
 		json_object_set_new(out, "wb_run_io_us", json_integer((json_int_t)run_io_us));
 		json_object_set_new(out, "wb_run_submit_us", json_integer((json_int_t)run_submit_us));

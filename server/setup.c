@@ -279,6 +279,7 @@ static int map_file(struct sw_run *R, char *err, size_t errlen)
 		.run_io_ns = (int64_t)o->wb_run_io_us * SW_NS_PER_US,
 		.run_submit_ns = (int64_t)o->wb_run_submit_us * SW_NS_PER_US,
 		.atime_read_ns = (int64_t)o->atime_read_ms * SW_NS_PER_MS,
+		.first_read_mono_ns = R->t_first_read_mono_ns,
 	};
 	if (sw_model_init(&R->model, &mc, o->policy, sw_mono_ns(), e2, sizeof(e2)))
 		return say(err, errlen, 1, "%s", e2);
@@ -339,8 +340,21 @@ static int setup(struct sw_run *R, char *err, size_t errlen)
 
 	if ((rc = open_file(o->file, &R->fd, &created, &st, err, errlen)))
 		return rc;
-	if (created)
+	/* when the file was created, or last changed status (its ctime at the
+	 * open: vm/guest/server.sh creates and truncates it seconds before the
+	 * writer starts), on CLOCK_MONOTONIC: the model replays the flusher
+	 * from then (run.c) */
+	R->created = created;
+	if (created) {
 		R->t_create_mono_ns = sw_mono_ns();
+	} else {
+		int64_t real = sw_real_ns(), mono = sw_mono_ns();
+		int64_t age = real - sw_ts_ns(&st.st_ctim);
+		R->t_create_mono_ns = mono - (age > 0 ? age : 0);
+		/* and a reader's first read since (relatime: atime newer) */
+		if (sw_ts_ns(&st.st_atim) > sw_ts_ns(&st.st_ctim))
+			R->t_first_read_mono_ns = mono - (real - sw_ts_ns(&st.st_atim));
+	}
 	if (!realpath(o->file, R->r.path))
 		snprintf(R->r.path, sizeof(R->r.path), "%s", o->file);
 	if (sw_fsinfo_get(R->fd, R->r.path, &R->r.fs) != 0)

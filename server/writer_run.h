@@ -24,7 +24,11 @@ struct sw_run {
 	uint32_t *gen;                  /* per page: last generation stored */
 	struct sw_wl wl;
 	int64_t t0_mono_ns;             /* run start (after the self-check) */
-	int64_t t_create_mono_ns;       /* the file's creation (0: it existed) */
+	int64_t t_create_mono_ns;       /* the file's creation by the writer,
+	                                 * else its ctime at the open */
+	int created;                    /* 1: the writer created the file */
+	int64_t t_first_read_mono_ns;   /* a reader's first read before the
+	                                 * open (atime newer than ctime); 0 */
 	int64_t t_stop_mono_ns;         /* loop end */
 	int64_t cpu_t0_ns;              /* main thread CPU time (user+sys,
 	                                 * RUSAGE_THREAD) at the run start, ns */

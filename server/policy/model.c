@@ -76,6 +76,14 @@ void sw_model_start(struct sw_model *m, int64_t t_mono_ns)
 	m->txn_alloc = 0;
 	m->atime_i = 0;
 	m->t_atime_mono_ns = swm_atime_next(m, t_mono_ns);
+	/* the readers' first read of the new file (relatime: atime older
+	 * than the creation's mtime) journals atime and dirties the inode
+	 * like any read after an update (traced: a writer that stored 7 s
+	 * after the creation; knfsd's handle 5.8 s after it forced the
+	 * creation's commit and armed the run that wrote the bdev inode) */
+	if (!m->cfg.atime_mono_ns && m->cfg.atime_read_ns > 0 &&
+	    m->cfg.first_read_mono_ns >= t_mono_ns)
+		m->t_atime_mono_ns = m->cfg.first_read_mono_ns;
 	m->t_commit_done_mono_ns = INT64_MAX;
 	m->bdev_after = 0;
 	m->t_out_mono_ns = INT64_MIN;
@@ -116,6 +124,11 @@ void sw_model_start(struct sw_model *m, int64_t t_mono_ns)
 		m->t_dirtied_when_mono_ns = t_mono_ns;
 		m->t_next_tick_mono_ns = sw_model_wake_after(m, t_mono_ns);
 	}
+}
+
+int64_t sw_model_settle_ns(const struct sw_model_cfg *cfg)
+{
+	return 2 * cfg->expire_ns + 10 * cfg->writeback_ns + cfg->journal_commit_ns;
 }
 
 int sw_bg_share_parse(const char *name)

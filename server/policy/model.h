@@ -265,6 +265,13 @@ struct sw_model_cfg {
 				      whatever the model's updates; NULL:
 				      atime_read_ns after each update */
 	size_t atimes;             /* entries in atime_mono_ns */
+	int64_t first_read_mono_ns; /* the NFS readers' first read of the
+				      file before the run (its atime at the
+				      writer's open, newer than its ctime),
+				      CLOCK_MONOTONIC ns; 0: none.  With
+				      atime_read_ns and no atime_mono_ns, an
+				      atime handle then (model_journal.c
+				      swm_atime_read) */
 	int64_t run_submit_ns;     /* stock ext4 (a run that forces no
 				      commit): the pages a run writes for
 				      the first time stay writable this
@@ -487,6 +494,14 @@ int sw_model_trap(struct sw_model *m, uint64_t page, int64_t t_mono_ns,
  * created at t, so its inode is dirty from t (meta_dirty) and its creation
  * is journalled.  Call once before the first event. */
 void sw_model_start(struct sw_model *m, int64_t t_mono_ns);
+/* The longest time from a file's creation (a metadata change: its ctime)
+ * that the model replays: after 2 * expire_ns + 10 * writeback_ns +
+ * journal_commit_ns the creation's inode and metadata blocks have been
+ * written back (each at its expiry) and its commit made, the flusher is
+ * idle and the wb's writeout share has aged out, so a file changed longer
+ * ago starts as one changed that long ago (stalewin-writer, model-sweep
+ * --lead-ms log). */
+int64_t sw_model_settle_ns(const struct sw_model_cfg *cfg);
 /* Runs every flusher tick due by t, each at its own time (the time between
  * the file's creation and the run's first store). */
 void sw_model_advance(struct sw_model *m, int64_t t_mono_ns,

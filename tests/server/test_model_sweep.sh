@@ -10,6 +10,10 @@
 # windows here, and the validate pairs built on it would judge the model
 # by figures it never produced.  Also: N phases give N rows over the same
 # stores; a non-writer log and --phases 0 are refused with the reason.
+# And on a file that existed before the writer (created 2 s before it and
+# read once since, as in the guests), the writer's model starts at the
+# file's creation and takes that read, and the sweep at the log's lead
+# (--lead-ms log) must match it the same way.
 set -u
 B=${SW_BUILD_DIR:?}
 W=$B/server/stalewin-writer SW=$B/server/stalewin-model-sweep R=$B/analysis/stalewin-report
@@ -47,6 +51,48 @@ while IFS= read -r l; do fail "expected the sweep at phase 0 to match the writer
 	fail "sweep over 8 phases failed"
 jq -e '(.phases | length) == 8 and all(.phases[]; .stores == 60) and .p50_ns.min <= .p50_ns.median and .p50_ns.median <= .p50_ns.max' "$S/sw8" >/dev/null ||
 	fail "expected 8 phases of 60 stores with min <= median <= max: $(jq -c '{p50_ns, n: (.phases | length)}' "$S/sw8")"
+
+# A file created just before the writer (vm/guest/server.sh's order, with
+# a lead shorter than expire + writeback, where the creation's dirty inode
+# still sets the flusher's phase) and read once since: the writer's model
+# starts at the file's ctime and takes the read (its atime) as the
+# readers' first (server/run.c, model.c), and so does the sweep with
+# --lead-ms log.  A writer that starts its model at its own start (as
+# before 5 Dec 2026) ran its flusher on another phase than the sweep at
+# the log's lead: its figures differ by more than the 10 ms allowed.
+M=(--policy deferred --writeback-ms 500 --expire-ms 1500 --create-meta-pages 5 --atime-read-ms 60)
+mkdir "$S/pre"
+: >"$S/g" && truncate -s 1M "$S/g"
+sleep 0.1
+cat "$S/g" >/dev/null
+sleep 0.1
+"$W" run --file "$S/g" "${M[@]}" --workload rewrite --duration 6 --log "$S/pre/writer.swlog" >"$S/w2.out" 2>&1 ||
+	{ echo "FAIL: writer (existing file): $(tail -2 "$S/w2.out")"; exit 1; }
+"$B/common/stalewin-logdump" "$S/pre/writer.swlog" >"$S/dump2"
+note=$(grep -o 'writeback model: the file created (its ctime at the open) [0-9.]* s' "$S/dump2")
+lead=$(echo "$note" | grep -o '[0-9.]* s$' | cut -d' ' -f1)
+[ -n "$lead" ] && awk -v l="$lead" 'BEGIN { exit !(l >= 0.19 && l < 1.5) }' ||
+	fail "expected the writer's note that the file was created 0.2-1.5 s before the run, saw '${note:-none}'"
+grep -q ' SETUP .* atime_before=' "$S/dump2" || fail "expected the SETUP record to carry the file's atime at the open: $(grep SETUP "$S/dump2")"
+"$R" "$S/pre" --format json 2>"$S/r2.err" | jq -c '[.results.figures[] | select(.kind == "truth")][0] as $t
+	| {p50: $t.p50_ns, p90: $t.p90_ns, max: $t.max_ns, stores: $t.stores, updates: .results.cost.updates}' >"$S/rep2" ||
+	{ echo "FAIL: report (existing file): $(tail -2 "$S/r2.err")"; exit 1; }
+"$SW" --log "$S/pre/writer.swlog" "${M[@]}" --lead-ms log --phases 1 >"$S/sw2" 2>"$S/sw2.err" ||
+	{ echo "FAIL: sweep --lead-ms log: $(cat "$S/sw2.err")"; exit 1; }
+echo "existing file: writer (report): $(cat "$S/rep2")"
+echo "sweep at the log's lead ($(jq -c '{lead_ms, first_read_lead_ms}' "$S/sw2")): $(jq -c '.phases[0]' "$S/sw2")"
+jq -e '.lead_from == "log" and .lead_ms >= 190 and .first_read_lead_ms >= 90 and .first_read_lead_ms < .lead_ms' "$S/sw2" >/dev/null ||
+	fail "expected the sweep's lead (>= 0.2 s) and first read (>= 0.1 s before the start, after the creation) from the log, saw $(jq -c '{lead_ms, lead_from, first_read_lead_ms}' "$S/sw2")"
+jq -n --slurpfile r "$S/rep2" --slurpfile s "$S/sw2" '$r[0] as $r | $s[0].phases[0] as $p
+	| def near($a; $b): ($a - $b | fabs) <= ([1e7, 0.01 * $b] | max);
+	[ (if $p.updates != $r.updates then "updates \($p.updates), the writer made \($r.updates)" else empty end),
+	  (if near($p.p50_ns; $r.p50) | not then "p50 \($p.p50_ns) ns, the writer'"'"'s \($r.p50) ns" else empty end),
+	  (if near($p.p90_ns; $r.p90) | not then "p90 \($p.p90_ns) ns, the writer'"'"'s \($r.p90) ns" else empty end),
+	  (if near($p.max_ns; $r.max) | not then "max \($p.max_ns) ns, the writer'"'"'s \($r.max) ns" else empty end)
+	] | .[]' -r >"$S/bad2"
+while IFS= read -r l; do fail "expected the sweep at the log's lead to match the writer's own run on an existing file: $l"; done <"$S/bad2"
+"$SW" --log "$S/run/writer.swlog" --lead-ms log --phases 1 >/dev/null 2>&1 ||
+	fail "--lead-ms log on a log whose writer created the file: expected a lead of ~0, saw an error"
 
 head -c 100 /dev/zero >"$S/junk"
 "$SW" --log "$S/junk" >/dev/null 2>"$S/e1"; rc=$?

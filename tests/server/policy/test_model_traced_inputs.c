@@ -22,6 +22,13 @@
  *   loses one.
  * - A commit's end (swm_commit_len): the kernel's first traced end at
  *   most 100 ms after its start, else run_commit_ns.
+ * - The readers' first read before the run (cfg.first_read_mono_ns: the
+ *   file's atime at the writer's open, newer than its ctime): knfsd's
+ *   read of the new file journals atime like a read after an update,
+ *   dirties the clean inode and arms the flusher.  A model without it
+ *   leaves the flusher idle until the first store; one that applies it
+ *   beside the kernel's own traced reads, or from before its start (a
+ *   settled file), arms a run the kernel did not.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -84,6 +91,27 @@ static const struct {
 	  60 * MS },
 	{ "updates at 0 and 20 ms, the kernel's reads at 50 and 500 ms: the read at 50 ms stays",
 	  atime_two, 2, 50 * MS },
+};
+
+static const int64_t read_late[] = { 500 * MS };
+
+static const struct {
+	const char *name;
+	int64_t start_ns;          /* the model's start (the file's creation) */
+	int64_t first_read_ns;
+	int64_t atime_read_ns;
+	const int64_t *atimes;
+	size_t n;
+	int64_t until_ns;          /* advanced to, nothing stored */
+	int64_t want_ns;           /* then the flusher's next run */
+} first_read_cases[] = {
+	{ "the first read at 300 ms (jiffy 75), the file clean: run at jiffy 101, 404 ms", 0,
+	  300 * MS, 60 * MS, NULL, 0, 350 * MS, 404 * MS },
+	{ "no readers (atime_read 0): no run", 0, 300 * MS, 0, NULL, 0, 350 * MS, NONE },
+	{ "the kernel's own read at 500 ms (jiffy 125) instead: run at jiffy 151, 604 ms", 0,
+	  300 * MS, 60 * MS, read_late, 1, 550 * MS, 604 * MS },
+	{ "a read before the model's start at 400 ms (a settled file): no run", 400 * MS, 300 * MS,
+	  60 * MS, NULL, 0, 450 * MS, NONE },
 };
 
 static const int64_t ends[] = { 10 * MS, 300 * MS };
@@ -176,6 +204,22 @@ int main(void)
 		sw_model_trap(&m, 0, 0, &d);
 		sw_model_trap(&m, 1, 20 * MS, &d);
 		fail |= check(pending_cases[c].name, pending_cases[c].want_ns, m.t_atime_mono_ns);
+		sw_model_free(&m);
+	}
+	for (size_t c = 0; c < sizeof(first_read_cases) / sizeof(first_read_cases[0]); c++) {
+		struct sw_model_cfg cfg = {
+			.npages = 4, .page_size = 4096, .writeback_ns = 100 * MS,
+			.expire_ns = 5000 * MS, .jiffy_ns = 4 * MS,
+			.atime_read_ns = first_read_cases[c].atime_read_ns,
+			.atime_mono_ns = first_read_cases[c].atimes, .atimes = first_read_cases[c].n,
+			.first_read_mono_ns = first_read_cases[c].first_read_ns,
+		};
+		if (init(&m, &cfg, "deferred"))
+			return 1;
+		sw_model_start(&m, first_read_cases[c].start_ns);
+		sw_model_advance(&m, first_read_cases[c].until_ns, NULL);
+		fail |= check(first_read_cases[c].name, first_read_cases[c].want_ns,
+			      m.t_next_tick_mono_ns);
 		sw_model_free(&m);
 	}
 	for (size_t c = 0; c < sizeof(commit_cases) / sizeof(commit_cases[0]); c++) {
