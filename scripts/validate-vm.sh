@@ -38,7 +38,14 @@ VM_MODEL=(--writer-args "$VM_MODEL_ARGS")
 # the runs below add, the kernel's jiffies line by line (a TCG guest's
 # periodic tick loses ticks: its jiffies step against CLOCK_MONOTONIC).  The guest kernel's HZ is 250 (vm/kernel/config.fragment); its
 # ext4 export is the first virtio disk, bdi 254:0.
-VM_SWEEP_ARGS=($VM_MODEL_ARGS --jiffy-us 4000 --phases 40)
+# The phases start at the real run's own lead (--lead-ms log: the file's
+# creation, its ctime at the writer's open, seconds before the first store
+# while the client guest starts), where the emulating writer's model starts
+# too (server/run.c).  And the emulated run's own log replayed by the same
+# model at its lead (VM_SELF_ARGS): the writer in the guest must have run
+# its own model (the row's emulated_replay).
+VM_SWEEP_ARGS=($VM_MODEL_ARGS --jiffy-us 4000 --phases 40 --lead-ms log)
+VM_SELF_ARGS=($VM_MODEL_ARGS --jiffy-us 4000 --phases 1 --lead-ms log)
 VM_TRACE="writeback:writeback_start writeback:writeback_queue_io jbd2:jbd2_start_commit jbd2:jbd2_end_commit writeback:writeback_mark_inode_dirty"
 # The stock guest's native run also: when the kernel submitted the file's
 # never-written pages (a kprobe on folio_clear_dirty_for_io with the
@@ -73,6 +80,25 @@ vm_replay_run() { # name reader_every_ms duration mount-opts...
 	done
 }
 
+# self_replay LOG POLICY OUT: the emulated run's log replayed by the model
+# at its own lead (VM_SELF_ARGS), each store dirtying its page at its start
+# and at its end (the writer's trap handler ran the model in between:
+# under TCG a trap takes 1-3 ms, and a store that lands that close to a
+# flusher pass is written in it or in the next run); OUT holds
+# {"start": SWEEP, "end": SWEEP}, {} when the sweep fails (the row then has
+# no emulated_replay, and says why on stderr)
+self_replay() {
+	local t
+	for t in start end; do
+		"$SW_BUILD_DIR/server/stalewin-model-sweep" --log "$1" --policy "$2" "${VM_SELF_ARGS[@]}" \
+			--store-time $t >"$3.$t" 2>"$3.err" || {
+			echo "$prog: vm $2: no replay of the emulated run: $(tail -n1 "$3.err")" >&2
+			echo '{}' >"$3"
+			return 0
+		}
+	done
+	jq -n --slurpfile s "$3.start" --slurpfile e "$3.end" '{start: $s[0], end: $e[0]}' >"$3"
+}
 # eager emulated on tmpfs against native ext4 in the (stock) server guest;
 # the native run traced (VM_TRACE and timer:timer_start, whose
 # writeout_period lines are the kernel's firings of the timer that ages
@@ -102,11 +128,12 @@ vm_eager_stock() {
 		else
 			echo "$prog: vm eager/native: no replay at the kernel's phase: $(tail -n1 "$P.sweep.err")" >&2
 		fi
+		self_replay "$(ls "$P"/*-eager-*/writer.swlog)" eager "$P.self.json"
 		jq -n --arg name vm-eager-stock --arg fs "guest ext4 (stock kernel)" \
 			--arg args "--workload rewrite --interval-ms 100" --argjson wb 1000 \
 			--argjson ex 5000 --argjson dur 20 --argjson res 100 --arg load "$l0 / $(load)" \
 			--slurpfile m "$(ls "$P"/*-eager-*/report.json)" \
-			--slurpfile r "$N/report.json" "${s[@]}" \
+			--slurpfile r "$N/report.json" "${s[@]}" --slurpfile e "$P.self.json" \
 			-f "$jqprog" --arg mode row >"$P.row.json"
 	fi
 	rows+=("$P.row.json")
@@ -148,11 +175,13 @@ vm_policy_patched() {
 		echo "$prog: vm $pol/patched run failed: $(tail -n2 "$P.model.log" "$P.real.log")" >&2
 		jq -n --arg name "vm-$pol-patched" '{name:$name, within:false, fails:["run failed"]}' >"$P.row.json"
 	else
+		self_replay "$P/model/writer.swlog" "$pol" "$P.self.json"
 		jq -n --arg name "vm-$pol-patched" --arg fs "guest ext4, patched kernel $kp" \
 			--arg args "--workload rewrite --interval-ms 100" --argjson wb 1000 \
 			--argjson ex 5000 --argjson dur 30 --argjson res 100 --arg load "$l0 / $(load)" \
 			--slurpfile m "$P/model/report.json" --slurpfile r "$P/real/report.json" \
-			--slurpfile s "$P.sweep.json" -f "$jqprog" --arg mode row >"$P.row.json"
+			--slurpfile s "$P.sweep.json" --slurpfile e "$P.self.json" \
+			-f "$jqprog" --arg mode row >"$P.row.json"
 	fi
 	rows+=("$P.row.json")
 	[ $json = 1 ] || jq -r -f "$jqprog" --arg mode line "$P.row.json"

@@ -55,7 +55,9 @@ $ARGS.named as $a
        | (if .kernel_phase then [sweep_fig(.kernel_phase.p50_ns), sweep_fig(.kernel_phase.p90_ns), "at the kernel's phase"]
           else [sweep_fig(.p50_ns.median), sweep_fig(.p90_ns.median), "sweep median"] end) as [$s50, $s90, $how]
        | (if within($s50; $R.p50; ([0.1 * ($R.p50 // 0), $res_ns] | max)) then empty else "model p50 \($how)" end),
-         (if within($s90; $R.p90; ([0.1 * ($R.p90 // 0), $res_ns] | max)) then empty else "model p90 \($how)" end))
+         (if within($s90; $R.p90; ([0.1 * ($R.p90 // 0), $res_ns] | max)) then empty else "model p90 \($how)" end),
+         (if .kernel_phase == null or within(.kernel_phase.updates; $R.updates; ([1, $dur / 10] | max)) then empty
+          else "model updates at the kernel's phase" end))
     ] as $fails
   | { name: $a.name, fs: $a.fs, workload: $a.args, writeback_ms: $wb,
       expire_ms: $a.ex, duration_s: $dur, resolution_ms: $res,
@@ -71,6 +73,14 @@ $ARGS.named as $a
               first_run_mono_ns: .flusher_run_mono_ns,
               p50_rel_err: relerr(sweep_fig(.p50_ns); $R.p50; $res_ns),
               p90_rel_err: relerr(sweep_fig(.p90_ns); $R.p90; $res_ns) } end) } end),
+      # the emulated run's own stores replayed by the model at its lead
+      # (scripts/validate-vm.sh self_replay): what the writer should have
+      # decided live
+      emulated_replay: ($a.e[0]? // null | if . == null or .end == null then null else
+        { lead_ms: .end.lead_ms, first_read_lead_ms: .end.first_read_lead_ms }
+        + ([.start, .end] | map({ key: .store_time, value:
+            { p50: sweep_fig(.phases[0].p50_ns), p90: sweep_fig(.phases[0].p90_ns),
+              updates: .phases[0].updates } }) | from_entries) end),
       rel_err: { p50: relerr($M.p50; $R.p50; $res_ns),
                  p90: relerr($M.p90; $R.p90; $res_ns),
                  p99: relerr($M.p99; $R.p99; $res_ns),
@@ -116,6 +126,8 @@ elif $mode == "line" then
   + "  real:  p50 \(.real.p50 | fmt_s) p90 \(.real.p90 | fmt_s) p99 \(.real.p99 | fmt_s) max \(.real.max | fmt_s) uncovered \(.real.uncovered) updates \(.real.updates) (\(.real.stores) stores)\n"
   + (if .model_sweep == null then "" else
       "  sweep: the model on the real run's stores, \(.model_sweep.phases) phases: p50 \(.model_sweep.p50.min | fmt_s)..\(.model_sweep.p50.median | fmt_s)..\(.model_sweep.p50.max | fmt_s) p90 \(.model_sweep.p90.min | fmt_s)..\(.model_sweep.p90.median | fmt_s)..\(.model_sweep.p90.max | fmt_s) (min..median..max) updates \(.model_sweep.updates.median); median off by p50 \(.model_sweep.p50_rel_err | fmt_pct) p90 \(.model_sweep.p90_rel_err | fmt_pct)\n"
+      + (if .emulated_replay == null then "" else
+        "  emulated replay: the model on the emulated run's own stores at its lead (\(.emulated_replay.lead_ms) ms), pages dirty at each store's start / end: p50 \(.emulated_replay.start.p50 | fmt_s) / \(.emulated_replay.end.p50 | fmt_s) p90 \(.emulated_replay.start.p90 | fmt_s) / \(.emulated_replay.end.p90 | fmt_s) updates \(.emulated_replay.start.updates) / \(.emulated_replay.end.updates)\n" end)
       + (if .model_sweep.kernel_phase == null then "" else
         "  kernel phase: the model on those stores from the kernel's own first flusher run: p50 \(.model_sweep.kernel_phase.p50 | fmt_s) p90 \(.model_sweep.kernel_phase.p90 | fmt_s) updates \(.model_sweep.kernel_phase.updates); off by p50 \(.model_sweep.kernel_phase.p50_rel_err | fmt_pct) p90 \(.model_sweep.kernel_phase.p90_rel_err | fmt_pct)\n" end) end)
   + (if .replay_rpc == null or .replay_rpc.revalidations == null then "" else
