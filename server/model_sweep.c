@@ -129,6 +129,17 @@ static const struct sw_policy_ops *sweep_policy(const char *pname, const char *l
 	return sw_policy_find(pname ? pname : log_policy[0] ? log_policy : "deferred");
 }
 
+/* A time of the set-up's real clock on its mono clock; 0 (none) where a
+ * damaged record's times do not fit in 64 bits. */
+static int64_t mono_of(const struct sw_rec_setup *u, int64_t t_real_ns)
+{
+	int64_t age, r;
+	if (__builtin_sub_overflow(u->t_real_ns, t_real_ns, &age) ||
+	    __builtin_sub_overflow(u->t_mono_ns, age, &r))
+		return 0;
+	return r;
+}
+
 static int load(const char *path, struct events *E, const char *pname, int store_time,
 		char *err, size_t errlen)
 {
@@ -186,10 +197,10 @@ static int load(const char *path, struct events *E, const char *pname, int store
 		} else if (rec.type == SW_REC_SETUP) {
 			struct sw_rec_setup u;
 			sw_rec_setup_get(&u, rec.payload, rec.len);
-			E->t_changed_mono_ns = u.t_mono_ns - (u.t_real_ns - u.ctime_before_ns);
+			E->t_changed_mono_ns = mono_of(&u, u.ctime_before_ns);
 			/* a reader read the file since (relatime) */
 			if (u.atime_before_ns > u.ctime_before_ns)
-				E->t_first_read_mono_ns = u.t_mono_ns - (u.t_real_ns - u.atime_before_ns);
+				E->t_first_read_mono_ns = mono_of(&u, u.atime_before_ns);
 			continue;
 		} else if (rec.type == SW_REC_END) {
 			E->t_end_mono_ns = ((const struct sw_rec_end *)rec.payload)->t_mono_ns;
@@ -610,7 +621,9 @@ int main(int argc, char **argv)
 			free(E.ev);
 			return 2;
 		}
-		int64_t lead = E.t_first_mono_ns - E.t_changed_mono_ns, settle = sw_model_settle_ns(&cfg);
+		int64_t lead, settle = sw_model_settle_ns(&cfg);
+		if (__builtin_sub_overflow(E.t_first_mono_ns, E.t_changed_mono_ns, &lead))
+			lead = settle;
 		lead = lead < 0 ? 0 : lead > settle ? settle : lead;
 		lead_ms = (uint64_t)(lead / SW_NS_PER_MS);
 	}
@@ -659,10 +672,11 @@ int main(int argc, char **argv)
 		json_object_set_new(out, "period_timer", json_string(ptimer));
 		json_object_set_new(out, "lead_from", json_string(lead_log ? "log" : "option"));
 		json_object_set_new(out, "store_time", json_string(store_time > 0 ? "start" : store_time < 0 ? "end" : "policy"));
-		json_object_set_new(out, "first_read_lead_ms",
-				    json_integer(E.t_first_read_mono_ns
-							 ? (E.t_first_mono_ns - E.t_first_read_mono_ns) / SW_NS_PER_MS
-							 : -1));
+		int64_t rl;
+		if (!E.t_first_read_mono_ns ||
+		    __builtin_sub_overflow(E.t_first_mono_ns, E.t_first_read_mono_ns, &rl))
+			rl = -SW_NS_PER_MS;
+		json_object_set_new(out, "first_read_lead_ms", json_integer(rl / SW_NS_PER_MS));
 		json_object_set_new(out, "atime_read_ms", json_integer((json_int_t)atime_ms));
 		json_object_set_new(out, "wb_run_io_us", json_integer((json_int_t)run_io_us));
 		json_object_set_new(out, "wb_run_submit_us", json_integer((json_int_t)run_submit_us));

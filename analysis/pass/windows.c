@@ -585,9 +585,9 @@ static int writer_pass(struct pass *P, struct sw_wev_reader *wr)
 		case SW_REC_SETUP:
 			sw_rec_setup_get(&P->setup, rec.payload, rec.len);
 			P->have_setup = 1;
-			S->file_changed_ns = P->setup.t_real_ns - P->setup.ctime_before_ns;
+			S->file_changed_ns = ss(P->setup.t_real_ns, P->setup.ctime_before_ns);
 			if (P->setup.atime_before_ns > P->setup.ctime_before_ns)
-				S->file_read_ns = P->setup.t_real_ns - P->setup.atime_before_ns;
+				S->file_read_ns = ss(P->setup.t_real_ns, P->setup.atime_before_ns);
 			break;
 		case SW_REC_END: {
 			struct sw_rec_end e;
