@@ -50,7 +50,7 @@ jq -e '[.pairs[] | select(.name | test("kread")) | .real.stores >= 300] | all' "
 	fail "a replay comparison rests on fewer than 300 stores"
 # the kept-open replays at the client's own traced jiffies (client/trace.txt):
 # none at all is the client's tracing broken; one reader without them (seen
-# once in nine runs of 5 Dec: v4.2, its row within the bands on the
+# once in eleven runs of 5 Dec: v4.2, its row within the bands on the
 # replay's own jiffies) is said, not failed
 kept=$(jq '[.pairs[] | select(.name | test("kread")) | select(.workload | test("kept-open"))] | length' "$out/j")
 untraced=$(jq -r '[.pairs[] | select(.name | test("kread")) | select(.workload | test("kept-open"))
