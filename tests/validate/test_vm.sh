@@ -30,7 +30,9 @@ set -u
 command -v qemu-system-x86_64 >/dev/null || { echo "SKIP: qemu-system-x86_64 not installed"; exit 77; }
 command -v jq >/dev/null || { echo "SKIP: jq missing"; exit 77; }
 out=$(mktemp -d /tmp/sw-validate-vm.XXXXXX)
-trap 'rm -rf "$out"' EXIT
+# kept when the test fails (the runs, their traces and validate's JSON:
+# what a disagreement is diagnosed from), removed otherwise
+trap 'if [ "${keep:-0}" = 1 ]; then echo "kept for diagnosis: $out"; else rm -rf "$out"; fi' EXIT
 "$V" validate --vm --quick --host-pairs none --json --out "$out/v" >"$out/j" 2>"$out/e"; rc=$?
 if ! jq -e '.pairs' "$out/j" >/dev/null 2>&1; then
 	fail "validate --vm gave no JSON (exit $rc): $(tail -3 "$out/e")"
@@ -68,7 +70,7 @@ if [ -z "$vm" ]; then
 	cat "$out/p"
 	while read -r line; do fail "${line#BAD }"; done < <(grep '^BAD' "$out/p")
 fi
-[ $fails -eq 0 ] || exit 1
+[ $fails -eq 0 ] || { keep=1; exit 1; }
 if [ -n "$vm" ]; then
 	echo "SKIP (replay pairs passed): $vm"
 	exit 77
