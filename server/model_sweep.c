@@ -621,11 +621,9 @@ int main(int argc, char **argv)
 			free(E.ev);
 			return 2;
 		}
-		int64_t lead, settle = sw_model_settle_ns(&cfg);
-		if (__builtin_sub_overflow(E.t_first_mono_ns, E.t_changed_mono_ns, &lead))
-			lead = settle;
-		lead = lead < 0 ? 0 : lead > settle ? settle : lead;
-		lead_ms = (uint64_t)(lead / SW_NS_PER_MS);
+		lead_ms = (uint64_t)((E.t_first_mono_ns -
+				      sw_model_start_at(&cfg, E.t_changed_mono_ns, E.t_first_mono_ns)) /
+				     SW_NS_PER_MS);
 	}
 	int64_t p50[MAX_PHASES], p90[MAX_PHASES], upd[MAX_PHASES];
 	json_t *arr = json_array();

@@ -521,19 +521,15 @@ static void finish(struct sw_run *R, int reason)
  * model's figures (deferred on the patched 6.1 guest: truth p50 ~1.7 s
  * from under 5 s, ~0.9 s from 5-7 s; tests/server/data/README.md).  A file
  * changed longer ago than the model needs to settle starts that long ago
- * (sw_model_settle_ns). */
+ * (sw_model_start_at). */
 static int64_t model_start_mono_ns(struct sw_run *R)
 {
 	char msg[256];
 	if (!R->o->create_meta_pages)
 		return R->t0_mono_ns;
-	int64_t t_c = R->t_create_mono_ns, settle = sw_model_settle_ns(&R->model.cfg);
-	if (t_c < R->t0_mono_ns - settle)
-		t_c = R->t0_mono_ns - settle;
+	int64_t t_c = sw_model_start_at(&R->model.cfg, R->t_create_mono_ns, R->t0_mono_ns);
 	if (t_c < 1)
 		t_c = 1;
-	if (t_c > R->t0_mono_ns)
-		t_c = R->t0_mono_ns;
 	snprintf(msg, sizeof(msg),
 		 "writeback model: the file %s %.3f s before the run's start%s; the flusher is replayed from then",
 		 R->created ? "created by the writer" : "created (its ctime at the open)",

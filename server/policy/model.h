@@ -494,14 +494,16 @@ int sw_model_trap(struct sw_model *m, uint64_t page, int64_t t_mono_ns,
  * created at t, so its inode is dirty from t (meta_dirty) and its creation
  * is journalled.  Call once before the first event. */
 void sw_model_start(struct sw_model *m, int64_t t_mono_ns);
-/* The longest time from a file's creation (a metadata change: its ctime)
- * that the model replays: after 2 * expire_ns + 10 * writeback_ns +
- * journal_commit_ns the creation's inode and metadata blocks have been
- * written back (each at its expiry) and its commit made, the flusher is
- * idle and the wb's writeout share has aged out, so a file changed longer
- * ago starts as one changed that long ago (stalewin-writer, model-sweep
- * --lead-ms log). */
-int64_t sw_model_settle_ns(const struct sw_model_cfg *cfg);
+/* Where the model of a file changed (created: its ctime) at t_changed
+ * starts for a run that starts at t_start: at t_changed, within
+ * [t_start - settle, t_start].  After settle = 2 * expire_ns + 10 *
+ * writeback_ns + journal_commit_ns the creation's inode and metadata
+ * blocks have been written back (each at its expiry) and its commit made,
+ * the flusher is idle and the wb's writeout share has aged out, so a file
+ * changed longer ago starts as one changed that long ago (stalewin-writer,
+ * model-sweep --lead-ms log). */
+int64_t sw_model_start_at(const struct sw_model_cfg *cfg, int64_t t_changed_mono_ns,
+			  int64_t t_start_mono_ns);
 /* Runs every flusher tick due by t, each at its own time (the time between
  * the file's creation and the run's first store). */
 void sw_model_advance(struct sw_model *m, int64_t t_mono_ns,

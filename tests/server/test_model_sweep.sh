@@ -25,25 +25,36 @@ trap 'rm -rf "$S"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
+# report_figs RUN OUT: the run's truth figures and updates (stalewin-report)
+report_figs() {
+	"$R" "$1" --format json 2>"$2.err" | jq -c '[.results.figures[] | select(.kind == "truth")][0] as $t
+		| {p50: $t.p50_ns, p90: $t.p90_ns, max: $t.max_ns, stores: $t.stores, updates: .results.cost.updates}' >"$2"
+}
+# sweep_vs_writer REP SWEEP: a line per figure where the sweep's phase 0
+# misses the writer's own (updates; p50/p90/max within 10 ms or 1 %)
+sweep_vs_writer() {
+	jq -n -r --slurpfile r "$1" --slurpfile s "$2" '$r[0] as $r | $s[0].phases[0] as $p
+		| def near($a; $b): ($a - $b | fabs) <= ([1e7, 0.01 * $b] | max);
+		(if $p.updates != $r.updates then "updates \($p.updates), the writer made \($r.updates)" else empty end),
+		(if near($p.p50_ns; $r.p50) | not then "p50 \($p.p50_ns) ns, the writer'"'"'s \($r.p50) ns" else empty end),
+		(if near($p.p90_ns; $r.p90) | not then "p90 \($p.p90_ns) ns, the writer'"'"'s \($r.p90) ns" else empty end),
+		(if near($p.max_ns; $r.max) | not then "max \($p.max_ns) ns, the writer'"'"'s \($r.max) ns" else empty end)'
+}
+
 mkdir "$S/run"
 "$W" run --file "$S/f" --policy deferred --workload rewrite --duration 6 \
 	--writeback-ms 500 --expire-ms 1500 --log "$S/run/writer.swlog" >"$S/w.out" 2>&1 ||
 	{ echo "FAIL: writer: $(tail -2 "$S/w.out")"; exit 1; }
-"$R" "$S/run" --format json 2>"$S/r.err" | jq -c '[.results.figures[] | select(.kind == "truth")][0] as $t
-	| {p50: $t.p50_ns, p90: $t.p90_ns, max: $t.max_ns, stores: $t.stores, updates: .results.cost.updates}' >"$S/rep" ||
-	{ echo "FAIL: report: $(tail -2 "$S/r.err")"; exit 1; }
+report_figs "$S/run" "$S/rep" || { echo "FAIL: report: $(tail -2 "$S/rep.err")"; exit 1; }
 "$SW" --log "$S/run/writer.swlog" --policy deferred --writeback-ms 500 --expire-ms 1500 \
 	--phases 1 >"$S/sw" 2>"$S/sw.err" || { echo "FAIL: sweep: $(cat "$S/sw.err")"; exit 1; }
 echo "writer (report): $(cat "$S/rep")"
 echo "sweep phase 0:   $(jq -c '.phases[0]' "$S/sw")"
-jq -n --slurpfile r "$S/rep" --slurpfile s "$S/sw" '$r[0] as $r | $s[0].phases[0] as $p
-	| def near($a; $b): ($a - $b | fabs) <= ([1e7, 0.01 * $b] | max);
-	[ (if $p.updates != $r.updates then "updates \($p.updates), the writer made \($r.updates)" else empty end),
-	  (if $p.stores != $r.stores then "stores \($p.stores), the log has \($r.stores)" else empty end),
-	  (if near($p.p50_ns; $r.p50) | not then "p50 \($p.p50_ns) ns, the writer'"'"'s \($r.p50) ns" else empty end),
-	  (if near($p.p90_ns; $r.p90) | not then "p90 \($p.p90_ns) ns, the writer'"'"'s \($r.p90) ns" else empty end),
-	  (if near($p.max_ns; $r.max) | not then "max \($p.max_ns) ns, the writer'"'"'s \($r.max) ns" else empty end)
-	] | .[]' -r >"$S/bad"
+{
+	sweep_vs_writer "$S/rep" "$S/sw"
+	jq -n -r --slurpfile r "$S/rep" --slurpfile s "$S/sw" '$r[0] as $r | $s[0].phases[0] as $p
+		| if $p.stores != $r.stores then "stores \($p.stores), the log has \($r.stores)" else empty end'
+} >"$S/bad"
 while IFS= read -r l; do fail "expected the sweep at phase 0 to match the writer's own run: $l"; done <"$S/bad"
 [ "$(jq '.updates' "$S/rep")" -ge 3 ] || fail "expected at least 3 updates in 6 s (wb 500 ms, expire 1.5 s), the writer made $(jq '.updates' "$S/rep")"
 
@@ -74,22 +85,14 @@ lead=$(echo "$note" | grep -o '[0-9.]* s$' | cut -d' ' -f1)
 [ -n "$lead" ] && awk -v l="$lead" 'BEGIN { exit !(l >= 0.19 && l < 1.5) }' ||
 	fail "expected the writer's note that the file was created 0.2-1.5 s before the run, saw '${note:-none}'"
 grep -q ' SETUP .* atime_before=' "$S/dump2" || fail "expected the SETUP record to carry the file's atime at the open: $(grep SETUP "$S/dump2")"
-"$R" "$S/pre" --format json 2>"$S/r2.err" | jq -c '[.results.figures[] | select(.kind == "truth")][0] as $t
-	| {p50: $t.p50_ns, p90: $t.p90_ns, max: $t.max_ns, stores: $t.stores, updates: .results.cost.updates}' >"$S/rep2" ||
-	{ echo "FAIL: report (existing file): $(tail -2 "$S/r2.err")"; exit 1; }
+report_figs "$S/pre" "$S/rep2" || { echo "FAIL: report (existing file): $(tail -2 "$S/rep2.err")"; exit 1; }
 "$SW" --log "$S/pre/writer.swlog" "${M[@]}" --lead-ms log --phases 1 >"$S/sw2" 2>"$S/sw2.err" ||
 	{ echo "FAIL: sweep --lead-ms log: $(cat "$S/sw2.err")"; exit 1; }
 echo "existing file: writer (report): $(cat "$S/rep2")"
 echo "sweep at the log's lead ($(jq -c '{lead_ms, first_read_lead_ms}' "$S/sw2")): $(jq -c '.phases[0]' "$S/sw2")"
 jq -e '.lead_from == "log" and .lead_ms >= 190 and .first_read_lead_ms >= 90 and .first_read_lead_ms < .lead_ms' "$S/sw2" >/dev/null ||
 	fail "expected the sweep's lead (>= 0.2 s) and first read (>= 0.1 s before the start, after the creation) from the log, saw $(jq -c '{lead_ms, lead_from, first_read_lead_ms}' "$S/sw2")"
-jq -n --slurpfile r "$S/rep2" --slurpfile s "$S/sw2" '$r[0] as $r | $s[0].phases[0] as $p
-	| def near($a; $b): ($a - $b | fabs) <= ([1e7, 0.01 * $b] | max);
-	[ (if $p.updates != $r.updates then "updates \($p.updates), the writer made \($r.updates)" else empty end),
-	  (if near($p.p50_ns; $r.p50) | not then "p50 \($p.p50_ns) ns, the writer'"'"'s \($r.p50) ns" else empty end),
-	  (if near($p.p90_ns; $r.p90) | not then "p90 \($p.p90_ns) ns, the writer'"'"'s \($r.p90) ns" else empty end),
-	  (if near($p.max_ns; $r.max) | not then "max \($p.max_ns) ns, the writer'"'"'s \($r.max) ns" else empty end)
-	] | .[]' -r >"$S/bad2"
+sweep_vs_writer "$S/rep2" "$S/sw2" >"$S/bad2"
 while IFS= read -r l; do fail "expected the sweep at the log's lead to match the writer's own run on an existing file: $l"; done <"$S/bad2"
 "$SW" --log "$S/run/writer.swlog" --lead-ms log --phases 1 >/dev/null 2>&1 ||
 	fail "--lead-ms log on a log whose writer created the file: expected a lead of ~0, saw an error"
