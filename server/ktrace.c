@@ -112,6 +112,9 @@ int ktrace_read(const char *path, const char *bdi, long long ino, int64_t t_firs
 			if (kt->file_dirtied_when < 0 && sscanf(w + strlen(wkey), "%lld", &wi) == 1 && wi == ino &&
 			    dw && sscanf(dw, " dirtied_when=%lld", &kt->file_dirtied_when) != 1)
 				kt->file_dirtied_when = -1;
+			if (sscanf(w + strlen(wkey), "%lld", &wi) == 1 && wi == ino &&
+			    line_ts(line, w, &t) && kt->file_wbs < KT_MAX_BIG)
+				kt->file_wb_mono_ns[kt->file_wbs++] = t;
 			if (line_ts(line, w, &t) && sscanf(w + strlen(wkey), "%lld", &wi) == 1 &&
 			    wi != ino && wr && sscanf(wr, " wrote=%lld", &wn) == 1 && wn > 0 &&
 			    kt->bdev_wbs < KT_MAX) {

@@ -53,6 +53,9 @@ struct ktrace {
 	size_t atimes;
 	int atime_traced;
 	long long file_dirtied_when;   /* its first write-back's, jiffies; -1 */
+	int64_t file_wb_mono_ns[KT_MAX_BIG]; /* its write-backs' ends
+					  (writeback_single_inode of it) */
+	size_t file_wbs;
 };
 
 /* Read path for bdi "MAJ:MIN" and the file's inode number ino (-1: none);

