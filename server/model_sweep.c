@@ -350,6 +350,8 @@ static json_t *kernel_phase_run(struct ktrace *kt, const struct sw_model_cfg *cf
 	kc.bg_passes = kt->bg_passes;
 	kc.file_wb_mono_ns = kt->file_wb_mono_ns;
 	kc.file_wbs = kt->file_wbs;
+	kc.bdev_wb_mono_ns = kt->bdev_wb_mono_ns;
+	kc.bdev_wbs = kt->bdev_wbs;
 	cfg = &kc;
 	/* the file created when the guest says (--created-s: its journal
 	 * transaction, so its first commit, starts then), else a writeback

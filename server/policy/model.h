@@ -253,6 +253,15 @@ struct sw_model_cfg {
 				      after its flush, up to 100 ms; NULL:
 				      after the run's times */
 	size_t file_wbs;           /* entries in file_wb_mono_ns */
+	const int64_t *bdev_wb_mono_ns; /* the kernel's write-backs of other
+				      inodes of the bdi, the bdev inode
+				      (writeback_single_inode with wrote >
+				      0, CLOCK_MONOTONIC ns, ascending): a
+				      background pass that wrote the bdev
+				      inode ends at the first of them after
+				      it, up to 100 ms, and the loop looks
+				      again; NULL: at once */
+	size_t bdev_wbs;           /* entries in bdev_wb_mono_ns */
 	int64_t first_commit_mono_ns; /* the transaction running when the
 				      file is created (create_meta_pages)
 				      commits then, CLOCK_MONOTONIC ns:
@@ -461,6 +470,7 @@ struct sw_model {
 					    INT64_MAX: the model's own */
 	size_t bg_pass_i;                /* next cfg.bg_pass_mono_ns */
 	size_t file_wb_i;                /* next cfg.file_wb_mono_ns */
+	size_t bdev_wb_i;                /* next cfg.bdev_wb_mono_ns */
 	int run_fresh;                   /* its last flush wrote pages
 					    never written before */
 	int run_bg;                      /* the run's periodic pass is done:
