@@ -400,7 +400,12 @@ static int loop(struct sw_run *R)
 		int64_t now = sw_mono_ns();
 		if (now >= t_end)
 			return SW_END_DONE;
-		if (!R->native && sw_model_next_tick(&R->model) <= now)
+		/* every model step due by now before a store: a writer woken
+		 * late (a stopped process, a descheduled guest vCPU) with a
+		 * flusher run and its next step both due must not trap the
+		 * store in between, as the kernel's flusher does not wait
+		 * for the writer (sw_model_tick takes one update per call) */
+		while (!R->native && sw_model_next_tick(&R->model) <= now)
 			model_event(R, model_tick);
 		if (now >= next_msa) {
 			do_sync(R, SW_CAUSE_MSYNC_ASYNC);
