@@ -34,6 +34,9 @@ static const struct {
 	{ "jif_ga4", SW_NFSEV_REFRESH },
 	/* after the refresh's tracepoint: nfs_update_inode's own jiffy */
 	{ "jif_update", SW_NFSEV_UPDATE },
+	/* after the GETATTR's tracepoint: where its fattr is set up */
+	{ "jif_gai3", SW_NFSEV_GA_INIT },
+	{ "jif_gai4", SW_NFSEV_GA_INIT },
 };
 
 /* a kprobe lies this close before its tracepoint (same task, a few
@@ -168,12 +171,21 @@ static int kprobe_line(struct sw_nfstrace *t, const char *line, uint64_t ln,
 		int pid = line_pid(line), slot = pid % 64;
 		if (pid <= 0)
 			return 0;
-		if (e.kind == SW_NFSEV_UPDATE) {
-			/* "now" of the refresh its task just traced */
-			if (t->refresh[slot].pid == pid && e.t_mono_ns >= t->refresh[slot].t &&
+		if (e.kind == SW_NFSEV_UPDATE || e.kind == SW_NFSEV_GA_INIT) {
+			/* "now" of the refresh its task just traced, or the
+			 * jiffy the GETATTR it just traced set its fattr up
+			 * in (a tick between __nfs_revalidate_inode's entry
+			 * and nfs_fattr_init: traced, a v4.2 kept-open
+			 * reader's cache kept one read longer than the
+			 * entry's jiffy allows, and the replay a read ahead
+			 * of the kernel for the rest of the run) */
+			int want = e.kind == SW_NFSEV_UPDATE ? SW_NFSEV_REFRESH : SW_NFSEV_GA_SEND;
+			if (t->refresh[slot].pid == pid && t->refresh[slot].kind == want &&
+			    e.t_mono_ns >= t->refresh[slot].t &&
 			    e.t_mono_ns - t->refresh[slot].t <= KPROBE_GAP_NS)
 				t->r[t->refresh[slot].r].ev[t->refresh[slot].i].j = e.j;
-			t->refresh[slot].pid = 0;
+			if (t->refresh[slot].kind == want)
+				t->refresh[slot].pid = 0;
 			return 0;
 		}
 		t->last[slot].pid = pid;
@@ -223,8 +235,10 @@ static int event_line(struct sw_nfstrace *t, const char *line, uint64_t ln,
 		}
 		for (int j = 0; j < SW_NFSTRACE_READERS; j++)
 			if (t->r[j].known && t->r[j].major == ma && t->r[j].minor == mi) {
-				if (pid > 0 && e.kind == SW_NFSEV_REFRESH) {
+				if (pid > 0 && (e.kind == SW_NFSEV_REFRESH ||
+						e.kind == SW_NFSEV_GA_SEND)) {
 					t->refresh[slot].pid = pid;
+					t->refresh[slot].kind = e.kind;
 					t->refresh[slot].r = j;
 					t->refresh[slot].i = t->r[j].n;
 					t->refresh[slot].t = e.t_mono_ns;

@@ -39,6 +39,9 @@ enum sw_nfsev_kind {
 	SW_NFSEV_OPEN,        /* kprobe jif_open: nfs4_opendata_alloc */
 	SW_NFSEV_UPDATE,      /* kprobe jif_update: nfs_update_inode (its
 				 jiffies go to the refresh before it) */
+	SW_NFSEV_GA_INIT,     /* kprobes jif_gai3/4: nfs3/4_proc_getattr
+				 entry (its jiffies go to the GETATTR's
+				 send before it) */
 };
 
 /*
@@ -55,6 +58,10 @@ enum sw_nfsev_kind {
  *                of nfs_refresh_inode escape jif_refresh)
  *   jif_update   nfs_update_inode, after nfs_refresh_inode_enter: its
  *                "now = jiffies" is the refresh's jiffy
+ *   jif_gai3/4   nfs3_proc_getattr / nfs4_proc_getattr entry, after
+ *                nfs_revalidate_inode_enter: the GETATTR's fattr is set
+ *                up right there (nfs_fattr_init: time_start, later
+ *                read_cache_jiffies), so its jiffy is the send's
  * A tracepoint takes the jiffies of its task's kprobe right before it; a
  * refresh followed by jif_update in its task takes jif_update's (a tick
  * between a kretprobe and nfs_update_inode moves the doubling jiffy).
@@ -90,8 +97,10 @@ struct sw_nfstrace {
 		int pid, kind;
 		int64_t t, j;
 	} last[64];
-	struct {                        /* loading: each task's last refresh */
+	struct {                        /* loading: each task's last refresh
+					   or GETATTR send */
 		int pid, r;             /* its task, its reader */
+		int kind;               /* SW_NFSEV_REFRESH or _GA_SEND */
 		size_t i;               /* its index in r[r].ev */
 		int64_t t;
 	} refresh[64];

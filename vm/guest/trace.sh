@@ -68,7 +68,8 @@ SW_TR_NFS="nfs_revalidate_inode_enter nfs_refresh_inode_enter nfs_initiate_read 
 # the kprobes (TYPE:NAME:FUNCTION; below), added at start, removed at stop
 SW_TR_KPROBES="p:jif_check:nfs_revalidate_mapping p:jif_getattr:__nfs_revalidate_inode
 	p:jif_refresh:nfs_refresh_inode p:jif_read:nfs_initiate_read p:jif_open:nfs4_opendata_alloc
-	r:jif_ga3:nfs3_proc_getattr r:jif_ga4:nfs4_proc_getattr p:jif_update:nfs_update_inode"
+	r:jif_ga3:nfs3_proc_getattr r:jif_ga4:nfs4_proc_getattr p:jif_update:nfs_update_inode
+	p:jif_gai3:nfs3_proc_getattr p:jif_gai4:nfs4_proc_getattr"
 sw_trace_start_nfs() { # FILEID
 	SW_TR_ENABLED=""
 	sw_trace_ok || return 0

@@ -18,7 +18,11 @@
  * read the jiffy before its GETATTR's keeping the check's, where the
  * kernel's comparison came after that tick (it revalidated): the replay
  * kept the cache one read too long and stayed 100 ms late (v3 kept-open,
- * p50 4.09 s against the client's 3.31 s).
+ * p50 4.09 s against the client's 3.31 s); and a GETATTR whose fattr was
+ * set up after a tick that followed __nfs_revalidate_inode's entry taking
+ * the entry's jiffy (v4.2 kept-open, full validate of 5 Dec: the kernel
+ * kept its cache one read longer than the replay, which then ran a read
+ * ahead for the rest of the run, 1 of 11 revalidations traced).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -372,9 +376,46 @@ static void check_and_open_jiffy(void)
 	}
 }
 
+/* A GETATTR whose __nfs_revalidate_inode entry (jif_getattr) read
+ * jiffy 252 and whose fattr was set up after the tick to 253 (jif_gai4 at
+ * nfs4_proc_getattr's entry, 60 µs later): the send is jiffy 253
+ * (1.014 s on the grid, offset 1000), not 252 (1.010 s).  Without the
+ * fattr's kprobe, 252 stands. */
+static void fattr_init_jiffy(void)
+{
+	for (int with = 0; with < 2; with++) {
+		char text[2048];
+		snprintf(text, sizeof(text),
+			 "# trace_clock: mono\n# enabled: nfs:nfs_revalidate_inode_enter\n# dev: 0 0:26\n# pid: 0 7\n"
+			 " r-7     [000] d.... 1.002000: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1250\n"
+			 " r-7     [000] d.... 1.006000: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1251\n"
+			 " r-7     [000] d.... 1.011900: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1252\n"
+			 " r-7     [000] d.... 1.011950: jif_getattr: (__nfs_revalidate_inode+0x0/0x2d0 [nfs]) j=1252\n"
+			 " r-7     [000] ..... 1.011970: nfs_revalidate_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
+			 "%s"
+			 " r-7     [000] d.... 1.014000: jif_ga4: (__nfs_revalidate_inode+0xae/0x2d0 [nfs] <- nfs4_proc_getattr) j=1253\n"
+			 " r-7     [000] ...1. 1.014010: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
+			 " r-7     [000] d.... 1.018000: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1254\n",
+			 with ? " r-7     [000] d.... 1.012030: jif_gai4: (nfs4_proc_getattr+0x0/0x120 [nfsv4]) j=1253\n" : "");
+		char *p = write_tmp(text), err[256] = "";
+		struct sw_nfstrace t;
+		CHECK(p && sw_nfstrace_load(p, &t, err, sizeof(err)) == 0, "load: %s", err);
+		sw_nfstrace_set_grid(&t, 4000000, 0);
+		struct sw_read_time q = { .tb_mono_ns = US(1011800), .ta_mono_ns = US(1015000) };
+		sw_nfstrace_attach(&t, 0, &q);
+		int64_t want = with ? US(1014000) : US(1010000);
+		CHECK(q.ga_send_mono_ns == want,
+		      "a GETATTR whose fattr was set up in jiffy %d: expected its send at %lld ns, saw %lld",
+		      with ? 253 : 252, (long long)want, (long long)q.ga_send_mono_ns);
+		sw_nfstrace_free(&t);
+		unlink(p);
+	}
+}
+
 int main(void)
 {
 	late_ticks();
+	fattr_init_jiffy();
 	update_jiffy();
 	check_and_open_jiffy();
 	parse_and_attach();
