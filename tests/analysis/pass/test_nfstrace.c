@@ -326,6 +326,20 @@ static int64_t first_reval_v4(int64_t t0_us, int64_t first_us, const int64_t *ch
  * long): the estimate (OPEN_NS in) puts it in jiffy 0, so the read at
  * 3.0003 s (jiffy 750) revalidates; an OPEN traced in jiffy 1 (a slow
  * open) moves that to the read at 3.1003 s. */
+/* Load text as a trace, reader 0's grid at HZ=250 through 0, and fill q
+ * (its tb/ta set) from it. */
+static void attach_one(const char *text, struct sw_read_time *q)
+{
+	char *p = write_tmp(text), err[256] = "";
+	struct sw_nfstrace t;
+	CHECK(p && sw_nfstrace_load(p, &t, err, sizeof(err)) == 0, "load: %s", err);
+	sw_nfstrace_set_grid(&t, 4000000, 0);
+	sw_nfstrace_attach(&t, 0, q);
+	sw_nfstrace_free(&t);
+	if (p)
+		unlink(p);
+}
+
 /* nfs_update_inode's own jiffy (kprobe jif_update, after the refresh's
  * tracepoint): it is the refresh's, not the GETATTR kretprobe's before
  * it (a tick in between moves attrtimeo's doubling jiffy); one in
@@ -345,18 +359,12 @@ static void update_jiffy(void)
 			      " r-7     [000] ...1. 1.050500: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n",
 			      upd == 1 ? " r-7     [000] ...1. 1.050520: jif_update: (nfs_update_inode+0x0/0x8f0 [nfs]) j=1263\n"
 			      : upd == 2 ? " q-8     [000] ...1. 1.050520: jif_update: (nfs_update_inode+0x0/0x8f0 [nfs]) j=1263\n" : "");
-		char *p = write_tmp(text), err[256] = "";
-		struct sw_nfstrace t;
-		CHECK(p && sw_nfstrace_load(p, &t, err, sizeof(err)) == 0, "load: %s", err);
-		sw_nfstrace_set_grid(&t, 4000000, 0);
 		struct sw_read_time q = { .tb_mono_ns = US(1050400), .ta_mono_ns = US(1050600) };
-		sw_nfstrace_attach(&t, 0, &q);
+		attach_one(text, &q);
 		int64_t want = upd == 1 ? US(1054000) : US(1050000);
 		CHECK(q.ga_reply_mono_ns == want, "%s: expected the reply in jiffy %d (%.3f s), saw %lld ns",
 		      upd == 1 ? "nfs_update_inode read 1263" : upd == 2 ? "another task's nfs_update_inode" : "no nfs_update_inode",
 		      upd == 1 ? 263 : 262, want / 1e9, (long long)q.ga_reply_mono_ns);
-		sw_nfstrace_free(&t);
-		unlink(p);
 	}
 }
 
@@ -397,18 +405,12 @@ static void fattr_init_jiffy(void)
 			 " r-7     [000] ...1. 1.014010: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
 			 " r-7     [000] d.... 1.018000: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1254\n",
 			 with ? " r-7     [000] d.... 1.012030: jif_gai4: (nfs4_proc_getattr+0x0/0x120 [nfsv4]) j=1253\n" : "");
-		char *p = write_tmp(text), err[256] = "";
-		struct sw_nfstrace t;
-		CHECK(p && sw_nfstrace_load(p, &t, err, sizeof(err)) == 0, "load: %s", err);
-		sw_nfstrace_set_grid(&t, 4000000, 0);
 		struct sw_read_time q = { .tb_mono_ns = US(1011800), .ta_mono_ns = US(1015000) };
-		sw_nfstrace_attach(&t, 0, &q);
+		attach_one(text, &q);
 		int64_t want = with ? US(1014000) : US(1010000);
 		CHECK(q.ga_send_mono_ns == want,
 		      "a GETATTR whose fattr was set up in jiffy %d: expected its send at %lld ns, saw %lld",
 		      with ? 253 : 252, (long long)want, (long long)q.ga_send_mono_ns);
-		sw_nfstrace_free(&t);
-		unlink(p);
 	}
 }
 
