@@ -106,18 +106,23 @@ int ktrace_read(const char *path, const char *bdi, long long ino, int64_t t_firs
 		}
 		char *w = ino >= 0 ? strstr(line, wkey) : NULL;
 		if (w) {
+			/* the file's: its first dirtied_when, every end; another
+			 * inode's (the bdev inode) with pages written: when, how
+			 * many */
 			long long wi, wn;
 			const char *wr = strstr(w, " wrote=");
 			const char *dw = strstr(w, " dirtied_when=");
-			if (kt->file_dirtied_when < 0 && sscanf(w + strlen(wkey), "%lld", &wi) == 1 && wi == ino &&
-			    dw && sscanf(dw, " dirtied_when=%lld", &kt->file_dirtied_when) != 1)
-				kt->file_dirtied_when = -1;
-			if (sscanf(w + strlen(wkey), "%lld", &wi) == 1 && wi == ino &&
-			    line_ts(line, w, &t) && kt->file_wbs < KT_MAX_BIG)
-				kt->file_wb_mono_ns[kt->file_wbs++] = t;
-			if (line_ts(line, w, &t) && sscanf(w + strlen(wkey), "%lld", &wi) == 1 &&
-			    wi != ino && wr && sscanf(wr, " wrote=%lld", &wn) == 1 && wn > 0 &&
-			    kt->bdev_wbs < KT_MAX) {
+			int timed = line_ts(line, w, &t);
+			if (sscanf(w + strlen(wkey), "%lld", &wi) != 1)
+				continue;
+			if (wi == ino) {
+				if (kt->file_dirtied_when < 0 && dw &&
+				    sscanf(dw, " dirtied_when=%lld", &kt->file_dirtied_when) != 1)
+					kt->file_dirtied_when = -1;
+				if (timed && kt->file_wbs < KT_MAX_BIG)
+					kt->file_wb_mono_ns[kt->file_wbs++] = t;
+			} else if (timed && wr && sscanf(wr, " wrote=%lld", &wn) == 1 && wn > 0 &&
+				   kt->bdev_wbs < KT_MAX) {
 				kt->bdev_wb_mono_ns[kt->bdev_wbs] = t;
 				kt->bdev_wb_pages[kt->bdev_wbs++] = wn;
 			}

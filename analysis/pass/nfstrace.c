@@ -180,12 +180,12 @@ static int kprobe_line(struct sw_nfstrace *t, const char *line, uint64_t ln,
 			 * entry's jiffy allows, and the replay a read ahead
 			 * of the kernel for the rest of the run) */
 			int want = e.kind == SW_NFSEV_UPDATE ? SW_NFSEV_REFRESH : SW_NFSEV_GA_SEND;
-			if (t->refresh[slot].pid == pid && t->refresh[slot].kind == want &&
-			    e.t_mono_ns >= t->refresh[slot].t &&
-			    e.t_mono_ns - t->refresh[slot].t <= KPROBE_GAP_NS)
-				t->r[t->refresh[slot].r].ev[t->refresh[slot].i].j = e.j;
-			if (t->refresh[slot].kind == want)
-				t->refresh[slot].pid = 0;
+			if (t->pushed[slot].pid == pid && t->pushed[slot].kind == want &&
+			    e.t_mono_ns >= t->pushed[slot].t &&
+			    e.t_mono_ns - t->pushed[slot].t <= KPROBE_GAP_NS)
+				t->r[t->pushed[slot].r].ev[t->pushed[slot].i].j = e.j;
+			if (t->pushed[slot].kind == want)
+				t->pushed[slot].pid = 0;
 			return 0;
 		}
 		t->last[slot].pid = pid;
@@ -237,11 +237,11 @@ static int event_line(struct sw_nfstrace *t, const char *line, uint64_t ln,
 			if (t->r[j].known && t->r[j].major == ma && t->r[j].minor == mi) {
 				if (pid > 0 && (e.kind == SW_NFSEV_REFRESH ||
 						e.kind == SW_NFSEV_GA_SEND)) {
-					t->refresh[slot].pid = pid;
-					t->refresh[slot].kind = e.kind;
-					t->refresh[slot].r = j;
-					t->refresh[slot].i = t->r[j].n;
-					t->refresh[slot].t = e.t_mono_ns;
+					t->pushed[slot].pid = pid;
+					t->pushed[slot].kind = e.kind;
+					t->pushed[slot].r = j;
+					t->pushed[slot].i = t->r[j].n;
+					t->pushed[slot].t = e.t_mono_ns;
 				}
 				return push(t, j, e);
 			}

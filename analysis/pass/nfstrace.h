@@ -98,12 +98,13 @@ struct sw_nfstrace {
 		int64_t t, j;
 	} last[64];
 	struct {                        /* loading: each task's last refresh
-					   or GETATTR send */
+					   or GETATTR send, for the kprobe
+					   after it (jif_update, jif_gai3/4) */
 		int pid, r;             /* its task, its reader */
 		int kind;               /* SW_NFSEV_REFRESH or _GA_SEND */
 		size_t i;               /* its index in r[r].ev */
 		int64_t t;
-	} refresh[64];
+	} pushed[64];
 };
 
 /* Load path.  0; -ENOENT when there is no such file (nothing traced, not
