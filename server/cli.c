@@ -19,7 +19,7 @@
 enum {
 	O_SIZE = 256, O_DURATION, O_RUNID, O_STATUS, O_TRAP, O_INTERVAL,
 	O_PAGE, O_RATE, O_PAGES, O_HOTPAGES, O_HOTSHARE, O_SEED, O_BSTORES,
-	O_SILENCE, O_MSA, O_MSS, O_FSYNC, O_NOMUNMAP, O_WB, O_EXP, O_BG, O_JC, O_BGRUN, O_CMETA, O_AMETA, O_RUNC, O_RUNA, O_RUNP, O_RUNIO, O_RUNSUB, O_ATIME,
+	O_SILENCE, O_MSA, O_MSS, O_FSYNC, O_NOMUNMAP, O_WB, O_EXP, O_BG, O_JC, O_BGRUN, O_CMETA, O_AMETA, O_RUNC, O_RUNA, O_RUNP, O_RUNIO, O_RUNSUB, O_ATIME, O_LEAD,
 	O_FORCE, O_POPULATE, O_NPOLL, O_SPIN, O_NPONLY,
 };
 
@@ -60,6 +60,7 @@ static const struct option longopts[] = {
 	{ "wb-run-io-us", required_argument, NULL, O_RUNIO },
 	{ "wb-run-submit-us", required_argument, NULL, O_RUNSUB },
 	{ "atime-read-ms", required_argument, NULL, O_ATIME },
+	{ "lead-ms", required_argument, NULL, O_LEAD },
 	{ "force", no_argument, NULL, O_FORCE },
 	{ "populate", no_argument, NULL, O_POPULATE },
 	{ "native-poll-ms", required_argument, NULL, O_NPOLL },
@@ -77,6 +78,9 @@ void sw_opts_usage(FILE *f)
 "  --workload rewrite|stream|random|burst\n"
 "  --size BYTES (K/M/G suffix, default 1M)   --duration SEC (default 10)\n"
 "  --run-id HEX   --status-file PATH   --force (overwrite an existing log)\n"
+"  --lead-ms N  set up and store no sooner than N ms after the file's ctime\n"
+"             (waits; the time from a file's creation to its first store\n"
+"             decides the kernel's writeback regime: server/README.md)\n"
 "  --trap uffd-sigbus|mprotect|uffd (default: uffd-sigbus if the kernel offers it,\n"
 "             else mprotect if the mapping fits vm.max_map_count, else uffd)\n"
 "  workload: --interval-ms N (100) --page N (0) --rate N (1000; 0 = flat out)\n"
@@ -191,6 +195,7 @@ static const struct num_field {
 	{ O_RUNIO, "wb-run-io-us", offsetof(struct sw_opts, wb_run_io_us), 0 },
 	{ O_RUNSUB, "wb-run-submit-us", offsetof(struct sw_opts, wb_run_submit_us), 0 },
 	{ O_ATIME, "atime-read-ms", offsetof(struct sw_opts, atime_read_ms), 1 },
+	{ O_LEAD, "lead-ms", offsetof(struct sw_opts, lead_ms), 1 },
 };
 
 /* 0, -EINVAL (err says why), or 1 if c is not one of num_fields */

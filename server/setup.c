@@ -331,6 +331,45 @@ static int check_size(struct sw_run *R, const struct stat *st, long ps, char *er
 	return 0;
 }
 
+/* --lead-ms: the set-up and the first store wait until the file's ctime
+ * is o->lead_ms old.  The time from a file's creation to its first store
+ * picks the kernel's writeback regime (the flusher and the journal still
+ * busy with the creation, or idle: server/README.md), and in a guest that
+ * time is however long the client took to start; a fixed lead makes runs
+ * repeatable.  Runs before any thread exists, with SIGINT/SIGTERM blocked:
+ * one that comes during the wait ends it and stays pending, so the run
+ * loop stops at once and the log says so.  st is read again after it (a
+ * reader's first read may fall in the wait). */
+static int wait_lead(struct sw_run *R, struct stat *st, char *err, size_t errlen)
+{
+	int64_t lead_ns = R->o->lead_ms * SW_NS_PER_MS;
+	int64_t t0 = sw_mono_ns();
+	int64_t t_end = t0 + lead_ns - (sw_real_ns() - sw_ts_ns(&st->st_ctim));
+	sigset_t stopsigs;
+
+	if (t_end <= t0) {
+		R->lead_waited_ns = -1;
+		return 0;
+	}
+	sigemptyset(&stopsigs);
+	sigaddset(&stopsigs, SIGINT);
+	sigaddset(&stopsigs, SIGTERM);
+	for (int64_t now = t0; now < t_end; now = sw_mono_ns()) {
+		struct timespec ts = { .tv_sec = (t_end - now) / SW_NS_PER_S,
+				       .tv_nsec = (t_end - now) % SW_NS_PER_S };
+		int sig = sigtimedwait(&stopsigs, NULL, &ts);
+		if (sig > 0) {
+			raise(sig); /* pending until the run unblocks it */
+			break;
+		}
+	}
+	R->lead_waited_ns = sw_mono_ns() - t0;
+	if (fstat(R->fd, st))
+		return say(err, errlen, 1, "fstat of %s after the --lead-ms wait: %s",
+			   R->o->file, strerror(errno));
+	return 0;
+}
+
 static int setup(struct sw_run *R, char *err, size_t errlen)
 {
 	const struct sw_opts *o = R->o;
@@ -340,6 +379,8 @@ static int setup(struct sw_run *R, char *err, size_t errlen)
 
 	if ((rc = open_file(o->file, &R->fd, &created, &st, err, errlen)))
 		return rc;
+	if (o->lead_ms && (rc = wait_lead(R, &st, err, errlen)))
+		goto bad_rc;
 	/* when the file was created, or last changed status (its ctime at the
 	 * open: vm/guest/server.sh creates and truncates it seconds before the
 	 * writer starts), on CLOCK_MONOTONIC: the model replays the flusher
@@ -440,6 +481,17 @@ static int setup(struct sw_run *R, char *err, size_t errlen)
 		 (unsigned long long)R->r.npages, R->r.page_size, o->policy->name,
 		 R->r.trap, R->r.trap_reason);
 	sw_run_note(R, SW_NOTE_INFO, msg);
+	if (o->lead_ms) {
+		if (R->lead_waited_ns < 0)
+			snprintf(msg, sizeof(msg),
+				 "--lead-ms %lld: the file's ctime was more than that before the set-up already; no wait",
+				 (long long)o->lead_ms);
+		else
+			snprintf(msg, sizeof(msg),
+				 "--lead-ms %lld: waited %.3f s before the set-up for the file's ctime to be that old",
+				 (long long)o->lead_ms, (double)R->lead_waited_ns / 1e9);
+		sw_run_note(R, SW_NOTE_INFO, msg);
+	}
 	return 0;
 bad:
 	rc = 2;

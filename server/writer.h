@@ -43,6 +43,9 @@ struct sw_opts {
 	uint64_t wb_run_io_us;                /* model: --wb-run-io-us, us */
 	uint64_t wb_run_submit_us;            /* model: --wb-run-submit-us, us */
 	int64_t atime_read_ms;                /* model: --atime-read-ms; 0: none */
+	int64_t lead_ms;                      /* --lead-ms: set-up and first store no
+					         sooner than this after the file's
+					         ctime, ms; 0: at once */
 	int populate;                         /* native: --populate */
 	int64_t native_poll_ms;               /* native: fstat poll period */
 	int native_poll_only;                 /* native: no fstat after stores */

@@ -27,6 +27,9 @@ struct sw_run {
 	int64_t t_create_mono_ns;       /* the file's creation by the writer,
 	                                 * else its ctime at the open */
 	int created;                    /* 1: the writer created the file */
+	int64_t lead_waited_ns;         /* --lead-ms: how long the writer waited
+					   before its set-up, ns; -1: the file
+					   was older than the lead already */
 	int64_t t_first_read_mono_ns;   /* a reader's first read before the
 	                                 * open (atime newer than ctime); 0 */
 	int64_t t_stop_mono_ns;         /* loop end */

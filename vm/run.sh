@@ -10,7 +10,7 @@
 #        [--sysctl K=V]... [--probe-vers 3|4|3+4] [--probe-rate N]
 #        [--reader-every-ms N] [--reader-page N] [--size BYTES]
 #        [--writer-args "..."] [--out DIR] [--build-dir DIR] [--no-report]
-#        [--timeout S] [--control auto|api|direct]
+#        [--timeout S] [--control auto|api|direct] [--lead S]
 #        [--fault KIND@S[:D]]... [--outage-grace S]
 #
 # Default: the demo matrix, eager deferred lang none on tmpfs and native
@@ -44,6 +44,11 @@
 # writer did (its first stores may precede their first samples).
 # direct = no control API: UDP clock exchange (stalewin-reader clock).
 # Without stalewin-ctl in the build, auto falls back to direct.
+# --lead S: every writer sets up and stores no sooner than S s after its
+# file's creation (stalewin-writer --lead-ms; default 0: as soon as the
+# client's readers are up, 2.5-7.5 s here).  That time picks the kernel's
+# writeback regime (server/README.md), so runs meant to be compared, or
+# repeated, give it; probe and readers run S s longer.
 # --timeout S: how long one experiment may take from its start to the
 # client's end (default duration + 90 s) before the run is failed.
 # One experiment: the run folder is OUT; several: OUT/<n>-<policy>-<fs>/.
@@ -76,7 +81,7 @@ policies=() fss=() mounts=() modes=() sysctls=() workloads=()
 duration=10 kernel=stock client_kernel=stock probe_vers=3
 probe_rate=100 reader_every=100 reader_page=0 size=1M writer_args=""
 out="" build_dir=${SW_BUILD_DIR:-$SW_TOP/build} report=1 timeout="" shell=0 control=auto
-faults=() grace=30
+faults=() grace=30 lead=0
 orig_cmd="$0 $*" orig_argv=("$0" "$@")
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -103,6 +108,7 @@ while [ $# -gt 0 ]; do
 	--shell) shell=1; shift ;;
 	--fault) faults+=("${2:?}"); shift 2 ;;
 	--outage-grace) grace=${2:?}; shift 2 ;;
+	--lead) lead=${2:?}; shift 2 ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) vm_usage_die "unknown option '$1' (see --help)" ;;
 	esac
@@ -127,6 +133,7 @@ for workload in "${workloads[@]}"; do
 	*) vm_usage_die "--workload: expected rewrite, stream, random or burst, saw '$workload'" ;; esac
 done
 [ -z "$timeout" ] || [[ "$timeout" =~ ^[0-9]+$ ]] || vm_usage_die "--timeout: expected seconds per experiment, saw '$timeout'"
+[[ "$lead" =~ ^[0-9]+$ ]] && [ "$lead" -le 600 ] || vm_usage_die "--lead: expected whole seconds from 0 to 600, saw '$lead'"
 [[ "$duration" =~ ^[0-9]+$ ]] && [ "$duration" -ge 1 ] || vm_usage_die "--duration: expected whole seconds >= 1, saw '$duration'"
 [[ "$probe_vers" =~ ^(3|4|3\+4)$ ]] || vm_usage_die "--probe-vers: expected 3, 4 or 3+4, saw '$probe_vers'"
 [[ "$probe_rate" =~ ^[0-9]+$ ]] || vm_usage_die "--probe-rate: expected GETATTRs/s, saw '$probe_rate'"
@@ -284,6 +291,7 @@ share=$out
 	echo "SW_NEXP=$nexp"
 	echo "SW_DURATION=$duration"
 	echo "SW_TAIL=2"
+	echo "SW_FILE_LEAD_S=$lead" # --lead (server.sh: --lead-ms; client.sh: readers run that much longer)
 	echo "SW_SIZE=$size"
 	printf 'SW_WRITER_ARGS=%q\n' "$writer_args"
 	printf 'SW_SYSCTLS=%q\n' "${sysctls[*]:-}"
@@ -435,7 +443,7 @@ if watch_for "$share/server.ready" 150 "the server guest did not get knfsd ready
 		n=$(awk -F'[ =]' -v k="$k" '$1=="SW_EXP_"k"_NAME"{print $2}' "$share/plan.sh")
 		watch_for "$share/$n/sync/client.go" 150 "experiment $k never started" || break
 		[ "$k" -eq 1 ] && vm_log "first experiment started $(vm_elapsed "$t_cmd") s after the command"
-		watch_for "$share/$n/sync/client.done" "${timeout:-$((duration + grace + 90))}" "experiment $k did not finish" || break
+		watch_for "$share/$n/sync/client.done" "${timeout:-$((duration + lead + grace + 90))}" "experiment $k did not finish" || break
 		vm_log "experiment $k/$nexp ($n) done"
 	done
 fi

@@ -29,6 +29,7 @@ ctl_pairs() {
 		esac
 	done
 	[ -n "$prev" ] && out="$out $prev=true"
+	[ "${SW_FILE_LEAD_S:-0}" -gt 0 ] && out="$out lead-ms=${SW_FILE_LEAD_S}000" # --lead
 	echo "$out"
 }
 clock() { # OUT
@@ -128,7 +129,7 @@ while [ $k -le $SW_NEXP ]; do
 	waitfor "$d/sync/server.prepared" 120 || fail "experiment $disp: the server did not prepare the file"
 	mkdir -p "$d/client"
 	clock "$d/client/clock-before.json"
-	lim=$((SW_DURATION + SW_TAIL + 1))
+	lim=$((SW_DURATION + SW_TAIL + 1 + ${SW_FILE_LEAD_S:-0})) # the writer's --lead wait too
 	if [ $api = 1 ]; then
 		# the server picks the run id, so the observers start after the
 		# writer: its first stores may precede their first samples
@@ -153,7 +154,7 @@ while [ $k -le $SW_NEXP ]; do
 	sw_faults_start client "$d" "$t_f0"
 	watch_pid=""
 	if [ $api = 1 ]; then # the writer's run, through outages (faults.sh)
-		sw_ctl_watch "$ctl" "$d" $((t_w0 + (SW_DURATION + ${SW_GRACE:-30}) * 1000000000)) &
+		sw_ctl_watch "$ctl" "$d" $((t_w0 + (SW_DURATION + ${SW_FILE_LEAD_S:-0} + ${SW_GRACE:-30}) * 1000000000)) &
 		watch_pid=$!
 	fi
 	echo "client: [$disp] go; readers $j, probe $have_probe, $lim s"

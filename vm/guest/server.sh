@@ -122,6 +122,8 @@ if [ -n "${SW_QUIET_S:-}" ]; then
 		echo "server: quiet runs on $f done, uptime $(cut -d' ' -f1 /proc/uptime)s"
 	done
 fi
+# --lead (vm run): the writer waits until its file is that old
+lead_arg=""; [ "${SW_FILE_LEAD_S:-0}" -gt 0 ] && lead_arg="--lead-ms ${SW_FILE_LEAD_S}000"
 echo "$(cut -d' ' -f1 /proc/uptime)" >/sw/server.ready
 echo "server: ready at uptime $(cat /sw/server.ready)s"
 
@@ -152,7 +154,7 @@ while [ $k -le $SW_NEXP ]; do
 	if [ -n "$serve_pid" ] && [ "$SW_CONTROL" = api ]; then
 		# the client runs the writer through the control API
 		sw_faults_start server "$d" "$(sw_now_ns)"
-		waitfor "$d/sync/writer.finished" $((SW_DURATION + ${SW_GRACE:-30} + 120)) ||
+		waitfor "$d/sync/writer.finished" $((SW_DURATION + ${SW_FILE_LEAD_S:-0} + ${SW_GRACE:-30} + 120)) ||
 			fail "experiment $disp: the client did not report the writer's end"
 		sw_faults_stop
 		kill -0 $serve_pid 2>/dev/null || fail "stalewin-writer serve died: $(tail -n 2 /sw/serve.log | tr '\n' ' ')"
@@ -166,7 +168,7 @@ while [ $k -le $SW_NEXP ]; do
 	stalewin-writer run --file "$f" --policy "$policy" --workload "$wl" \
 		--log "$d/writer.swlog" --duration "$SW_DURATION" --run-id "$runid" \
 		--size "$SW_SIZE" --status-file "$d/server/writer-status.json" \
-		$SW_WRITER_ARGS >"$d/server/writer.out" 2>&1 &
+		$lead_arg $SW_WRITER_ARGS >"$d/server/writer.out" 2>&1 &
 	wpid=$!
 	sw_writer_running "$d" $wpid # (faults count from the writer's start)
 	sw_faults_start server "$d" "$(sw_now_ns)"
@@ -196,7 +198,7 @@ while [ $k -le $SW_NEXP ]; do
 	[ -e /sw/stop ] && stopped
 	k=$((k + 1))
 done
-waitfor /sw/client.finished $((SW_DURATION * 2 + ${SW_GRACE:-30} + 120)) || echo "server: the client did not finish"
+waitfor /sw/client.finished $((SW_DURATION * 2 + ${SW_FILE_LEAD_S:-0} + ${SW_GRACE:-30} + 120)) || echo "server: the client did not finish"
 kill $clock_pid $serve_pid 2>/dev/null
 exportfs -ua 2>/dev/null
 echo "server: finished at uptime $(cut -d' ' -f1 /proc/uptime)s"

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Description: stalewin-writer --lead-ms: the set-up and the first store
+# wait until the file's ctime is that old (vm run --lead, validate's
+# writeback pairs: the time from a file's creation to its first store picks
+# the kernel's writeback regime, server/README.md).
+#  1. A file created 0.2 s before a run with --lead-ms 1500: the SETUP
+#     record's start and the first STORE are at least 1.5 s after the
+#     file's ctime and the NOTE says how long the writer waited.  A writer
+#     that ignores the option stores ~0.2 s after the creation.
+#  2. A file older than the lead: no wait (NOTE "no wait"; the first store
+#     within 1 s of the start).
+#  3. SIGTERM during a 20 s wait: exit 0 within 2 s, the log ends with END
+#     reason=2 (signal) and has no STORE: an interrupted wait loses nothing
+#     and stores nothing.  A wait that blocks the signal runs on for 20 s.
+#  4. Bad input: --lead-ms -1 and 1.5 are refused (exit 2) naming the option.
+set -u
+W=${SW_BUILD_DIR:?}/server/stalewin-writer
+LD=${SW_BUILD_DIR}/common/stalewin-logdump
+[ -x "$W" ] && [ -x "$LD" ] || { echo "FAIL: build $W and $LD first"; exit 1; }
+[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || { echo "SKIP: /dev/shm is not tmpfs"; exit 77; }
+S=$(mktemp -d /dev/shm/sw-writer-lead-XXXXXX)
+trap 'rm -rf "$S"' EXIT
+fails=0
+fail() { echo "FAIL $*"; fails=$((fails+1)); }
+# field NAME of the first record of TYPE in a logdump: its value in ns
+field() { grep -m1 " $2 " "$1" | tr ' ' '\n' | sed -n "s/^$3=//p" | sed 's/->.*//'; }
+
+# 1. a young file: the writer waits
+: >$S/f1 && truncate -s 1M $S/f1
+sleep 0.2
+"$W" --file $S/f1 --policy eager --workload rewrite --duration 0.3 --lead-ms 1500 \
+	--log $S/l1 2>$S/e1 || fail "1: exit $?: $(cat $S/e1)"
+"$LD" $S/l1 >$S/d1 || fail "1: logdump exit $?"
+c=$(field $S/d1 SETUP ctime) t=$(field $S/d1 SETUP t) s=$(field $S/d1 STORE t_before)
+for v in c t s; do [ -n "${!v}" ] || fail "1: no $v in the log: $(head -5 $S/d1)"; done
+if [ -n "$c" ] && [ -n "$t" ] && [ -n "$s" ]; then
+	[ $((t - c)) -ge 1500000000 ] || fail "1: expected the set-up >= 1.5 s after the file's ctime $c ns, saw it at $t ns ($(((t - c) / 1000000)) ms)"
+	[ $((s - c)) -ge 1500000000 ] || fail "1: expected the first store >= 1.5 s after the file's ctime $c ns, saw it at $s ns"
+	[ $((s - c)) -lt 3000000000 ] || fail "1: expected the first store within 3 s of the file's ctime, saw $(((s - c) / 1000000)) ms"
+fi
+grep -q 'lead-ms 1500: waited 1\.[2-5][0-9]* s' $S/d1 || fail "1: expected a NOTE 'waited ~1.3 s', saw: $(grep -i lead $S/d1)"
+
+# 2. an old file: no wait
+: >$S/f2 && truncate -s 1M $S/f2
+sleep 0.7
+"$W" --file $S/f2 --policy eager --workload rewrite --duration 0.3 --lead-ms 500 \
+	--log $S/l2 2>$S/e2 || fail "2: exit $?: $(cat $S/e2)"
+"$LD" $S/l2 >$S/d2 || fail "2: logdump exit $?"
+grep -q 'lead-ms 500: .*no wait' $S/d2 || fail "2: expected a NOTE 'no wait', saw: $(grep -i lead $S/d2)"
+t=$(field $S/d2 SETUP t) s=$(field $S/d2 STORE t_before)
+[ -n "$s" ] && [ $((s - t)) -lt 1000000000 ] || fail "2: expected the first store within 1 s of the set-up ($t), saw ${s:-none}"
+
+# 3. SIGTERM in the wait
+: >$S/f3 && truncate -s 1M $S/f3
+"$W" --file $S/f3 --policy deferred --workload rewrite --duration 5 --lead-ms 20000 \
+	--log $S/l3 2>$S/e3 & pid=$!
+sleep 0.5
+t0=$(date +%s%N)
+kill -TERM $pid
+wait $pid; rc=$?
+dt=$((($(date +%s%N) - t0) / 1000000))
+[ $rc -eq 0 ] || fail "3: SIGTERM in the wait: exit $rc: $(cat $S/e3)"
+[ $dt -lt 2000 ] || fail "3: expected the writer to end within 2 s of SIGTERM, saw $dt ms"
+"$LD" $S/l3 >$S/d3 || fail "3: logdump exit $?"
+tail -1 $S/d3 | grep -q 'END .*reason=2' || fail "3: expected the last record END reason=2, saw: $(tail -1 $S/d3)"
+grep -q ' STORE ' $S/d3 && fail "3: expected no STORE after a stop in the wait, saw $(grep -c ' STORE ' $S/d3)"
+
+# 4. bad input
+for v in -1 1.5; do
+	"$W" --file $S/f3 --policy eager --workload rewrite --duration 0.3 --lead-ms "$v" \
+		--log $S/l4 --force 2>$S/e4 >/dev/null; rc=$?
+	[ $rc -eq 2 ] && grep -q -- "--lead-ms.*'$v'" $S/e4 ||
+		fail "4: --lead-ms $v: expected exit 2 naming --lead-ms and '$v', saw exit $rc: $(cat $S/e4)"
+done
+[ $fails -eq 0 ] && echo PASS
+exit $((fails > 0))
