@@ -10,8 +10,10 @@
 # the run complete.  A broken image, knfsd, mount, probe, reader or
 # collection shows as a failed boot (console tail printed), missing or
 # empty logs, a probe that never saw the update, a reader stuck at
-# generation 0, or a partial report.  Skips (77) only when qemu cannot
-# run at all.
+# generation 0, or a partial report.  The run has --lead 8: the writer
+# waits until its file is 8 s old (its NOTE says so), and probe and
+# readers, which would end 7 s after the go without it, must run that much
+# longer to see its stores.  Skips (77) only when qemu cannot run at all.
 set -u
 . "$(dirname "$0")/lib.sh"
 for t in server/stalewin-writer client/stalewin-reader client/stalewin-probe \
@@ -24,7 +26,7 @@ trap 'rm -rf "$T"' EXIT
 run=$T/run
 PATH=$b/analysis:$PATH "$top/vm/run.sh" --policy eager --duration 4 \
 	--mount-opts vers=3,nolock --reader-mode cto --reader-mode kept-open \
-	--probe-rate 50 --build-dir "$b" --out "$run" >"$T/report.txt" 2>"$T/run.err"
+	--probe-rate 50 --lead 8 --build-dir "$b" --out "$run" >"$T/report.txt" 2>"$T/run.err"
 rc=$?
 cat "$T/run.err"
 [ $rc -eq 0 ] || { cat "$T/report.txt"; fail "stalewin vm run exited $rc (0 = complete report expected; 3 = partial)"; }
@@ -40,6 +42,8 @@ runid=$(awk -F'"' '/"run_id"/{print $4; exit}' "$run/meta.json")
 stores=$(grep -c ' STORE ' "$T/w.txt")
 grep -q ' END .*reason=1 ' "$T/w.txt" || fail "writer.swlog has no END reason=1 (done)"
 [ "$stores" -gt 0 ] || fail "the writer logged no store"
+grep -Eq 'NOTE .*--lead-ms 8000: (waited [0-9.]+ s|the file.s ctime was more)' "$T/w.txt" ||
+	fail "expected the writer's --lead-ms 8000 NOTE (vm run --lead 8), saw: $(grep -i lead "$T/w.txt")"
 awk '$2=="UPDATE"{for(i=3;i<=NF;i++) if ($i ~ /^mtime=/) print substr($i,7)}' "$T/w.txt" | sort -u >"$T/w.mtimes"
 [ -s "$T/w.mtimes" ] || fail "the writer logged no timestamp update (eager must update at the first store)"
 maxgen=$(awk '$2=="STORE"{for(i=3;i<=NF;i++) if ($i ~ /^gen=/) { g=substr($i,5)+0; if (g>m) m=g } } END{print m+0}' "$T/w.txt")
