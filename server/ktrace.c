@@ -81,6 +81,10 @@ int ktrace_read(const char *path, const char *bdi, long long ino, int64_t t_firs
 			    strstr(m, " flags=I_DIRTY_SYNC\n") && line_ts(line, m, &t) &&
 			    kt->atimes < KT_MAX_BIG)
 				kt->atime_mono_ns[kt->atimes++] = t;
+			else if (!strncmp(line + strspn(line, " "), "stalewin-writer", 15) &&
+				 strstr(m, " state= flags=I_DIRTY_PAGES\n") && line_ts(line, m, &t) &&
+				 kt->dirties < KT_MAX_BIG)
+				kt->dirty_mono_ns[kt->dirties++] = t;
 			continue;
 		}
 		if (line_ts(line, strstr(line, ckey), &t)) {
@@ -128,6 +132,15 @@ int ktrace_read(const char *path, const char *bdi, long long ino, int64_t t_firs
 			}
 			continue;
 		}
+		/* the wb_wakeup_delayed() that dirtying armed, right after it
+		 * in the writer's fault: this line's jiffy (expires -
+		 * timeout) is known, the mark's may be the one before */
+		char *dq = kt->dirties ? strstr(line, ": timer_start: ") : NULL;
+		if (dq && strstr(dq, " function=delayed_work_timer_fn ") &&
+		    !strncmp(line + strspn(line, " "), "stalewin-writer", 15) && line_ts(line, dq, &t) &&
+		    t >= kt->dirty_mono_ns[kt->dirties - 1] &&
+		    t - kt->dirty_mono_ns[kt->dirties - 1] < SW_NS_PER_MS)
+			kt->dirty_mono_ns[kt->dirties - 1] = t; /* and the jiffy anchor below */
 		char *p = strstr(line, key);
 		char *qi = strstr(line, ": writeback_queue_io: bdi ");
 		if (!qi)

@@ -52,6 +52,11 @@ struct ktrace {
 	int64_t atime_mono_ns[KT_MAX_BIG];
 	size_t atimes;
 	int atime_traced;
+	/* the writer's faults dirtying the file's clean pages while the inode
+	 * was clean (folio_mark_dirty -> __mark_inode_dirty(I_DIRTY_PAGES),
+	 * "state= "): when the flusher was armed */
+	int64_t dirty_mono_ns[KT_MAX_BIG];
+	size_t dirties;
 	long long file_dirtied_when;   /* its first write-back's, jiffies; -1 */
 	int64_t file_wb_mono_ns[KT_MAX_BIG]; /* its write-backs' ends
 					  (writeback_single_inode of it) */
