@@ -62,6 +62,8 @@ $ARGS.named as $a
   | { name: $a.name, fs: $a.fs, workload: $a.args, writeback_ms: $wb,
       expire_ms: $a.ex, duration_s: $dur, resolution_ms: $res,
       load_avg: $a.load,
+      # vm run --lead: the first store this long after the file's creation
+      lead_s: ($a.lead // null),
       model: $M, real: $R,
       model_sweep: ($a.s[0]? // null | if . == null then null else
         { phases: (.phases | length), p50: (.p50_ns | map_values(sweep_fig(.))),
@@ -121,7 +123,7 @@ elif $mode == "kread" then
           replay_rpc: { revalidations: $k.replay_revalidations, traced: $k.replay_traced },
           within: ($fails | length == 0), fails: $fails } ]
 elif $mode == "line" then
-  "\(.name) [\(.fs), wb \(.writeback_ms) ms, expire \(.expire_ms) ms, \(.duration_s) s, load \(.load_avg)]\n"
+  "\(.name) [\(.fs), wb \(.writeback_ms) ms, expire \(.expire_ms) ms, \(.duration_s) s\(if .lead_s then ", first store \(.lead_s) s after the file's creation" else "" end), load \(.load_avg)]\n"
   + "  model: p50 \(.model.p50 | fmt_s) p90 \(.model.p90 | fmt_s) p99 \(.model.p99 | fmt_s) max \(.model.max | fmt_s) uncovered \(.model.uncovered) updates \(.model.updates) (\(.model.stores) stores)\n"
   + "  real:  p50 \(.real.p50 | fmt_s) p90 \(.real.p90 | fmt_s) p99 \(.real.p99 | fmt_s) max \(.real.max | fmt_s) uncovered \(.real.uncovered) updates \(.real.updates) (\(.real.stores) stores)\n"
   + (if .model_sweep == null then "" else
