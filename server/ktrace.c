@@ -20,6 +20,13 @@ static int period_firing(long long timeout, int64_t J)
 
 /* A trace line's timestamp (s, to ns): the field before the event at
  * "at" (": name: ..."); 0 if at is NULL or no number is there. */
+/* whether the trace line was logged by a task named comm (its first field,
+ * "comm-pid", right-aligned) */
+static int by_task(const char *line, const char *comm)
+{
+	return !strncmp(line + strspn(line, " "), comm, strlen(comm));
+}
+
 static int line_ts(const char *line, const char *at, int64_t *t)
 {
 	double ts;
@@ -77,11 +84,11 @@ int ktrace_read(const char *path, const char *bdi, long long ino, int64_t t_firs
 		 * generic_update_time -> __mark_inode_dirty(I_DIRTY_SYNC)) */
 		char *m = ino >= 0 ? strstr(line, mkey) : NULL;
 		if (m) {
-			if (!strncmp(line + strspn(line, " "), "nfsd", 4) &&
+			if (by_task(line, "nfsd") &&
 			    strstr(m, " flags=I_DIRTY_SYNC\n") && line_ts(line, m, &t) &&
 			    kt->atimes < KT_MAX_BIG)
 				kt->atime_mono_ns[kt->atimes++] = t;
-			else if (!strncmp(line + strspn(line, " "), "stalewin-writer", 15) &&
+			else if (by_task(line, "stalewin-writer") &&
 				 strstr(m, " state= flags=I_DIRTY_PAGES\n") && line_ts(line, m, &t) &&
 				 kt->dirties < KT_MAX_BIG)
 				kt->dirty_mono_ns[kt->dirties++] = t;
@@ -137,7 +144,7 @@ int ktrace_read(const char *path, const char *bdi, long long ino, int64_t t_firs
 		 * timeout) is known, the mark's may be the one before */
 		char *dq = kt->dirties ? strstr(line, ": timer_start: ") : NULL;
 		if (dq && strstr(dq, " function=delayed_work_timer_fn ") &&
-		    !strncmp(line + strspn(line, " "), "stalewin-writer", 15) && line_ts(line, dq, &t) &&
+		    by_task(line, "stalewin-writer") && line_ts(line, dq, &t) &&
 		    t >= kt->dirty_mono_ns[kt->dirties - 1] &&
 		    t - kt->dirty_mono_ns[kt->dirties - 1] < SW_NS_PER_MS)
 			kt->dirty_mono_ns[kt->dirties - 1] = t; /* and the jiffy anchor below */

@@ -325,6 +325,37 @@ static size_t first_after(const int64_t *v, size_t n, int64_t t)
 
 /* The model at the kernel's phase of the trace kt (ktrace.h): its
  * jiffies, first run, commits, submissions and atime handles. */
+/* A copy of E's events where each store that dirtied the clean inode
+ * counts from its fault: folio_mark_dirty, before the store returned
+ * (traced 0.4-3 ms), armed the flusher then, a wheel bucket earlier when
+ * a jiffy began in between (traced in the patched 6.1 guest: armed at
+ * jiffy ..693, expiry bucket ..944, the first run 33 ms before the
+ * model's from the store's end).  *moved: the stores moved.  NULL: out of
+ * memory. */
+static struct sw_sweep_ev *events_at_traced_dirtying(const struct events *E,
+						     const struct ktrace *kt, size_t *moved)
+{
+	struct sw_sweep_ev *ev = malloc(E->n * sizeof(*ev));
+	if (!ev)
+		return NULL;
+	memcpy(ev, E->ev, E->n * sizeof(*ev));
+	for (size_t i = 0, k = 0; i < E->n && k < kt->dirties; i++) {
+		if (ev[i].cause)
+			continue;
+		while (k < kt->dirties &&
+		       kt->dirty_mono_ns[k] < ev[i].t_after_mono_ns - SW_DIRTY_IN_STORE_NS)
+			k++;
+		if (k < kt->dirties && kt->dirty_mono_ns[k] <= ev[i].t_after_mono_ns) {
+			if (kt->dirty_mono_ns[k] < ev[i].t_mono_ns) {
+				ev[i].t_mono_ns = kt->dirty_mono_ns[k];
+				(*moved)++;
+			}
+			k++;
+		}
+	}
+	return ev;
+}
+
 static json_t *kernel_phase_run(struct ktrace *kt, const struct sw_model_cfg *cfg,
 				const struct sw_policy_ops *pol, const struct events *E,
 				int64_t t_created, int traced_period, char *err, size_t errlen)
@@ -411,31 +442,11 @@ static json_t *kernel_phase_run(struct ktrace *kt, const struct sw_model_cfg *cf
 	 * wrote the bdev inode, 1.5 s before the first store's run) */
 	if (kt->t_run_created_mono_ns >= 0 && kt->t_run_created_mono_ns < t_run)
 		t_run = kt->t_run_created_mono_ns;
-	/* a store that dirtied the clean inode did so in its fault
-	 * (folio_mark_dirty, before the store returned: traced 0.4-3 ms),
-	 * and armed the flusher then: a wheel bucket later when a jiffy
-	 * began in between (traced in the patched 6.1 guest: armed at jiffy
-	 * ..693, expiry bucket ..944, the first run 33 ms before the model's
-	 * from the store's end) */
-	struct sw_sweep_ev *ev = malloc(E->n * sizeof(*ev));
+	size_t moved = 0;
+	struct sw_sweep_ev *ev = events_at_traced_dirtying(E, kt, &moved);
 	if (!ev) {
 		snprintf(err, errlen, "out of memory for %zu events", E->n);
 		return NULL;
-	}
-	memcpy(ev, E->ev, E->n * sizeof(*ev));
-	size_t moved = 0;
-	for (size_t i = 0, k = 0; i < E->n && k < kt->dirties; i++) {
-		if (ev[i].cause)
-			continue;
-		while (k < kt->dirties && kt->dirty_mono_ns[k] < ev[i].t_after_mono_ns - SW_DIRTY_IN_STORE_NS)
-			k++;
-		if (k < kt->dirties && kt->dirty_mono_ns[k] <= ev[i].t_after_mono_ns) {
-			if (kt->dirty_mono_ns[k] < ev[i].t_mono_ns) {
-				ev[i].t_mono_ns = kt->dirty_mono_ns[k];
-				moved++;
-			}
-			k++;
-		}
 	}
 	int rc = sw_sweep_run_from(cfg, pol, ev, E->n, best, t_run, E->t_end_mono_ns, &o, err,
 				   errlen);
