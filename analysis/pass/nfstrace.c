@@ -29,6 +29,7 @@ static const struct {
 	{ "jif_refresh", SW_NFSEV_REFRESH },
 	{ "jif_read", SW_NFSEV_RD_SEND },
 	{ "jif_open", SW_NFSEV_OPEN },
+	{ "jif_fhget", SW_NFSEV_FHGET },
 	/* kretprobes: a GETATTR returned, its reply applied next */
 	{ "jif_ga3", SW_NFSEV_REFRESH },
 	{ "jif_ga4", SW_NFSEV_REFRESH },
@@ -37,6 +38,8 @@ static const struct {
 	/* after the GETATTR's tracepoint: where its fattr is set up */
 	{ "jif_gai3", SW_NFSEV_GA_INIT },
 	{ "jif_gai4", SW_NFSEV_GA_INIT },
+	/* nfs_fattr_init: the fattr's time_start, exactly */
+	{ "jif_fattr", SW_NFSEV_GA_INIT },
 };
 
 /* a kprobe lies this close before its tracepoint (same task, a few
@@ -171,28 +174,39 @@ static int kprobe_line(struct sw_nfstrace *t, const char *line, uint64_t ln,
 		int pid = line_pid(line), slot = pid % 64;
 		if (pid <= 0)
 			return 0;
-		if (e.kind == SW_NFSEV_UPDATE || e.kind == SW_NFSEV_GA_INIT) {
-			/* "now" of the refresh its task just traced, or the
-			 * jiffy the GETATTR it just traced set its fattr up
-			 * in (a tick between __nfs_revalidate_inode's entry
-			 * and nfs_fattr_init: traced, a v4.2 kept-open
-			 * reader's cache kept one read longer than the
-			 * entry's jiffy allows, and the replay a read ahead
-			 * of the kernel for the rest of the run) */
-			int want = e.kind == SW_NFSEV_UPDATE ? SW_NFSEV_REFRESH : SW_NFSEV_GA_SEND;
-			if (t->pushed[slot].pid == pid && t->pushed[slot].kind == want &&
+		if (e.kind == SW_NFSEV_UPDATE) {
+			/* "now" of the refresh its task just traced */
+			if (t->pushed[slot].pid == pid && t->pushed[slot].kind == SW_NFSEV_REFRESH &&
 			    e.t_mono_ns >= t->pushed[slot].t &&
 			    e.t_mono_ns - t->pushed[slot].t <= KPROBE_GAP_NS)
 				t->r[t->pushed[slot].r].ev[t->pushed[slot].i].j = e.j;
-			if (t->pushed[slot].kind == want)
+			if (t->pushed[slot].kind == SW_NFSEV_REFRESH)
 				t->pushed[slot].pid = 0;
+			return 0;
+		}
+		if (e.kind == SW_NFSEV_GA_INIT) {
+			/* the jiffy the GETATTR its task just traced set its
+			 * fattr up in: nfs_fattr_init's time_start becomes
+			 * read_cache_jiffies (nfs_update_inode).  The last
+			 * such line before the reply's refresh wins:
+			 * __nfs_revalidate_inode's allocation inits the fattr
+			 * first, _nfs4_proc_getattr again, each retry again.
+			 * Traced: a tick between nfs4_proc_getattr's entry and
+			 * the init; a v4.2 kept-open reader kept its cache one
+			 * read longer than the entry's jiffy allows, and the
+			 * replay ran a read ahead of the kernel for the rest
+			 * of the run. */
+			if (t->pushed[slot].pid == pid && t->pushed[slot].kind == SW_NFSEV_GA_SEND &&
+			    e.t_mono_ns >= t->pushed[slot].t)
+				t->r[t->pushed[slot].r].ev[t->pushed[slot].i].j = e.j;
 			return 0;
 		}
 		t->last[slot].pid = pid;
 		t->last[slot].kind = e.kind;
 		t->last[slot].t = e.t_mono_ns;
 		t->last[slot].j = e.j;
-		int r = e.kind == SW_NFSEV_CHECK || e.kind == SW_NFSEV_OPEN ? reader_of_pid(t, pid) : -1;
+		int r = e.kind == SW_NFSEV_CHECK || e.kind == SW_NFSEV_OPEN || e.kind == SW_NFSEV_FHGET
+				? reader_of_pid(t, pid) : -1;
 		return r >= 0 ? push(t, r, e) : 0;
 	}
 	return 1; /* not a kprobe line */
@@ -406,7 +420,7 @@ int sw_nfstrace_attach(const struct sw_nfstrace *t, int j, struct sw_read_time *
 {
 	q->ga_send_mono_ns = q->ga_reply_mono_ns = 0;
 	q->rd_send_mono_ns = q->rd_reply_mono_ns = 0;
-	q->chk_mono_ns = q->op_send_mono_ns = 0;
+	q->chk_mono_ns = q->op_send_mono_ns = q->op_reply_mono_ns = 0;
 	if (!t || j < 0 || j >= SW_NFSTRACE_READERS || !t->r[j].n || q->tb_mono_ns <= 0)
 		return 0;
 	const struct sw_nfsev *v = t->r[j].ev;
@@ -426,6 +440,13 @@ int sw_nfstrace_attach(const struct sw_nfstrace *t, int j, struct sw_read_time *
 			/* an OPEN before the read's check: the open's */
 			if (!q->chk_mono_ns && t->tick_ns)
 				q->op_send_mono_ns = when(t, e);
+		} else if (q->op_send_mono_ns && !q->chk_mono_ns &&
+			   (e->kind == SW_NFSEV_FHGET || e->kind == SW_NFSEV_REFRESH)) {
+			/* after the open's OPEN: nfs_fhget of a new inode
+			 * stamps attrtimeo_timestamp with its own jiffy; an
+			 * inode that existed is refreshed instead
+			 * (nfs_update_inode), which this does not follow */
+			q->op_reply_mono_ns = e->kind == SW_NFSEV_FHGET ? when(t, e) : 0;
 		} else if (e->kind == SW_NFSEV_CHECK) {
 			/* the read's attribute check: its jiffy, if read */
 			if (!q->chk_mono_ns && e->j != SW_NFSEV_NOJ && t->tick_ns) {

@@ -39,9 +39,12 @@ enum sw_nfsev_kind {
 	SW_NFSEV_OPEN,        /* kprobe jif_open: nfs4_opendata_alloc */
 	SW_NFSEV_UPDATE,      /* kprobe jif_update: nfs_update_inode (its
 				 jiffies go to the refresh before it) */
-	SW_NFSEV_GA_INIT,     /* kprobes jif_gai3/4: nfs3/4_proc_getattr
-				 entry (its jiffies go to the GETATTR's
-				 send before it) */
+	SW_NFSEV_FHGET,       /* kprobe jif_fhget: nfs_fhget (by the
+				 reader's pid) */
+	SW_NFSEV_GA_INIT,     /* kprobes jif_gai3/4 (nfs3/4_proc_getattr
+				 entry) and jif_fattr (nfs_fattr_init):
+				 the last one's jiffies go to the GETATTR's
+				 send before them */
 };
 
 /*
@@ -60,8 +63,17 @@ enum sw_nfsev_kind {
  *                "now = jiffies" is the refresh's jiffy
  *   jif_gai3/4   nfs3_proc_getattr / nfs4_proc_getattr entry, after
  *                nfs_revalidate_inode_enter: the GETATTR's fattr is set
- *                up right there (nfs_fattr_init: time_start, later
- *                read_cache_jiffies), so its jiffy is the send's
+ *                up soon after (nfs_fattr_init: time_start, later
+ *                read_cache_jiffies)
+ *   jif_fhget    nfs_fhget: a v4 OPEN's inode looked up; a new one
+ *                takes "now = jiffies" as its attrtimeo_timestamp (by the
+ *                reader's pid; an existing one is refreshed instead)
+ *   jif_fattr    nfs_fattr_init itself (called from nfsv3.ko/nfsv4.ko,
+ *                so never inlined there): the last one of the task
+ *                before the GETATTR's reply is its time_start, exact
+ *                where a tick fell after the procedure's entry or
+ *                _nfs4_proc_getattr was retried; traces without it keep
+ *                jif_gai3/4's jiffy
  * A tracepoint takes the jiffies of its task's kprobe right before it; a
  * refresh followed by jif_update in its task takes jif_update's (a tick
  * between a kretprobe and nfs_update_inode moves the doubling jiffy).
@@ -99,7 +111,8 @@ struct sw_nfstrace {
 	} last[64];
 	struct {                        /* loading: each task's last refresh
 					   or GETATTR send, for the kprobe
-					   after it (jif_update, jif_gai3/4) */
+					   after it (jif_update, jif_gai3/4,
+					   jif_fattr) */
 		int pid, r;             /* its task, its reader */
 		int kind;               /* SW_NFSEV_REFRESH or _GA_SEND */
 		size_t i;               /* its index in r[r].ev */

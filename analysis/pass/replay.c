@@ -143,12 +143,21 @@ void sw_replay_set_jiffies(struct sw_replay *r, int64_t tick_ns, int64_t phase_n
 	 * (its compound's GETATTR stamps the cache, the READ does not) goes
 	 * out after the LOOKUP and ACCESS of the open */
 	jif_reval(r, &q, 1);
-	if (r->p->vers != 3)
+	if (r->p->vers != 3) {
 		/* traced: the jiffy its OPEN's fattr was set up in (VM,
 		 * v4.2 nocto: an open whose estimate was 2 jiffies late
 		 * shifted every revalidation of the run by one read) */
 		r->rcj = jif(r, q.op_send_mono_ns > 0 ? q.op_send_mono_ns
 						      : q.tb_mono_ns + SW_REPLAY_OPEN_NS);
+		/* and the jiffy nfs_fhget set its new inode up in: "now =
+		 * jiffies" is the attrtimeo_timestamp the first no-change
+		 * GETATTR doubles against (VM, v4.2 acregmin=1 kept-open:
+		 * the inode set up a tick after the estimate, the kernel kept
+		 * attrtimeo at 1 s where the replay doubled it, and stayed
+		 * a revalidation apart for the run) */
+		if (q.op_reply_mono_ns > 0)
+			r->ts_j = jif(r, q.op_reply_mono_ns);
+	}
 	r->strict = 0;
 }
 

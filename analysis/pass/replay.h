@@ -87,6 +87,9 @@ struct sw_read_time {
 	int64_t rd_reply_mono_ns; /* those attributes applied (v3) */
 	int64_t op_send_mono_ns;  /* a v4 OPEN's fattr set up before the
 				     read's check (its open, traced) */
+	int64_t op_reply_mono_ns; /* that OPEN's new inode set up (nfs_fhget:
+				     attrtimeo_timestamp); 0: not traced, or
+				     the inode existed (a refresh followed) */
 	int64_t chk_mono_ns;      /* the attribute check (nfs_revalidate_mapping
 				     from nfs_file_read): the middle of the
 				     jiffy the kernel read then (traced); 0:

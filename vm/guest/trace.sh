@@ -68,8 +68,9 @@ SW_TR_NFS="nfs_revalidate_inode_enter nfs_refresh_inode_enter nfs_initiate_read 
 # the kprobes (TYPE:NAME:FUNCTION; below), added at start, removed at stop
 SW_TR_KPROBES="p:jif_check:nfs_revalidate_mapping p:jif_getattr:__nfs_revalidate_inode
 	p:jif_refresh:nfs_refresh_inode p:jif_read:nfs_initiate_read p:jif_open:nfs4_opendata_alloc
+	p:jif_fhget:nfs_fhget
 	r:jif_ga3:nfs3_proc_getattr r:jif_ga4:nfs4_proc_getattr p:jif_update:nfs_update_inode
-	p:jif_gai3:nfs3_proc_getattr p:jif_gai4:nfs4_proc_getattr"
+	p:jif_gai3:nfs3_proc_getattr p:jif_gai4:nfs4_proc_getattr p:jif_fattr:nfs_fattr_init"
 sw_trace_start_nfs() { # FILEID
 	SW_TR_ENABLED=""
 	sw_trace_ok || return 0
@@ -92,7 +93,10 @@ sw_trace_start_nfs() { # FILEID
 	# (nfs_refresh_inode) and as a READ goes out (nfs_initiate_read):
 	# each right before the tracepoint above of the same task
 	# and as a v4 OPEN's fattr is set up (nfs4_opendata_alloc: its
-	# time_start becomes read_cache_jiffies through nfs_fhget)
+	# time_start becomes read_cache_jiffies through nfs_fhget) and as
+	# nfs_fhget sets a new inode up ("now = jiffies": its
+	# attrtimeo_timestamp, what the first no-change GETATTR doubles
+	# against)
 	# and, as kretprobes, as a GETATTR returns (nfs3_proc_getattr,
 	# nfs4_proc_getattr: called through NFS_PROTO, so never inlined),
 	# right before its reply is applied: __nfs_revalidate_inode's call of
@@ -100,7 +104,11 @@ sw_trace_start_nfs() { # FILEID
 	# nfs_update_inode (a symbol of Debian's 6.1 nfs.ko), whose "now =
 	# jiffies" is the attrtimeo_timestamp and doubling jiffy: a tick
 	# between the kretprobe and it moves that jiffy (traced: a doubling
-	# at 499 jiffies by the kretprobes' count)
+	# at 499 jiffies by the kretprobes' count); and at the GETATTR's
+	# procedure's entry and nfs_fattr_init (exported by nfs.ko, so called,
+	# not inlined, from nfsv3/nfsv4): the fattr's time_start, later
+	# read_cache_jiffies (traced: a tick between nfs4_proc_getattr's
+	# entry and the init)
 	modprobe nfsv4 2>/dev/null
 	modprobe nfsv3 2>/dev/null
 	for sw_k in $SW_TR_KPROBES; do

@@ -20,9 +20,11 @@
  * kept the cache one read too long and stayed 100 ms late (v3 kept-open,
  * p50 4.09 s against the client's 3.31 s); and a GETATTR whose fattr was
  * set up after a tick that followed __nfs_revalidate_inode's entry taking
- * the entry's jiffy (v4.2 kept-open, full validate of 5 Dec: the kernel
- * kept its cache one read longer than the replay, which then ran a read
- * ahead for the rest of the run, 1 of 11 revalidations traced).
+ * the entry's jiffy, or nfs4_proc_getattr's entry where nfs_fattr_init
+ * (jif_fattr) came a tick later (v4.2 kept-open, validate_vm of 5 Dec:
+ * the kernel kept its cache one read longer than the replay, which then
+ * ran a read ahead for the rest of the run, 1 of 10 revalidations
+ * traced).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -385,13 +387,32 @@ static void check_and_open_jiffy(void)
 }
 
 /* A GETATTR whose __nfs_revalidate_inode entry (jif_getattr) read
- * jiffy 252 and whose fattr was set up after the tick to 253 (jif_gai4 at
- * nfs4_proc_getattr's entry, 60 µs later): the send is jiffy 253
- * (1.014 s on the grid, offset 1000), not 252 (1.010 s).  Without the
- * fattr's kprobe, 252 stands. */
+ * jiffy 252 and whose fattr was set up after the tick to 253: the send
+ * is jiffy 253 (1.014 s on the grid, offset 1000), not 252 (1.010 s).
+ * The fattr's jiffy comes from nfs4_proc_getattr's entry (jif_gai4, 60
+ * µs later) or, exactly, from nfs_fattr_init (jif_fattr): the last one
+ * of the task before the reply's refresh wins (the allocation's init
+ * comes first, a tick can fall after the procedure's entry).  Another
+ * task's init, or the READ's init after the refresh, change nothing. */
 static void fattr_init_jiffy(void)
 {
-	for (int with = 0; with < 2; with++) {
+	static const struct {
+		const char *name, *lines; /* lines between the send and the reply */
+		int jiffy;                /* expected send's jiffy - 1000 */
+	} rows[] = {
+		{ "no fattr kprobe", "", 252 },
+		{ "nfs4_proc_getattr's entry in 253",
+		  " r-7     [000] d.... 1.012030: jif_gai4: (nfs4_proc_getattr+0x0/0x120 [nfsv4]) j=1253\n", 253 },
+		{ "nfs_fattr_init in 253 after the entry in 252",
+		  " r-7     [000] d.... 1.011990: jif_fattr: (nfs_fattr_init+0x0/0x40 [nfs]) j=1252\n"
+		  " r-7     [000] d.... 1.012030: jif_gai4: (nfs4_proc_getattr+0x0/0x120 [nfsv4]) j=1252\n"
+		  " r-7     [000] d.... 1.012060: jif_fattr: (nfs_fattr_init+0x0/0x40 [nfs]) j=1253\n", 253 },
+		{ "another task's nfs_fattr_init",
+		  " kw-9    [001] d.... 1.012060: jif_fattr: (nfs_fattr_init+0x0/0x40 [nfs]) j=1253\n", 252 },
+		{ "a READ's nfs_fattr_init after the reply",
+		  "", 252 },
+	};
+	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
 		char text[2048];
 		snprintf(text, sizeof(text),
 			 "# trace_clock: mono\n# enabled: nfs:nfs_revalidate_inode_enter\n# dev: 0 0:26\n# pid: 0 7\n"
@@ -403,14 +424,88 @@ static void fattr_init_jiffy(void)
 			 "%s"
 			 " r-7     [000] d.... 1.014000: jif_ga4: (__nfs_revalidate_inode+0xae/0x2d0 [nfs] <- nfs4_proc_getattr) j=1253\n"
 			 " r-7     [000] ...1. 1.014010: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
+			 "%s"
 			 " r-7     [000] d.... 1.018000: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1254\n",
-			 with ? " r-7     [000] d.... 1.012030: jif_gai4: (nfs4_proc_getattr+0x0/0x120 [nfsv4]) j=1253\n" : "");
+			 rows[k].lines,
+			 k == 4 ? " r-7     [000] d.... 1.014030: jif_fattr: (nfs_fattr_init+0x0/0x40 [nfs]) j=1253\n" : "");
 		struct sw_read_time q = { .tb_mono_ns = US(1011800), .ta_mono_ns = US(1015000) };
 		attach_one(text, &q);
-		int64_t want = with ? US(1014000) : US(1010000);
+		int64_t want = US(1010000 + 4000 * (rows[k].jiffy - 252));
 		CHECK(q.ga_send_mono_ns == want,
-		      "a GETATTR whose fattr was set up in jiffy %d: expected its send at %lld ns, saw %lld",
-		      with ? 253 : 252, (long long)want, (long long)q.ga_send_mono_ns);
+		      "%s: expected the GETATTR's send in jiffy %d (%lld ns), saw %lld",
+		      rows[k].name, rows[k].jiffy, (long long)want, (long long)q.ga_send_mono_ns);
+	}
+}
+
+/* A v4 kept-open reader's open on a mount that had not seen the file:
+ * nfs_fhget sets the new inode up with attrtimeo_timestamp = its own
+ * jiffies (kprobe jif_fhget, by the reader's pid), which the first
+ * no-change GETATTR doubles attrtimeo against.  Traced: the OPEN's fattr
+ * in jiffy 250, the inode set up in 251 (1.006 s on the grid); a refresh
+ * of the file after it (the inode existed) or no jif_fhget: not traced.
+ * Then the replay (acregmin 1 s, no change on the server): the GETATTR at
+ * 1.0003 s (jiffy 250) is 250 jiffies after the estimated set-up (jiffy
+ * 0) and doubles attrtimeo, next at 3.0003 s; 249 after the traced one
+ * (jiffy 1) it does not, next at 2.0003 s (VM, v4.2 acregmin=1,acregmax=10
+ * kept-open: the kernel revalidated 1 s later, the replay 2 s, and it
+ * stayed a revalidation apart for the run, 16 unresolved against 0). */
+static void open_inode_jiffy(void)
+{
+	static const struct {
+		const char *name, *lines;
+		int64_t want_us;
+	} rows[] = {
+		{ "nfs_fhget in jiffy 251",
+		  " r-7     [000] d.... 1.004500: jif_fhget: (nfs_fhget+0x0/0x6b0 [nfs]) j=1251\n", 1006000 },
+		{ "nfs_fhget, then a refresh of the file",
+		  " r-7     [000] d.... 1.004500: jif_fhget: (nfs_fhget+0x0/0x6b0 [nfs]) j=1251\n"
+		  " r-7     [000] ...1. 1.004700: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n", 0 },
+		{ "no jif_fhget", "", 0 },
+		{ "another task's nfs_fhget",
+		  " kw-9    [000] d.... 1.004500: jif_fhget: (nfs_fhget+0x0/0x6b0 [nfs]) j=1251\n", 0 },
+	};
+	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		char text[2048];
+		snprintf(text, sizeof(text),
+			 "# trace_clock: mono\n# enabled: nfs:nfs_refresh_inode_enter\n# dev: 0 0:26\n# pid: 0 7\n"
+			 " r-7     [000] d.... 1.002000: jif_open: (nfs4_opendata_alloc+0x0/0x450 [nfsv4]) j=1250\n"
+			 "%s"
+			 " r-7     [000] d.... 1.005000: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1251\n",
+			 rows[k].lines);
+		struct sw_read_time q = { .tb_mono_ns = US(1001000), .ta_mono_ns = US(1006000) };
+		attach_one(text, &q);
+		CHECK(q.op_send_mono_ns == US(1002000) && q.op_reply_mono_ns == US(rows[k].want_us),
+		      "%s: expected the OPEN at 1.002000 s and the inode set up at %lld ns, saw %lld and %lld",
+		      rows[k].name, (long long)US(rows[k].want_us), (long long)q.op_send_mono_ns,
+		      (long long)q.op_reply_mono_ns);
+	}
+	static int64_t t[100], tb[100], ta[100], op[100], opr[100];
+	for (int traced = 0; traced < 2; traced++) {
+		for (size_t n = 0; n < 100; n++) {
+			t[n] = tb[n] = US(300) + (int64_t)n * MS(100);
+			ta[n] = tb[n] + (n ? US(100) : US(9000));
+		}
+		op[0] = US(2000);
+		opr[0] = traced ? US(6000) : 0;
+		struct sw_readtimes_array a = { .t = t, .n = 100, .tb_mono = tb, .ta_mono = ta,
+						.op_send = op, .op_reply = opr };
+		struct sw_readtimes rt;
+		struct sw_profile p;
+		struct sw_replay r;
+		char err[128];
+		CHECK(sw_profile_parse("k vers=4 acregmin=1 acregmax=10 period_ms=100", &p, err, sizeof(err)) == 0,
+		      "%s", err);
+		sw_readtimes_init(&rt, sw_readtimes_array_next, &a, p.period_ns);
+		sw_replay_init_reads(&r, &p, &rt.src, t[0], 1);
+		sw_replay_set_jiffies(&r, 4000000, 0);
+		int64_t first = sw_replay_next_reval(&r);
+		CHECK(first == tb[10], "inode set up %s: expected the first revalidation at 1.0003 s, saw %.4f s",
+		      traced ? "in jiffy 1" : "estimated", first / 1e9);
+		sw_replay_advance(&r, first + 1);
+		int64_t nx = sw_replay_next_reval(&r), want = traced ? tb[20] : tb[30];
+		CHECK(nx == want, "inode set up %s: expected the second revalidation at %.4f s, saw %.4f s",
+		      traced ? "in jiffy 1 (no doubling)" : "estimated in jiffy 0 (doubled)", want / 1e9, nx / 1e9);
+		sw_readtimes_free(&rt);
 	}
 }
 
@@ -418,6 +513,7 @@ int main(void)
 {
 	late_ticks();
 	fattr_init_jiffy();
+	open_inode_jiffy();
 	update_jiffy();
 	check_and_open_jiffy();
 	parse_and_attach();
