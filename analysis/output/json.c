@@ -169,6 +169,12 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 			    S->file_changed_ns < 0 ? json_null() : I(S->file_changed_ns));
 	json_object_set_new(fs, "file_read_before_setup_ns",
 			    S->file_read_ns < 0 ? json_null() : I(S->file_read_ns));
+	/* sw_settle_ns of the writer's writeback, and whether the file had
+	 * been changed that long before the set-up (null: unknown) */
+	json_object_set_new(fs, "settle_ns", S->settle_ns < 0 ? json_null() : I(S->settle_ns));
+	json_object_set_new(fs, "file_settled",
+			    S->settle_ns < 0 || S->file_changed_ns < 0 ? json_null()
+					     : json_boolean(S->file_changed_ns >= S->settle_ns));
 	json_object_set_new(st, "filesystem", fs);
 	json_object_set_new(st, "sysctls", json_string(S->sysctls));
 	json_object_set_new(st, "libnfs_version", json_string(S->libnfs));

@@ -115,6 +115,11 @@ struct sw_summary {
 				    store (server/README.md) */
 	int64_t file_read_ns;    /* its atime then, if newer (a reader's
 				    read since), before the set-up, ns; -1 */
+	int64_t settle_ns;       /* sw_settle_ns of the writer's writeback
+				    (its meta: the model's, or the kernel's
+				    sysctls for native; commit= of the
+				    mount where it says), ns; -1: unknown.
+				    file_changed_ns >= it: settled */
 	uint64_t records;        /* writer records read */
 	uint64_t stores, traps, updates, upd_cause[10];
 	uint64_t spurious, collisions, cleans, syncs, munmaps;

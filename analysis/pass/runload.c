@@ -12,6 +12,7 @@
 #include "runload.h"
 #include "satmath.h"
 #include "swlog.h"
+#include "swtime.h"
 
 void sw_problem(struct sw_summary *S, const char *file, int64_t record,
 		int partial, const char *fmt, ...)
@@ -80,6 +81,20 @@ static void writer_meta(struct sw_summary *S, const char *meta)
 	str_of(fs, "mount_options", S->fs_opts, sizeof(S->fs_opts));
 	wl = json_object_get(m, "workload");
 	str_of(wl, "name", S->workload, sizeof(S->workload));
+	/* the writeback the run's writer had: the model's, or the kernel's
+	 * (the sysctls it read; ext4's commit= where the mount says) */
+	json_t *wb = json_object_get(m, "writeback_model");
+	json_t *wbi = json_object_get(wb, "writeback_ms"), *exi = json_object_get(wb, "expire_ms"),
+	       *jci = json_object_get(wb, "journal_commit_ms");
+	if (json_is_integer(wbi) && json_is_integer(exi) && json_is_integer(jci)) {
+		long long jc_ms = json_integer_value(jci), c_s;
+		const char *c = strstr(S->fs_opts, "commit=");
+		if (!json_is_true(json_object_get(wb, "modelled")) && c &&
+		    (c == S->fs_opts || c[-1] == ',') && sscanf(c, "commit=%lld", &c_s) == 1 && c_s >= 0)
+			jc_ms = c_s * 1000;
+		S->settle_ns = sw_settle_ns(json_integer_value(exi) * SW_NS_PER_MS,
+					    json_integer_value(wbi) * SW_NS_PER_MS, jc_ms * SW_NS_PER_MS);
+	}
 	vm = json_object_get(m, "vm_sysctls");
 	if (json_is_object(vm))
 		json_object_foreach(vm, k, v) {

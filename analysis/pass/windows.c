@@ -710,7 +710,7 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 		return 1;
 	}
 	memset(S, 0, sizeof(*S));
-	S->file_changed_ns = S->file_read_ns = -1;
+	S->file_changed_ns = S->file_read_ns = S->settle_ns = -1;
 	sw_hist_init(&S->trap_ns);
 	sw_hist_init(&S->upd_cost_ns);
 	sw_hist_init(&S->race_gap_ns);

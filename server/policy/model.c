@@ -131,7 +131,7 @@ void sw_model_start(struct sw_model *m, int64_t t_mono_ns)
 int64_t sw_model_start_at(const struct sw_model_cfg *cfg, int64_t t_changed_mono_ns,
 			  int64_t t_start_mono_ns)
 {
-	int64_t settle = 2 * cfg->expire_ns + 10 * cfg->writeback_ns + cfg->journal_commit_ns;
+	int64_t settle = sw_settle_ns(cfg->expire_ns, cfg->writeback_ns, cfg->journal_commit_ns);
 	if (t_changed_mono_ns > t_start_mono_ns)
 		return t_start_mono_ns;
 	if (t_changed_mono_ns < t_start_mono_ns - settle)

@@ -13,6 +13,12 @@
 #     reason=2 (signal) and has no STORE: an interrupted wait loses nothing
 #     and stores nothing.  A wait that blocks the signal runs on for 20 s.
 #  4. Bad input: --lead-ms -1 and 1.5 are refused (exit 2) naming the option.
+#  5. The report says whether the file was settled at the set-up (changed
+#     at least 2 expire + 10 writeback + commit before it, 1.7 s here):
+#     "NOT settled" for a new file, "settled" after --lead-ms 1800, and
+#     filesystem.file_settled false / true in its JSON.  A report that
+#     does not say it lets a figure from a young file pass for a settled
+#     one (vm run without --lead: deferred 0.80-1.92 s against 1.39-1.53).
 set -u
 W=${SW_BUILD_DIR:?}/server/stalewin-writer
 LD=${SW_BUILD_DIR}/common/stalewin-logdump
@@ -72,5 +78,25 @@ for v in -1 1.5; do
 	[ $rc -eq 2 ] && grep -q -- "--lead-ms.*'$v'" $S/e4 ||
 		fail "4: --lead-ms $v: expected exit 2 naming --lead-ms and '$v', saw exit $rc: $(cat $S/e4)"
 done
+# 5. settled or not, in the report
+R=${SW_BUILD_DIR}/analysis/stalewin-report
+[ -x "$R" ] || fail "5: build $R first"
+for lead in 0 1800; do
+	d=$S/r5-$lead
+	mkdir -p $d && : >$S/f5-$lead && truncate -s 1M $S/f5-$lead
+	"$W" --file $S/f5-$lead --policy eager --workload rewrite --duration 0.3 --lead-ms $lead \
+		--writeback-ms 100 --expire-ms 200 --journal-commit-ms 300 \
+		--log $d/writer.swlog 2>$S/e5 || fail "5: lead $lead: writer exit $?: $(cat $S/e5)"
+	# no probe log: a partial report (exit 3), the file line all the same
+	"$R" $d --format all --out $d/out 2>$S/e5r >/dev/null; rc=$?
+	[ $rc -eq 3 ] || fail "5: lead $lead: expected the report's exit 3 (no probe log), saw $rc: $(cat $S/e5r)"
+	want=true pat='; settled (1\.70s = 2'
+	[ $lead -eq 0 ] && want=false pat='; NOT settled (that$'
+	grep -q -- "$pat" $d/out/report.txt ||
+		fail "5: lead $lead: expected the file line to match '$pat', saw: $(grep -A2 '^file' $d/out/report.txt)"
+	got=$(jq -r '.start.filesystem.file_settled' $d/out/report.json 2>&1)
+	[ "$got" = $want ] || fail "5: lead $lead: expected file_settled $want in report.json, saw $got"
+done
+
 [ $fails -eq 0 ] && echo PASS
 exit $((fails > 0))
