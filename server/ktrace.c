@@ -81,7 +81,13 @@ int ktrace_read(const char *path, const char *bdi, long long ino, int64_t t_firs
 		if (ino >= 0 && !strcmp(line, "# enabled: writeback:writeback_mark_inode_dirty\n"))
 			kt->atime_traced = 1;
 		/* knfsd's atime handles on the file (touch_atime ->
-		 * generic_update_time -> __mark_inode_dirty(I_DIRTY_SYNC)) */
+		 * generic_update_time -> __mark_inode_dirty(I_DIRTY_SYNC));
+		 * the writer's dirtying of the clean inode (state= empty)
+		 * in a store's fault: its page (folio_mark_dirty ->
+		 * I_DIRTY_PAGES) or, under eager, its timestamp update
+		 * (ext4_dirty_inode -> I_DIRTY_SYNC), each of which puts
+		 * the inode on the wb's dirty list and arms the flusher
+		 * (wb_wakeup_delayed) */
 		char *m = ino >= 0 ? strstr(line, mkey) : NULL;
 		if (m) {
 			if (by_task(line, "nfsd") &&
@@ -89,7 +95,8 @@ int ktrace_read(const char *path, const char *bdi, long long ino, int64_t t_firs
 			    kt->atimes < KT_MAX_BIG)
 				kt->atime_mono_ns[kt->atimes++] = t;
 			else if (by_task(line, "stalewin-writer") &&
-				 strstr(m, " state= flags=I_DIRTY_PAGES\n") && line_ts(line, m, &t) &&
+				 (strstr(m, " state= flags=I_DIRTY_PAGES\n") ||
+				  strstr(m, " state= flags=I_DIRTY_SYNC\n")) && line_ts(line, m, &t) &&
 				 kt->dirties < KT_MAX_BIG)
 				kt->dirty_mono_ns[kt->dirties++] = t;
 			continue;
