@@ -155,16 +155,36 @@ vm_eager_stock() {
 # traced with timer:timer_start too: the replay at the kernel's phase
 # takes the writeout_period timer's firings and grid from it, and with
 # writeback_single_inode the pages of the block device's first writeback
+# With --vm-runs N (vm_runs) each side runs N times, in model.I and
+# real.I; model and real then link to the run of each side whose truth p50
+# is the median (">end" above every figure), and every run's figures go to
+# the row (runs): one kernel draw can fall in a regime the others do not.
 vm_policy_patched() {
 	local kt=$1 kp=$2 pol=$3 P=$out/vm-$3-patched l0; l0=$(load)
-	local ok=1
-	nice -n 10 "$SW_TOP/stalewin" vm run --policy "$pol" --fs tmpfs --workload rewrite \
-		--duration 30 "${VM_SYS[@]}" "${VM_MODEL[@]}" "${VM_LEAD[@]}" --out "$P/model" >"$P.model.log" 2>&1 || ok=0
-	[ -s "$P/model/report.json" ] || ok=0
-	SW_VM_KERNEL_TOOL=$kt SW_VM_TRACE_EVENTS="$VM_TRACE timer:timer_start writeback:writeback_single_inode" \
-		nice -n 10 "$SW_TOP/stalewin" vm run --kernel patched --policy "$pol" \
-		--workload rewrite --duration 30 "${VM_SYS[@]}" "${VM_LEAD[@]}" --out "$P/real" >"$P.real.log" 2>&1 || ok=0
-	[ -s "$P/real/report.json" ] || ok=0
+	local ok=1 n=${vm_runs:-1} i m=model r=real
+	for ((i = 1; i <= n; i++)); do
+		[ "$n" = 1 ] || { m=model.$i r=real.$i; }
+		nice -n 10 "$SW_TOP/stalewin" vm run --policy "$pol" --fs tmpfs --workload rewrite \
+			--duration 30 "${VM_SYS[@]}" "${VM_MODEL[@]}" "${VM_LEAD[@]}" --out "$P/$m" >"$P.$m.log" 2>&1 || ok=0
+		[ -s "$P/$m/report.json" ] || ok=0
+		SW_VM_KERNEL_TOOL=$kt SW_VM_TRACE_EVENTS="$VM_TRACE timer:timer_start writeback:writeback_single_inode" \
+			nice -n 10 "$SW_TOP/stalewin" vm run --kernel patched --policy "$pol" \
+			--workload rewrite --duration 30 "${VM_SYS[@]}" "${VM_LEAD[@]}" --out "$P/$r" >"$P.$r.log" 2>&1 || ok=0
+		[ -s "$P/$r/report.json" ] || ok=0
+	done
+	local runs=()
+	if [ $ok = 1 ] && [ "$n" -gt 1 ]; then
+		local side k
+		for side in model real; do
+			k=$(jq -s -r -f "$jqprog" --arg mode median_run "$P/$side".*/report.json) &&
+				[ -n "$k" ] && ln -sfn "$side.$k" "$P/$side" || ok=0
+		done
+		[ $ok = 1 ] && jq -n --slurpfile m <(jq -s -f "$jqprog" --arg mode sides "$P"/model.*/report.json) \
+			--slurpfile r <(jq -s -f "$jqprog" --arg mode sides "$P"/real.*/report.json) \
+			--arg mk "$(readlink "$P/model")" --arg rk "$(readlink "$P/real")" \
+			'{model: $m[0], real: $r[0], compared: {model: $mk, real: $rk}}' >"$P.runs.json" &&
+			runs=(--slurpfile runs "$P.runs.json") || ok=0
+	fi
 	local sweep="$SW_BUILD_DIR/server/stalewin-model-sweep" created=()
 	# the guest's uptime when the file existed (vm/guest/server.sh)
 	[ -s "$P/real/vm/sync-run/server.prepared" ] &&
@@ -181,7 +201,7 @@ vm_policy_patched() {
 		}
 	fi
 	if [ $ok = 0 ]; then
-		echo "$prog: vm $pol/patched run failed: $(tail -n2 "$P.model.log" "$P.real.log")" >&2
+		echo "$prog: vm $pol/patched run failed: $(tail -n2 "$P".model*.log "$P".real*.log)" >&2
 		jq -n --arg name "vm-$pol-patched" '{name:$name, within:false, fails:["run failed"]}' >"$P.row.json"
 	else
 		self_replay "$P/model/writer.swlog" "$pol" "$P.self.json"
@@ -189,7 +209,7 @@ vm_policy_patched() {
 			--arg args "--workload rewrite --interval-ms 100" --argjson wb 1000 \
 			--argjson ex 5000 --argjson dur 30 --argjson res 100 --arg load "$l0 / $(load)" \
 			--argjson lead $VM_LEAD_S --slurpfile m "$P/model/report.json" --slurpfile r "$P/real/report.json" \
-			--slurpfile s "$P.sweep.json" --slurpfile e "$P.self.json" \
+			--slurpfile s "$P.sweep.json" --slurpfile e "$P.self.json" "${runs[@]}" \
 			-f "$jqprog" --arg mode row >"$P.row.json"
 	fi
 	rows+=("$P.row.json")

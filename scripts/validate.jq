@@ -65,6 +65,9 @@ $ARGS.named as $a
       # vm run --lead: the first store this long after the file's creation
       lead_s: ($a.lead // null),
       model: $M, real: $R,
+      # validate --vm-runs N: every run of each side (model, real) and the
+      # folders of the two compared (the median p50 of their side)
+      runs: ($a.runs[0]? // null),
       model_sweep: ($a.s[0]? // null | if . == null then null else
         { phases: (.phases | length), p50: (.p50_ns | map_values(sweep_fig(.))),
           p90: (.p90_ns | map_values(sweep_fig(.))), updates: .updates,
@@ -89,6 +92,16 @@ $ARGS.named as $a
                  uncovered: relerr($M.uncovered; $R.uncovered; 1),
                  updates: relerr($M.updates; $R.updates; 1) },
       within: ($fails | length == 0), fails: $fails }
+elif $mode == "sides" then
+  # -s over report.json files -> their figures, in that order
+  map(side)
+elif $mode == "median_run" then
+  # -s over SIDE.I/report.json -> I of the run whose truth p50 is the
+  # median (">end" sorts above every figure; the lower middle for an
+  # even count)
+  [ to_entries[] | { i: (.key + 1), p50: (.value | side | .p50) } ]
+  | sort_by(if .p50 == null then infinite else .p50 end)
+  | .[(length - 1) / 2 | floor].i
 elif $mode == "kread" then
   # one report.json of a VM run -> a row per kernel reader: the real
   # client (kread-j) against the replay of its mount options
@@ -134,6 +147,8 @@ elif $mode == "line" then
         "  kernel phase: the model on those stores from the kernel's own first flusher run: p50 \(.model_sweep.kernel_phase.p50 | fmt_s) p90 \(.model_sweep.kernel_phase.p90 | fmt_s) updates \(.model_sweep.kernel_phase.updates); off by p50 \(.model_sweep.kernel_phase.p50_rel_err | fmt_pct) p90 \(.model_sweep.kernel_phase.p90_rel_err | fmt_pct)\n" end) end)
   + (if .replay_rpc == null or .replay_rpc.revalidations == null then "" else
       "  replay: \(.replay_rpc.traced) of \(.replay_rpc.revalidations) revalidations at the client's traced jiffies\n" end)
+  + (if .runs == null then "" else
+      "  runs:  model p50 \([.runs.model[].p50 | fmt_s] | join(" "))  real p50 \([.runs.real[].p50 | fmt_s] | join(" "))  (compared: \(.runs.compared.model), \(.runs.compared.real): the median of each)\n" end)
   + "  err:   p50 \(.rel_err.p50 | fmt_pct) p90 \(.rel_err.p90 | fmt_pct) p99 \(.rel_err.p99 | fmt_pct)  -> \(if .within then "within bands" else "OUTSIDE: " + (.fails | join(", ")) end)"
 elif $mode == "summary" then
   { schema: "stalewin-validate", schema_version: 1, run_id: $a.id,
@@ -146,4 +161,4 @@ elif $mode == "summary" then
     pairs_total: length }
 elif $mode == "footer" then
   "validate \(.run_id): \(.pairs_within_bands)/\(.pairs_total) pairs within bands; worst p50 error \(.worst_p50_rel_err | fmt_pct), worst p90 error \(.worst_p90_rel_err | fmt_pct)"
-else error("mode must be row, line, summary or footer") end
+else error("mode must be row, line, sides, median_run, kread, summary or footer") end

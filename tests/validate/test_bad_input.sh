@@ -3,7 +3,7 @@
 # message naming what was expected and what was seen, and changes nothing:
 # a --native-dir that is not on ext4 (tmpfs), sysctls that cannot be
 # written (a read-only /proc/sys in a private mount namespace), not root,
-# an unknown pair name, an unknown option.
+# an unknown pair name, an unknown option, --vm-runs outside 1-9.
 set -u
 . "$(dirname "$0")/lib.sh"
 need_host
@@ -26,5 +26,9 @@ check "not root" 2 "expected root.*saw uid 65534" \
 check "unknown pair" 2 "expected a pair name (see --list), saw 'nope'" \
 	"$V" validate --pairs nope
 check "unknown option" 2 "unknown option '--bogus'" "$V" validate --bogus
+for v in 0 10 x; do
+	check "--vm-runs $v" 2 "--vm-runs: expected a whole number from 1 to 9, saw '$v'" \
+		"$V" validate --vm --vm-runs "$v"
+done
 [ "$(sysctls)" = "$before" ] || fail "sysctls changed: before $before, after $(sysctls)"
 [ $fails -eq 0 ] && echo PASS || exit 1
