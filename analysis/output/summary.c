@@ -67,6 +67,26 @@ void sw_fmt_summary_text(FILE *f, const struct sw_runrow *rows, int n, unsigned 
 		"max", "uncv", "p50", "default", "cto", "/1k", "p50");
 	for (int i = 0; i < n; i++)
 		sw_fmt_summary_row(f, &rows[i]);
+	struct sw_repeat g[16];
+	int ng = sw_runrow_repeats(rows, n, g, 16);
+	if (ng)
+		fputs("\nrepeats of one command (--out, --log, --seed aside):\n", f);
+	for (int i = 0; i < ng; i++) {
+		char a[16], b[16], c[16], lab[80];
+		snprintf(lab, sizeof(lab), "%s", rows[g[i].first].label);
+		sw_fmt_qv(a, sizeof(a), g[i].p50_med_ns);
+		sw_fmt_qv(b, sizeof(b), g[i].p50_min_ns);
+		sw_fmt_qv(c, sizeof(c), g[i].p50_max_ns);
+		if (strlen(lab) > LABEL_W) {
+			fprintf(f, "%.72s\n", lab);
+			lab[0] = 0;
+		}
+		fprintf(f, "%-*s n=%-2d truth p50 %s (%s..%s)  upd/1k %.0f (%.0f..%.0f)\n", LABEL_W,
+			lab, g[i].n, a, b, c, g[i].upd_med, g[i].upd_min, g[i].upd_max);
+	}
+	if (ng)
+		fputs("  the median (the lower middle for an even n) and the range\n"
+		      "  over the runs: one run's figure is one draw.\n", f);
 	fputs("\ntruth: store to the first timestamp update after it, over all\n"
 	      "  stores; >end: no update before the run ended (uncv: share).\n"
 	      "obs: probe GETATTR over NFS.  client view: p50 of the default\n"
@@ -126,5 +146,26 @@ json_t *sw_summary_rows_json(const struct sw_runrow *rows, int n)
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(root, "rows", arr);
+	/* runs of one command (--out, --log, --seed aside): their spread */
+	struct sw_repeat g[16];
+	int ng = sw_runrow_repeats(rows, n, g, 16);
+	json_t *reps = json_array();
+	for (int i = 0; i < ng; i++) {
+		json_t *o = json_object(), *dirs = json_array();
+		for (int j = g[i].first; j < n; j++)
+			if (!strcmp(rows[j].same, rows[g[i].first].same))
+				json_array_append_new(dirs, json_string(rows[j].dir));
+		json_object_set_new(o, "label", json_string(rows[g[i].first].label));
+		json_object_set_new(o, "runs", json_integer(g[i].n));
+		json_object_set_new(o, "dirs", dirs);
+		json_object_set_new(o, "truth_p50_s",
+				    json_pack("{s:o,s:o,s:o}", "median", ns_s(g[i].p50_med_ns),
+					      "min", ns_s(g[i].p50_min_ns), "max", ns_s(g[i].p50_max_ns)));
+		json_object_set_new(o, "updates_per_1k",
+				    json_pack("{s:f,s:f,s:f}", "median", g[i].upd_med,
+					      "min", g[i].upd_min, "max", g[i].upd_max));
+		json_array_append_new(reps, o);
+	}
+	json_object_set_new(root, "repeats", reps);
 	return root;
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* runrow.c - a finished pass reduced to the summary's row (runrow.h). */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "figstats.h"
@@ -65,6 +67,93 @@ void sw_runrow_fill(const struct sw_summary *S, struct sw_runrow *r)
 	pick_views(S, r->vers, r);
 	r->updates_per_1k = S->stores ? 1000.0 * (double)S->updates / (double)S->stores : 0;
 	r->trap_p50_ns = S->traps ? sw_hist_quantile(&S->trap_ns, 0.5) : -2;
+	/* what the row shows first: a command that does not say its
+	 * policy (stalewin-synth's) must not make two policies one */
+	int w = snprintf(r->same, sizeof(r->same), "%s|%s|%s|%s|", r->policy, r->workload,
+			 r->fs, r->kernel);
+	if (w > 0 && (size_t)w < sizeof(r->same))
+		sw_runrow_command_key(S->cmdline, r->same + w, sizeof(r->same) - (size_t)w);
+}
+
+/* cmd without the options that name where a run went or its seed, and
+ * their values ("--out DIR" and "--out=DIR" alike) */
+void sw_runrow_command_key(const char *cmd, char *dst, size_t len)
+{
+	static const char *const drop[] = { "--out", "--log", "--seed" };
+	size_t used = 0;
+	int skip_next = 0;
+	dst[0] = 0;
+	for (const char *p = cmd; *p;) {
+		while (*p == ' ')
+			p++;
+		size_t w = strcspn(p, " ");
+		if (!w)
+			break;
+		int dropped = skip_next;
+		skip_next = 0;
+		for (size_t k = 0; !dropped && k < sizeof(drop) / sizeof(drop[0]); k++) {
+			size_t dl = strlen(drop[k]);
+			if (w == dl && !strncmp(p, drop[k], dl))
+				dropped = skip_next = 1;
+			else if (w > dl && !strncmp(p, drop[k], dl) && p[dl] == '=')
+				dropped = 1;
+		}
+		if (!dropped && used + w + 2 < len) {
+			if (used)
+				dst[used++] = ' ';
+			memcpy(dst + used, p, w);
+			used += w;
+			dst[used] = 0;
+		}
+		p += w;
+	}
+}
+
+static int cmp_win(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	x = x < 0 ? INT64_MAX : x; /* > run end: above every figure */
+	y = y < 0 ? INT64_MAX : y;
+	return (x > y) - (x < y);
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+int sw_runrow_repeats(const struct sw_runrow *rows, int n, struct sw_repeat *g, int cap)
+{
+	int ng = 0;
+	for (int i = 0; i < n && ng < cap; i++) {
+		int seen = 0, m = 0;
+		for (int j = 0; j < i && !seen; j++)
+			seen = !strcmp(rows[j].same, rows[i].same);
+		if (seen || !rows[i].same[0])
+			continue;
+		int64_t p50[SW_REPEAT_MAX];
+		double upd[SW_REPEAT_MAX];
+		for (int j = i; j < n && m < SW_REPEAT_MAX; j++)
+			if (!strcmp(rows[j].same, rows[i].same)) {
+				p50[m] = rows[j].truth_p50_ns;
+				upd[m++] = rows[j].updates_per_1k;
+			}
+		if (m < 2)
+			continue;
+		qsort(p50, (size_t)m, sizeof(p50[0]), cmp_win);
+		qsort(upd, (size_t)m, sizeof(upd[0]), cmp_dbl);
+		struct sw_repeat *r = &g[ng++];
+		r->first = i;
+		r->n = m;
+		r->p50_min_ns = p50[0];
+		r->p50_med_ns = p50[(m - 1) / 2];
+		r->p50_max_ns = p50[m - 1];
+		r->upd_min = upd[0];
+		r->upd_med = upd[(m - 1) / 2];
+		r->upd_max = upd[m - 1];
+	}
+	return ng;
 }
 
 const char *sw_runrow_dim_name(int dim)

@@ -42,6 +42,21 @@ struct sw_runrow {
 	double updates_per_1k;   /* timestamp updates per 1000 stores */
 	int64_t trap_p50_ns;     /* write-fault trap latency p50, -2 none */
 	int64_t resolution_ns;   /* probe 0's resolution, -1 none */
+	char same[1024];         /* policy|workload|fs|kernel| and the run's
+				    command without --out, --log and --seed
+				    and their values: runs with equal ones
+				    are repeats of one command */
+};
+
+/* Runs of one command (struct sw_runrow.same), two or more: the spread
+ * of their figures.  Windows: ns, -1 "> run end" (above every figure). */
+#define SW_REPEAT_MAX 64 /* runs of one group counted */
+struct sw_repeat {
+	int first;               /* its first row's index (its label) */
+	int n;                   /* runs */
+	int64_t p50_med_ns, p50_min_ns, p50_max_ns; /* truth p50: the median
+				    (the lower middle for an even n), range */
+	double upd_med, upd_min, upd_max; /* timestamp updates per 1000 stores */
 };
 
 /* One row from a finished pass (label left empty). */
@@ -51,5 +66,11 @@ void sw_runrow_fill(const struct sw_summary *S, struct sw_runrow *r);
  * sw_runrow_dim used. */
 unsigned sw_runrow_label(struct sw_runrow *rows, int n);
 const char *sw_runrow_dim_name(int dim);
+/* cmd (words separated by spaces) without --out, --log and --seed and
+ * their values ("--out DIR" or "--out=DIR"), into dst */
+void sw_runrow_command_key(const char *cmd, char *dst, size_t len);
+/* The groups of rows that repeat one command, in the order of their
+ * first rows; returns how many (at most cap). */
+int sw_runrow_repeats(const struct sw_runrow *rows, int n, struct sw_repeat *g, int cap);
 
 #endif

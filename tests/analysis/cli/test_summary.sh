@@ -22,6 +22,17 @@ jq -e '.rows | length == 3 and .[0].label == "eager rewrite" and
 	.[1].uncovered_share == 0 and .[0].uncovered_share > 0.2 and
 	.[2].updates_per_1k > .[0].updates_per_1k' summary.json >/dev/null ||
 	fail "summary JSON rows: $(jq -c '.rows[] | [.label, .uncovered_share, .view_cto.source, .updates_per_1k]' summary.json)"
+# repeats: runs of one command (--out aside) grouped with their spread;
+# stalewin-synth's command does not name its policy, so the policies
+# must keep e, d and l apart
+"$SYN" --out d2 --policy deferred --duration 40 >/dev/null || fail "synth d2"
+"$SYN" --out d3 --policy deferred --duration 40 >/dev/null || fail "synth d3"
+"$REP" summary e d l d2 d3 --json >rep.json 2>>err.txt || fail "summary (repeats) exit $?"
+jq -e '.repeats | length == 1 and .[0].runs == 3 and .[0].dirs == ["d", "d2", "d3"] and
+	.[0].truth_p50_s.median == .[0].truth_p50_s.min' rep.json >/dev/null ||
+	fail "expected one group of d, d2, d3, saw: $(jq -c .repeats rep.json)"
+jq -e '.repeats == []' summary.json >/dev/null || fail "e, d, l are no repeats, saw: $(jq -c .repeats summary.json)"
+"$REP" summary e d l d2 d3 | grep -q '^repeats of one command' || fail "no repeats section in the text"
 # one run: labelled by its policy
 "$REP" summary d | grep -q '^deferred ' || fail "a single run is not labelled by its policy"
 # bad input: a clear error naming the folder
