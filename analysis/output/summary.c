@@ -67,8 +67,8 @@ void sw_fmt_summary_text(FILE *f, const struct sw_runrow *rows, int n, unsigned 
 		"max", "uncv", "p50", "default", "cto", "/1k", "p50");
 	for (int i = 0; i < n; i++)
 		sw_fmt_summary_row(f, &rows[i]);
-	struct sw_repeat g[16];
-	int ng = sw_runrow_repeats(rows, n, g, 16);
+	struct sw_repeat g[SW_REPEAT_GROUPS];
+	int ng = sw_runrow_repeats(rows, n, g, SW_REPEAT_GROUPS);
 	if (ng)
 		fputs("\nrepeats of one command (--out, --log, --seed aside):\n", f);
 	for (int i = 0; i < ng; i++) {
@@ -147,8 +147,8 @@ json_t *sw_summary_rows_json(const struct sw_runrow *rows, int n)
 	}
 	json_object_set_new(root, "rows", arr);
 	/* runs of one command (--out, --log, --seed aside): their spread */
-	struct sw_repeat g[16];
-	int ng = sw_runrow_repeats(rows, n, g, 16);
+	struct sw_repeat g[SW_REPEAT_GROUPS];
+	int ng = sw_runrow_repeats(rows, n, g, SW_REPEAT_GROUPS);
 	json_t *reps = json_array();
 	for (int i = 0; i < ng; i++) {
 		json_t *o = json_object(), *dirs = json_array();

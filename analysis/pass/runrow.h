@@ -51,6 +51,8 @@ struct sw_runrow {
 /* Runs of one command (struct sw_runrow.same), two or more: the spread
  * of their figures.  Windows: ns, -1 "> run end" (above every figure). */
 #define SW_REPEAT_MAX 64 /* runs of one group counted */
+#define SW_REPEAT_GROUPS 32 /* groups: two runs each at most of the
+			       summary's 64 */
 struct sw_repeat {
 	int first;               /* its first row's index (its label) */
 	int n;                   /* runs */
