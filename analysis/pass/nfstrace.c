@@ -421,6 +421,8 @@ int sw_nfstrace_attach(const struct sw_nfstrace *t, int j, struct sw_read_time *
 	q->ga_send_mono_ns = q->ga_reply_mono_ns = 0;
 	q->rd_send_mono_ns = q->rd_reply_mono_ns = 0;
 	q->chk_mono_ns = q->op_send_mono_ns = q->op_reply_mono_ns = 0;
+	q->ga_in_open = 0;
+	q->ac_reply_mono_ns = 0;
 	if (!t || j < 0 || j >= SW_NFSTRACE_READERS || !t->r[j].n || q->tb_mono_ns <= 0)
 		return 0;
 	const struct sw_nfsev *v = t->r[j].ev;
@@ -456,10 +458,22 @@ int sw_nfstrace_attach(const struct sw_nfstrace *t, int j, struct sw_read_time *
 		} else if (e->kind == SW_NFSEV_GA_SEND && !q->ga_send_mono_ns) {
 			q->ga_send_mono_ns = when(t, e); /* the read's first */
 			ga_i = i;
+			/* before the read's check: the open's permission
+			 * check revalidated (nfs_access_get_cached) */
+			q->ga_in_open = chk_i == SIZE_MAX;
 		} else if (e->kind == SW_NFSEV_REFRESH && q->ga_send_mono_ns &&
 			   !q->ga_reply_mono_ns && !q->rd_send_mono_ns) {
 			q->ga_reply_mono_ns = when(t, e);
 			ga_reply_i = i;
+		} else if (e->kind == SW_NFSEV_REFRESH && chk_i == SIZE_MAX &&
+			   !q->ga_send_mono_ns && !q->op_send_mono_ns &&
+			   !q->ac_reply_mono_ns) {
+			/* a refresh in the open with no RPC traced before
+			 * it: v3's ACCESS (nfs3_proc_access ->
+			 * nfs_refresh_inode; its fattr comes from
+			 * nfs_alloc_fattr, whose nfs_fattr_init is inlined
+			 * and not probed) */
+			q->ac_reply_mono_ns = when(t, e);
 		} else if (e->kind == SW_NFSEV_RD_SEND && !q->rd_send_mono_ns) {
 			q->rd_send_mono_ns = when(t, e);
 		} else if (e->kind == SW_NFSEV_RD_DONE && i > lo && i - 1 != ga_reply_i &&

@@ -61,9 +61,13 @@ int sw_profile_parse(const char *line, struct sw_profile *p, char *err,
 			p->cto = 1;
 			continue;
 		}
+		if (!strcmp(tok, "reopen")) {
+			p->reopen = 1;
+			continue;
+		}
 		if (!eq || num(eq + 1, &d)) {
 			snprintf(err, errlen,
-				 "profile %s: expected KEY=NUMBER (0 to 86400000), noac or cto, saw '%s'",
+				 "profile %s: expected KEY=NUMBER (0 to 86400000), noac, cto or reopen, saw '%s'",
 				 p->name, tok);
 			return -EINVAL;
 		}
@@ -142,6 +146,7 @@ void sw_profile_from_mount(const char *opts, int64_t period_ns, int cto,
 	p->acregmax_ns = S(60);
 	p->period_ns = period_ns > 0 ? period_ns : MS(100);
 	p->cto = cto;
+	p->reopen = cto;
 	snprintf(buf, sizeof(buf), "%s", opts ? opts : "");
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		double d = 0;
@@ -187,5 +192,5 @@ void sw_profile_describe(const struct sw_profile *p, char *buf, int len)
 	else
 		snprintf(buf, len, "v%d ac %g..%gs%s read/%gms", p->vers,
 			 p->acregmin_ns / 1e9, p->acregmax_ns / 1e9,
-			 p->cto ? " cto" : "", p->period_ns / 1e6);
+			 p->cto ? " cto" : p->reopen ? " reopen" : "", p->period_ns / 1e6);
 }

@@ -45,6 +45,9 @@ void sw_replay_init(struct sw_replay *r, const struct sw_profile *p,
 	r->phase_ns = 0;
 	r->rcj = 0;
 	r->ts_j = 0;
+	r->access_stale = 0;
+	r->refetch_due = 0;
+	r->t_seen_ns = r->t_served_ns = t0_ns;
 	r->traced = 0;
 	/* the first read opens the file (kept-open readers open at their
 	 * first read) and its attributes come after that read began (VM:
@@ -107,6 +110,10 @@ static void jif_reval(struct sw_replay *r, const struct sw_read_time *q, int cha
 		return;
 	}
 	r->timeo_ns = r->p->noac ? 0 : r->p->acregmin_ns;
+	/* the change set NFS_INO_INVALID_ACCESS; a GETATTR of the open's
+	 * permission check had that open send the ACCESS (before the READ
+	 * below), one of the read's check leaves it to the next open */
+	r->access_stale = ga && !q->ga_in_open;
 	if (r->p->vers == 3 && rd) {
 		/* the READ's post-op attributes came last: nfs_update_inode
 		 * with no change, in range, so attrtimeo stays acregmin */
@@ -161,9 +168,52 @@ void sw_replay_set_jiffies(struct sw_replay *r, int64_t tick_ns, int64_t phase_n
 	r->strict = 0;
 }
 
+/* A v3 reader that opens the file for every read on a nocto mount: its
+ * opens revalidate nothing (nfs_lookup_verify_inode), but their permission
+ * check (nfs_permission -> nfs_do_access) finds the access cache zapped
+ * after a change (nfs_update_inode sets NFS_INO_INVALID_ACCESS;
+ * nfs_access_get_cached_locked then goes to out_zap) and sends ACCESS, whose
+ * post-op attributes refresh the inode (nfs3_proc_access ->
+ * nfs_refresh_inode): read_cache_jiffies becomes that open's jiffy (the
+ * fattr is set up right before the call), attrtimeo_timestamp its reply's,
+ * and a change since the last refresh is found there.  VM, v3 nocto
+ * reopening reader: after a change found by the read's GETATTR at 18.60 s,
+ * the next open's ACCESS (18.70 s) put the next GETATTR at 21.80 s, not
+ * 21.60 s, and that no-change GETATTR doubled attrtimeo against the
+ * ACCESS's reply; the replay without it kept 3 s and stayed apart for the
+ * run (p50 3.56 s against the client's 2.87 s). */
+static int access_due(const struct sw_replay *r)
+{
+	return r->access_stale && r->p->reopen && !r->p->cto && r->p->vers == 3 &&
+	       jiffies_mode(r) && !every_read(r);
+}
+
+/* the next read refreshes before any timeout: an ACCESS, or a refetch */
+static int refresh_due(const struct sw_replay *r)
+{
+	return access_due(r) || (r->refetch_due && jiffies_mode(r) && !every_read(r));
+}
+
+/* The read q (at writer time t) revalidated or refreshed: what it got is
+ * the server's as of its last RPC's send (a v3 refetch's READ, else its
+ * GETATTR), where traced. */
+static void note_seen(struct sw_replay *r, int64_t t, const struct sw_read_time *q, int changed)
+{
+	/* a traced send is the middle of its jiffy (nfstrace.c when()):
+	 * only what came before that jiffy began surely went out before it */
+	int64_t last = changed && r->p->vers == 3 && q->rd_send_mono_ns > 0 ? q->rd_send_mono_ns
+		     : q->ga_send_mono_ns > 0 ? q->ga_send_mono_ns : q->tb_mono_ns;
+	if (last != q->tb_mono_ns)
+		last -= r->tick_ns / 2;
+	r->t_seen_ns = last > q->tb_mono_ns ? sat((__int128)t + (last - q->tb_mono_ns)) : t;
+	r->t_served_ns = q->ta_mono_ns > q->tb_mono_ns ? sat((__int128)t + (q->ta_mono_ns - q->tb_mono_ns)) : t;
+}
+
 int64_t sw_replay_next_reval(const struct sw_replay *r)
 {
 	if (every_read(r))
+		return grid_ceil(r, sat((__int128)r->t_attr_ns + 1));
+	if (refresh_due(r))
 		return grid_ceil(r, sat((__int128)r->t_attr_ns + 1));
 	/* nfs_attribute_timeout(): the cache is valid while
 	 * time_in_range_open(jiffies, read_cache_jiffies, read_cache_jiffies +
@@ -199,9 +249,52 @@ int64_t sw_replay_next_reval(const struct sw_replay *r)
 	return grid_ceil(r, sat((__int128)r->t_attr_ns + r->timeo_ns + (r->strict ? 1 : 0)));
 }
 
+/* The open of the read at t sent ACCESS (access_due), or the read found
+ * its data invalidated (refetch_due): a refresh, not a GETATTR.  A change
+ * found there, or the invalidation, refetches at that read (its READ's
+ * post-op attributes come last, as after a GETATTR's). */
+static void refresh_at(struct sw_replay *r, int64_t t, const struct sw_read_time *q)
+{
+	int access = access_due(r);
+	int key_changed = r->srv_key != r->key;
+	int fetch = key_changed || r->refetch_due;
+	r->t_attr_ns = t;
+	r->strict = 0;
+	r->refetch_due = 0;
+	note_seen(r, t, q, fetch);
+	if (fetch) {
+		uint64_t traced = r->traced;
+		r->key = r->srv_key;
+		r->t_fill_ns = t;
+		r->fills++;
+		jif_reval(r, q, 1);
+		r->traced = traced; /* no GETATTR to count */
+		/* a change found here zapped the access cache again (the
+		 * next open's ACCESS); found by the READ's post-op
+		 * attributes rather than an ACCESS before it, it also
+		 * invalidated the data just read (the next read's refetch) */
+		r->access_stale = key_changed;
+		r->refetch_due = key_changed && !access;
+		return;
+	}
+	r->access_stale = 0;
+	int64_t now = jif(r, q->ac_reply_mono_ns > 0 ? q->ac_reply_mono_ns
+						     : q->tb_mono_ns + SW_REPLAY_GETATTR_NS);
+	r->rcj = jif(r, q->tb_mono_ns);
+	if (!r->p->noac && now - r->ts_j >= r->timeo_ns / r->tick_ns) {
+		int64_t n = r->timeo_ns * 2;
+		r->timeo_ns = n > r->p->acregmax_ns ? r->p->acregmax_ns : n;
+	}
+	r->ts_j = now;
+}
+
 static void reval_at(struct sw_replay *r, int64_t t)
 {
 	struct sw_read_time q;
+	if (refresh_due(r) && r->reads->get(r->reads->ctx, t, &q)) {
+		refresh_at(r, t, &q);
+		return;
+	}
 	int changed = r->srv_key != r->key;
 	r->t_attr_ns = t;
 	r->revals++;
@@ -213,8 +306,10 @@ static void reval_at(struct sw_replay *r, int64_t t)
 	}
 	if (jiffies_mode(r) && r->reads->get(r->reads->ctx, t, &q)) {
 		jif_reval(r, &q, changed);
+		note_seen(r, t, &q, changed);
 		return;
 	}
+	r->t_seen_ns = r->t_served_ns = t;
 	if (changed) {
 		r->timeo_ns = r->p->noac ? 0 : r->p->acregmin_ns;
 		/* the refetch's READ: v3 post-op attributes (see above) */
@@ -253,10 +348,57 @@ void sw_replay_advance(struct sw_replay *r, int64_t t_ns)
 	}
 }
 
+/* An update at t came after the read at t_attr began but before that
+ * read's last RPC went out (note_seen): the client got it there.  Which
+ * RPC tells what the client did with it (fs/nfs/inode.c nfs_update_inode:
+ * a change sets NFS_INO_INVALID_DATA and _ACCESS):
+ *  - the GETATTR of a revalidation that had found nothing: a change after
+ *    all, refetched in that read;
+ *  - after the GETATTR of one that had found a change (v3): the same
+ *    open's ACCESS (a reopening reader whose open's permission check sent
+ *    the GETATTR), so its next open sends ACCESS again; else the READ's
+ *    post-op attributes, so the next read refetches.
+ * VM, v3 nocto reopening reader: the GETATTR of the open at 12.50 s found
+ * a change, the open's ACCESS 11 ms later the next one; the client then
+ * found nothing new at 15.60 s, where the replay had kept the older key,
+ * refetched, and served every store of the 3 s before it 3 s early. */
+static void seen_in_read(struct sw_replay *r, int64_t t, uint64_t key)
+{
+	struct sw_read_time q;
+	int had_change = r->t_fill_ns == r->t_attr_ns;
+	if (!jiffies_mode(r) || key == r->key || t <= r->t_attr_ns || t > r->t_seen_ns ||
+	    !r->reads->get(r->reads->ctx, r->t_attr_ns, &q))
+		return;
+	r->key = key;
+	if (!had_change) {
+		uint64_t traced = r->traced; /* counted at the revalidation */
+		r->t_fill_ns = r->t_attr_ns;
+		r->fills++;
+		jif_reval(r, &q, 1);
+		r->traced = traced;
+		note_seen(r, r->t_attr_ns, &q, 1);
+		return;
+	}
+	/* the GETATTR's jiffy began after it: that GETATTR's change */
+	int64_t ga = q.ga_send_mono_ns > 0 ? q.ga_send_mono_ns - r->tick_ns / 2 - q.tb_mono_ns : 0;
+	if (t <= sat((__int128)r->t_attr_ns + (ga > 0 ? ga : 0)))
+		return;
+	if (q.ga_in_open && r->p->reopen && !r->p->cto && r->p->vers == 3)
+		r->access_stale = 1;
+	else
+		r->refetch_due = 1;
+}
+
 void sw_replay_update(struct sw_replay *r, int64_t t_ns, uint64_t key)
 {
 	sw_replay_advance(r, t_ns);
+	seen_in_read(r, t_ns, key);
 	r->srv_key = key;
+}
+
+int sw_replay_served_early(const struct sw_replay *r, int64_t t_ns)
+{
+	return r->t_fill_ns == r->t_attr_ns && t_ns > r->t_attr_ns && t_ns <= r->t_seen_ns;
 }
 
 int64_t sw_replay_pending_fill(const struct sw_replay *r)

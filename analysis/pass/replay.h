@@ -27,6 +27,10 @@ struct sw_profile {
 	int64_t acregmax_ns;        /* cap of the doubling */
 	int noac;                   /* 1: revalidate at every read */
 	int cto;                    /* 1: an open (GETATTR) before every read */
+	int reopen;                 /* 1: the application opens the file
+				       for every read (with cto 0: a v3
+				       nocto mount, whose opens send an
+				       ACCESS after a change, replay.c) */
 	int64_t period_ns;          /* application read period (> 0) */
 };
 
@@ -35,7 +39,8 @@ extern const struct sw_profile sw_default_profiles[];
 extern const int sw_n_default_profiles;
 
 /* Parse one profile line "NAME vers=3 acregmin=3 acregmax=60 [noac] [cto]
- * period_ms=100" (seconds may be fractional).  0 or -EINVAL with err. */
+ * [reopen] period_ms=100" (seconds may be fractional).  0 or -EINVAL with
+ * err. */
 int sw_profile_parse(const char *line, struct sw_profile *p, char *err,
 		     int errlen);
 /* Load up to max profiles from a file (one per line, '#' comments). */
@@ -94,6 +99,17 @@ struct sw_read_time {
 				     from nfs_file_read): the middle of the
 				     jiffy the kernel read then (traced); 0:
 				     not traced, the read's start stands */
+	int ga_in_open;           /* 1: the GETATTR came before the read's
+				     check: the open's permission check sent
+				     it (nfs_access_get_cached ->
+				     __nfs_revalidate_inode), so a change it
+				     found had the same open send the ACCESS
+				     (traced; 0: after the check, or not
+				     traced) */
+	int64_t ac_reply_mono_ns; /* a v3 open's ACCESS reply applied
+				     (nfs3_proc_access -> nfs_refresh_inode)
+				     before the read's check, with no GETATTR
+				     before it; 0: none traced */
 };
 
 struct sw_read_src {
@@ -130,6 +146,19 @@ struct sw_replay {
 	int64_t rcj;          /* read_cache_jiffies: send jiffy of the RPC
 				 whose attributes refreshed the inode */
 	int64_t ts_j;         /* attrtimeo_timestamp: reply jiffy */
+	int access_stale;     /* NFS_INO_INVALID_ACCESS: a refresh found a
+				 change after the open's permission check, so
+				 a reopening reader's next open sends ACCESS
+				 (jiffies mode, v3 reopen without cto) */
+	int refetch_due;      /* NFS_INO_INVALID_DATA after the read at
+				 t_attr_ns fetched: its READ's post-op
+				 attributes (v3) showed a change, so the next
+				 read refetches (jiffies mode) */
+	int64_t t_seen_ns;    /* writer clock: the last RPC of the read at
+				 t_attr_ns went out, so the attributes and
+				 data it got are the server's as of then
+				 (jiffies mode, traced; else t_attr_ns) */
+	int64_t t_served_ns;  /* writer clock: that read returned */
 	uint64_t traced;      /* revalidations whose GETATTR times came
 				 from the client's tracepoints */
 };
@@ -157,5 +186,9 @@ int64_t sw_replay_next_reval(const struct sw_replay *r);
  * change is pending (srv_key != key), the time the client drops its cache
  * (>= t), else -1 (also when no read is left to see it). */
 int64_t sw_replay_pending_fill(const struct sw_replay *r);
+/* With the state advanced to t: 1 when the last revalidation's read
+ * fetched the data after t (its READ went out later), so what was stored
+ * at t is served when that read returned (t_served_ns). */
+int sw_replay_served_early(const struct sw_replay *r, int64_t t_ns);
 
 #endif

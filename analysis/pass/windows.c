@@ -173,13 +173,20 @@ static int64_t replay_store(struct pass *P, const struct sw_replay *live, int64_
 		return P->fill_at[slot] < 0 ? -1 : ss(P->fill_at[slot], t_s);
 	struct sw_replay r = *live;
 	sw_replay_advance(&r, t_s);
+	/* stored after the last refetching read began and before its READ:
+	 * served when that read returned (not cached: the next store asks
+	 * again) */
+	if (sw_replay_served_early(&r, t_s))
+		return ss(r.t_served_ns, t_s);
 	int64_t f = sw_replay_pending_fill(&r);
 	for (int i = 0; f < 0 && i < SW_TC_LOOKAHEAD; i++) {
 		const struct sw_upd *u = sw_tc_get(&P->tc, i);
 		if (!u)
 			break;
 		sw_replay_update(&r, u->t, sw_upd_key(r.p, u));
-		f = sw_replay_pending_fill(&r);
+		/* a read that began before the update and fetched after it
+		 * serves this store when it returns */
+		f = sw_replay_served_early(&r, u->t) ? r.t_served_ns : sw_replay_pending_fill(&r);
 	}
 	P->fill_ok[slot] = 1;
 	P->fill_at[slot] = f;
