@@ -218,6 +218,18 @@ static void late_ticks(void)
 	unlink(p);
 }
 
+/* A replay of profile `line` in jiffies mode (HZ=250, grid through 0) at
+ * the reads of a, key 1 at the first. */
+static void jiffies_replay(struct sw_readtimes *rt, struct sw_readtimes_array *a,
+			   struct sw_profile *p, struct sw_replay *r, const char *line)
+{
+	char err[128];
+	CHECK(sw_profile_parse(line, p, err, sizeof(err)) == 0, "%s", err);
+	sw_readtimes_init(rt, sw_readtimes_array_next, a, p->period_ns);
+	sw_replay_init_reads(r, p, &rt->src, a->t[0], 1);
+	sw_replay_set_jiffies(r, 4000000, 0);
+}
+
 /* The replay in jiffies mode (HZ=250, grid through 0), reads every 100 ms
  * from 0.3 ms, the open's READ 7 ms long; the revalidation at 3.0003 s
  * (read k1) lasts dur_us.  With traced times given for that read the
@@ -273,11 +285,7 @@ static void traced_replay(void)
 		struct sw_readtimes rt;
 		struct sw_profile p;
 		struct sw_replay r;
-		char err[128];
-		CHECK(sw_profile_parse(c[i].line, &p, err, sizeof(err)) == 0, "%s", err);
-		sw_readtimes_init(&rt, sw_readtimes_array_next, &a, p.period_ns);
-		sw_replay_init_reads(&r, &p, &rt.src, t[0], 1);
-		sw_replay_set_jiffies(&r, 4000000, 0);
+		jiffies_replay(&rt, &a, &p, &r, c[i].line);
 		if (c[i].upd_ms >= 0)
 			sw_replay_update(&r, MS(c[i].upd_ms), 2);
 		int64_t first = sw_replay_next_reval(&r);
@@ -495,12 +503,7 @@ static void open_inode_jiffy(void)
 		struct sw_readtimes rt;
 		struct sw_profile p;
 		struct sw_replay r;
-		char err[128];
-		CHECK(sw_profile_parse("k vers=4 acregmin=1 acregmax=10 period_ms=100", &p, err, sizeof(err)) == 0,
-		      "%s", err);
-		sw_readtimes_init(&rt, sw_readtimes_array_next, &a, p.period_ns);
-		sw_replay_init_reads(&r, &p, &rt.src, t[0], 1);
-		sw_replay_set_jiffies(&r, 4000000, 0);
+		jiffies_replay(&rt, &a, &p, &r, "k vers=4 acregmin=1 acregmax=10 period_ms=100");
 		int64_t first = sw_replay_next_reval(&r);
 		CHECK(first == tb[10], "inode set up %s: expected the first revalidation at 1.0003 s, saw %.4f s",
 		      traced ? "in jiffy 1" : "estimated", first / 1e9);
@@ -609,11 +612,7 @@ static void access_at_open(void)
 		struct sw_readtimes rt;
 		struct sw_profile p;
 		struct sw_replay r;
-		char err[128];
-		CHECK(sw_profile_parse(c[i].line, &p, err, sizeof(err)) == 0, "%s", err);
-		sw_readtimes_init(&rt, sw_readtimes_array_next, &a, p.period_ns);
-		sw_replay_init_reads(&r, &p, &rt.src, t[0], 1);
-		sw_replay_set_jiffies(&r, 4000000, 0);
+		jiffies_replay(&rt, &a, &p, &r, c[i].line);
 		sw_replay_update(&r, MS(2000), 2);
 		CHECK(sw_replay_pending_fill(&r) == tb[30], "%s: expected the change found at 3.0003 s, saw %.4f s",
 		      c[i].name, sw_replay_pending_fill(&r) / 1e9);
