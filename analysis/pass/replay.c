@@ -88,6 +88,16 @@ static int jiffies_mode(const struct sw_replay *r)
  *    nfs_refresh_inode), whose fattr was set up at the READ's send: they
  *    move read_cache_jiffies and attrtimeo_timestamp once more.  A v4 READ
  *    compound carries no GETATTR: the GETATTR's stand. */
+static void jif_no_change(struct sw_replay *r, int64_t rcj, int64_t now)
+{
+	r->rcj = rcj;
+	if (!r->p->noac && now - r->ts_j >= r->timeo_ns / r->tick_ns) {
+		int64_t n = r->timeo_ns * 2;
+		r->timeo_ns = n > r->p->acregmax_ns ? r->p->acregmax_ns : n;
+	}
+	r->ts_j = now;
+}
+
 static void jif_reval(struct sw_replay *r, const struct sw_read_time *q, int changed)
 {
 	int64_t dur = q->ta_mono_ns - q->tb_mono_ns;
@@ -99,14 +109,9 @@ static void jif_reval(struct sw_replay *r, const struct sw_read_time *q, int cha
 	/* count the revalidations whose jiffies the trace gave */
 	r->traced += changed ? (r->p->vers == 3 ? rd : ga) : ga;
 	if (!changed) {
-		int64_t now = jif(r, ga ? q->ga_reply_mono_ns
-				    : dur >= SW_REPLAY_RPC_MIN_NS ? q->ta_mono_ns : getattr_reply);
-		r->rcj = jif(r, ga ? q->ga_send_mono_ns : q->tb_mono_ns);
-		if (!r->p->noac && now - r->ts_j >= r->timeo_ns / r->tick_ns) {
-			int64_t n = r->timeo_ns * 2;
-			r->timeo_ns = n > r->p->acregmax_ns ? r->p->acregmax_ns : n;
-		}
-		r->ts_j = now;
+		jif_no_change(r, jif(r, ga ? q->ga_send_mono_ns : q->tb_mono_ns),
+			      jif(r, ga ? q->ga_reply_mono_ns
+				     : dur >= SW_REPLAY_RPC_MIN_NS ? q->ta_mono_ns : getattr_reply));
 		return;
 	}
 	r->timeo_ns = r->p->noac ? 0 : r->p->acregmin_ns;
@@ -182,16 +187,32 @@ void sw_replay_set_jiffies(struct sw_replay *r, int64_t tick_ns, int64_t phase_n
  * 21.60 s, and that no-change GETATTR doubled attrtimeo against the
  * ACCESS's reply; the replay without it kept 3 s and stayed apart for the
  * run (p50 3.56 s against the client's 2.87 s). */
+static int nocto_reopen_v3(const struct sw_replay *r)
+{
+	return r->p->reopen && !r->p->cto && r->p->vers == 3;
+}
+
 static int access_due(const struct sw_replay *r)
 {
-	return r->access_stale && r->p->reopen && !r->p->cto && r->p->vers == 3 &&
-	       jiffies_mode(r) && !every_read(r);
+	return r->access_stale && nocto_reopen_v3(r) && jiffies_mode(r) && !every_read(r);
 }
 
 /* the next read refreshes before any timeout: an ACCESS, or a refetch */
 static int refresh_due(const struct sw_replay *r)
 {
 	return access_due(r) || (r->refetch_due && jiffies_mode(r) && !every_read(r));
+}
+
+/* The read q (at writer time t) refetched the data without a GETATTR of
+ * its own (an ACCESS, an invalidation, or an update its revalidation
+ * got): the jiffies of a change, no traced revalidation counted. */
+static void refetch_untraced(struct sw_replay *r, int64_t t, const struct sw_read_time *q)
+{
+	uint64_t traced = r->traced;
+	r->t_fill_ns = t;
+	r->fills++;
+	jif_reval(r, q, 1);
+	r->traced = traced;
 }
 
 /* The read q (at writer time t) revalidated or refreshed: what it got is
@@ -263,12 +284,8 @@ static void refresh_at(struct sw_replay *r, int64_t t, const struct sw_read_time
 	r->refetch_due = 0;
 	note_seen(r, t, q, fetch);
 	if (fetch) {
-		uint64_t traced = r->traced;
 		r->key = r->srv_key;
-		r->t_fill_ns = t;
-		r->fills++;
-		jif_reval(r, q, 1);
-		r->traced = traced; /* no GETATTR to count */
+		refetch_untraced(r, t, q);
 		/* a change found here zapped the access cache again (the
 		 * next open's ACCESS); found by the READ's post-op
 		 * attributes rather than an ACCESS before it, it also
@@ -278,14 +295,9 @@ static void refresh_at(struct sw_replay *r, int64_t t, const struct sw_read_time
 		return;
 	}
 	r->access_stale = 0;
-	int64_t now = jif(r, q->ac_reply_mono_ns > 0 ? q->ac_reply_mono_ns
-						     : q->tb_mono_ns + SW_REPLAY_GETATTR_NS);
-	r->rcj = jif(r, q->tb_mono_ns);
-	if (!r->p->noac && now - r->ts_j >= r->timeo_ns / r->tick_ns) {
-		int64_t n = r->timeo_ns * 2;
-		r->timeo_ns = n > r->p->acregmax_ns ? r->p->acregmax_ns : n;
-	}
-	r->ts_j = now;
+	jif_no_change(r, jif(r, q->tb_mono_ns),
+		      jif(r, q->ac_reply_mono_ns > 0 ? q->ac_reply_mono_ns
+						     : q->tb_mono_ns + SW_REPLAY_GETATTR_NS));
 }
 
 static void reval_at(struct sw_replay *r, int64_t t)
@@ -371,11 +383,8 @@ static void seen_in_read(struct sw_replay *r, int64_t t, uint64_t key)
 		return;
 	r->key = key;
 	if (!had_change) {
-		uint64_t traced = r->traced; /* counted at the revalidation */
-		r->t_fill_ns = r->t_attr_ns;
-		r->fills++;
-		jif_reval(r, &q, 1);
-		r->traced = traced;
+		/* the revalidation was counted where it ran */
+		refetch_untraced(r, r->t_attr_ns, &q);
 		note_seen(r, r->t_attr_ns, &q, 1);
 		return;
 	}
@@ -383,7 +392,7 @@ static void seen_in_read(struct sw_replay *r, int64_t t, uint64_t key)
 	int64_t ga = q.ga_send_mono_ns > 0 ? q.ga_send_mono_ns - r->tick_ns / 2 - q.tb_mono_ns : 0;
 	if (t <= sat((__int128)r->t_attr_ns + (ga > 0 ? ga : 0)))
 		return;
-	if (q.ga_in_open && r->p->reopen && !r->p->cto && r->p->vers == 3)
+	if (q.ga_in_open && nocto_reopen_v3(r))
 		r->access_stale = 1;
 	else
 		r->refetch_due = 1;
