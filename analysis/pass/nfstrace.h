@@ -73,10 +73,14 @@ enum sw_nfsev_kind {
  *                before the GETATTR's reply is its time_start, exact
  *                where a tick fell after the procedure's entry or
  *                _nfs4_proc_getattr was retried; traces without it keep
- *                jif_gai3/4's jiffy
- * A tracepoint takes the jiffies of its task's kprobe right before it; a
- * refresh followed by jif_update in its task takes jif_update's (a tick
- * between a kretprobe and nfs_update_inode moves the doubling jiffy).
+ *                jif_gai3/4's jiffy.  After jif_open, before the OPEN's
+ *                reply (jif_fhget or a refresh), it is the OPEN's
+ *                (nfs4_opendata_alloc -> nfs4_init_opendata_res)
+ * A tracepoint takes the jiffies of its task's kprobe right before it,
+ * however long the task was preempted between the two; a refresh followed
+ * by jif_update in its task, no other kprobe of the task between, takes
+ * jif_update's (a tick between a kretprobe and nfs_update_inode moves the
+ * doubling jiffy).
  */
 #define SW_NFSEV_NOJ INT64_MIN /* no jiffies read there */
 

@@ -201,6 +201,7 @@ int sw_readtimes_array_next(void *ctx, struct sw_read_time *q)
 	q->chk_mono_ns = a->chk ? a->chk[a->i] : 0;
 	q->op_send_mono_ns = a->op_send ? a->op_send[a->i] : 0;
 	q->op_reply_mono_ns = a->op_reply ? a->op_reply[a->i] : 0;
+	q->op_refresh_mono_ns = a->op_refresh ? a->op_refresh[a->i] : 0;
 	q->ac_reply_mono_ns = a->ac_reply ? a->ac_reply[a->i] : 0;
 	q->ga_in_open = a->ga_in_open ? a->ga_in_open[a->i] : 0;
 	a->i++;

@@ -53,7 +53,7 @@ struct sw_readtimes_array {
 	size_t n, i;
 	const int64_t *tb_mono, *ta_mono; /* NULL: not known */
 	const int64_t *ga_send, *ga_reply, *rd_send, *rd_reply, *chk, *op_send,
-		      *op_reply, *ac_reply; /*
+		      *op_reply, *op_refresh, *ac_reply; /*
 					traced times (replay.h); NULL: none */
 	const int *ga_in_open; /* replay.h; NULL: none */
 };

@@ -2,6 +2,8 @@
 /* replay.c - the Linux NFS client's cache rules as a small state machine. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "replay.h"
 
@@ -104,13 +106,26 @@ static void jif_reval(struct sw_replay *r, const struct sw_read_time *q, int cha
 	int64_t getattr_reply = q->tb_mono_ns + SW_REPLAY_GETATTR_NS;
 	/* the client's own times where its tracepoints were recorded
 	 * (nfstrace.h): the GETATTR's send and reply, a v3 READ's */
-	int ga = q->ga_send_mono_ns > 0 && q->ga_reply_mono_ns > 0;
+	int64_t ga_send = 0, ga_reply = 0;
+	if (q->ga_send_mono_ns > 0 && q->ga_reply_mono_ns > 0) {
+		ga_send = q->ga_send_mono_ns;
+		ga_reply = q->ga_reply_mono_ns;
+	} else if (r->p->vers != 3 && q->op_send_mono_ns > 0 &&
+		   (q->op_refresh_mono_ns > 0 || q->op_reply_mono_ns > 0)) {
+		/* v4: the open's OPEN compound carries the GETATTR (a
+		 * close-to-open reader revalidates so at every open,
+		 * nfs4_do_open -> nfs_refresh_inode; a new inode is set up
+		 * by nfs_fhget) */
+		ga_send = q->op_send_mono_ns;
+		ga_reply = q->op_refresh_mono_ns > 0 ? q->op_refresh_mono_ns : q->op_reply_mono_ns;
+	}
+	int ga = ga_send > 0;
 	int rd = q->rd_send_mono_ns > 0 && q->rd_reply_mono_ns > 0;
 	/* count the revalidations whose jiffies the trace gave */
 	r->traced += changed ? (r->p->vers == 3 ? rd : ga) : ga;
 	if (!changed) {
-		jif_no_change(r, jif(r, ga ? q->ga_send_mono_ns : q->tb_mono_ns),
-			      jif(r, ga ? q->ga_reply_mono_ns
+		jif_no_change(r, jif(r, ga ? ga_send : q->tb_mono_ns),
+			      jif(r, ga ? ga_reply
 				     : dur >= SW_REPLAY_RPC_MIN_NS ? q->ta_mono_ns : getattr_reply));
 		return;
 	}
@@ -118,7 +133,7 @@ static void jif_reval(struct sw_replay *r, const struct sw_read_time *q, int cha
 	/* the change set NFS_INO_INVALID_ACCESS; a GETATTR of the open's
 	 * permission check had that open send the ACCESS (before the READ
 	 * below), one of the read's check leaves it to the next open */
-	r->access_stale = ga && !q->ga_in_open;
+	r->access_stale = q->ga_send_mono_ns > 0 && q->ga_reply_mono_ns > 0 && !q->ga_in_open;
 	if (r->p->vers == 3 && rd) {
 		/* the READ's post-op attributes came last: nfs_update_inode
 		 * with no change, in range, so attrtimeo stays acregmin */
@@ -138,8 +153,8 @@ static void jif_reval(struct sw_replay *r, const struct sw_read_time *q, int cha
 		r->ts_j = jif(r, q->ta_mono_ns);
 	} else {
 		/* v4: the GETATTR's stand (the READ compound has none) */
-		r->rcj = jif(r, ga ? q->ga_send_mono_ns : q->tb_mono_ns);
-		r->ts_j = jif(r, ga ? q->ga_reply_mono_ns : getattr_reply);
+		r->rcj = jif(r, ga ? ga_send : q->tb_mono_ns);
+		r->ts_j = jif(r, ga ? ga_reply : getattr_reply);
 	}
 }
 
@@ -318,6 +333,7 @@ static void reval_at(struct sw_replay *r, int64_t t)
 	}
 	if (jiffies_mode(r) && r->reads->get(r->reads->ctx, t, &q)) {
 		jif_reval(r, &q, changed);
+		if (getenv("SWDBG") && r->p->vers == atoi(getenv("SWDBG")) && !r->p->cto) fprintf(stderr, "reval tb %.6f changed %d rcj %lld ts %lld timeo %lld ga %.6f rd %.6f/%.6f\n", q.tb_mono_ns/1e9, changed, (long long)r->rcj, (long long)r->ts_j, (long long)r->timeo_ns/1000000, q.ga_send_mono_ns/1e9, q.rd_send_mono_ns/1e9, q.rd_reply_mono_ns/1e9);
 		note_seen(r, t, &q, changed);
 		return;
 	}

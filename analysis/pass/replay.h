@@ -95,6 +95,11 @@ struct sw_read_time {
 	int64_t op_reply_mono_ns; /* that OPEN's new inode set up (nfs_fhget:
 				     attrtimeo_timestamp); 0: not traced, or
 				     the inode existed (a refresh followed) */
+	int64_t op_refresh_mono_ns; /* that OPEN's reply refreshed an inode
+				     that existed (nfs_refresh_inode ->
+				     nfs_update_inode: read_cache_jiffies =
+				     the OPEN's time_start, attrtimeo_timestamp
+				     this); 0: not traced, or a new inode */
 	int64_t chk_mono_ns;      /* the attribute check (nfs_revalidate_mapping
 				     from nfs_file_read): the middle of the
 				     jiffy the kernel read then (traced); 0:
