@@ -7,7 +7,7 @@
 # the patched guest kernel.
 # Replay pairs: fails when one leaves its band (p50/p90 10 % or one read
 # period, max one acregmin, unresolved 10 % or 2), i.e. when the replay and
-# the kernel client disagree, or when no kept-open replay ran at a traced
+# the kernel client disagree, or when a reader's replay ran at no traced
 # jiffy of the client (its tracepoints and kprobes, vm/guest/trace.sh).
 # Deferred pair: fails when the model, replayed on the kernel's own stores
 # from the kernel's phase (its flusher runs, jiffies, commits and knfsd's
@@ -53,18 +53,17 @@ bad=$(jq -r '[.pairs[] | select(.name | test("kread")) | select(.within | not) |
 [ -z "$bad" ] || fail "replay pairs outside their bands: $bad"
 jq -e '[.pairs[] | select(.name | test("kread")) | .real.stores >= 300] | all' "$out/j" >/dev/null ||
 	fail "a replay comparison rests on fewer than 300 stores"
-# the kept-open replays at the client's own traced jiffies (client/trace.txt):
-# none at all is the client's tracing broken; one reader without them (seen
-# once in eleven runs of 5 Dec: v4.2, its row within the bands on the
-# replay's own jiffies) is said, not failed
-kept=$(jq '[.pairs[] | select(.name | test("kread")) | select(.workload | test("kept-open"))] | length' "$out/j")
-untraced=$(jq -r '[.pairs[] | select(.name | test("kread")) | select(.workload | test("kept-open"))
+# every reader's replay at the client's own traced jiffies (client/trace.txt,
+# v3 and v4.2, kept-open and close-to-open, whose v4 revalidations are its
+# OPENs): a reader with none is the client's tracing, or its tie to the
+# replay, broken (before 6 Dec a v4.2 kept-open reader drew 0 of 11 when
+# its OPEN's fattr was set up a tick after the OPEN, and v4 close-to-open
+# readers always 0); fewer than all is said
+untraced=$(jq -r '[.pairs[] | select(.name | test("kread")) | select((.replay_rpc.revalidations // 0) > 0)
 	| select((.replay_rpc.traced // 0) == 0) | .name] | join(" ")' "$out/j")
-if [ -n "$untraced" ] && [ "$(echo "$untraced" | wc -w)" -ge "$kept" ]; then
-	fail "no kept-open replay revalidated at the client's traced jiffies (the client's trace): $untraced"
-elif [ -n "$untraced" ]; then
-	echo "NOTE: kept-open replays with no revalidation at the client's traced jiffies: $untraced"
-fi
+[ -z "$untraced" ] || fail "replays with no revalidation at the client's traced jiffies: $untraced"
+jq -r '.pairs[] | select(.name | test("kread")) | select(.replay_rpc.traced != .replay_rpc.revalidations)
+	| "NOTE: \(.name): \(.replay_rpc.traced) of \(.replay_rpc.revalidations) revalidations at the client'"'"'s traced jiffies"' "$out/j"
 vm=$(jq -r '.vm // empty' "$out/j")
 if [ -z "$vm" ]; then
 	np=$(jq '[.pairs[] | select(.name == "vm-deferred-patched")] | length' "$out/j")

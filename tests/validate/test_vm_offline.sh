@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Description: the replay pairs of two quick VM validations that failed on
+# a fresh 2-core machine (6 Dec 2026; tests/validate/data, the run folders
+# as validate --vm left them), replayed offline by today's analysis and
+# judged by validate's own bands (scripts/validate.jq, mode kread).  Both
+# failures were the trace feeding the replay, not the client's rules:
+#  - v4.2 kept-open: the OPEN's fattr (nfs_fattr_init) set up a tick
+#    after nfs4_opendata_alloc's entry; the replay took the entry's jiffy
+#    as read_cache_jiffies and revalidated a read before the kernel all
+#    run (p50 3.22 s against 3.72 s, 0 stores unresolved against 22, 0 of
+#    11 revalidations at traced jiffies);
+#  - v3 kept-open: a READ's tracepoint 0.4 ms after its kprobe (the task
+#    preempted) lost the kprobe's jiffy and took the grid's next one; the
+#    replay revalidated a read late every cycle (p50 2.72 s against 3.32 s).
+# Every reader's row must be within its bands and every revalidation of
+# the replay at the client's traced jiffies: a v4 reader whose
+# revalidations go untraced (0 of N, as close-to-open OPENs were counted
+# before) fails here.
+set -u
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+J=$SRC/scripts/validate.jq
+REPORT=${SW_BUILD_DIR:?}/analysis/stalewin-report
+command -v jq >/dev/null || { echo "SKIP: jq missing"; exit 77; }
+[ -x "$REPORT" ] || { echo "FAIL: $REPORT not built"; exit 1; }
+T=$(mktemp -d /tmp/sw-vm-offline.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fails=0
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+for tgz in "$SRC"/tests/validate/data/kept-open-*.tar.gz; do
+	n=$(basename "$tgz" .tar.gz)
+	mkdir -p "$T/$n"
+	tar xzf "$tgz" -C "$T/$n" || { fail "$n: cannot unpack $tgz"; continue; }
+	run=$T/$n/vm-replay-quick
+	rm -f "$run/report.json" "$run/report.txt"
+	"$REPORT" "$run" --format json --out "$T/$n/rep" >"$T/$n/report.out" 2>&1
+	rc=$?
+	[ "$rc" -eq 0 ] || { fail "$n: stalewin-report exited $rc, expected 0: $(tail -n2 "$T/$n/report.out")"; continue; }
+	jq --arg run "$n" --argjson every 100 --arg load "offline" -f "$J" --arg mode kread \
+		"$T/$n/rep/report.json" >"$T/$n/rows.json" || { fail "$n: validate.jq kread failed"; continue; }
+	k=$(jq length "$T/$n/rows.json")
+	[ "$k" = 4 ] || fail "$n: expected 4 reader rows (v3 and v4.2, kept-open and cto), saw $k"
+	while IFS='|' read -r name within fails_ rp50 mp50 runc munc revals traced; do
+		echo "$name: real p50 ${rp50} ns, replay ${mp50} ns; unresolved ${runc} / ${munc}; traced ${traced} of ${revals}"
+		[ "$within" = true ] || fail "$name: expected within its bands, outside on $fails_ (real p50 $rp50 ns, replay $mp50 ns, unresolved $runc against $munc)"
+		[ "$revals" -gt 0 ] && [ "$traced" = "$revals" ] ||
+			fail "$name: expected every revalidation of the replay at the client's traced jiffies, saw $traced of $revals"
+	done < <(jq -r '.[] | [.name, .within, (.fails | join(",")), .real.p50, .model.p50, .real.uncovered, .model.uncovered, .replay_rpc.revalidations, .replay_rpc.traced] | map(tostring) | join("|")' "$T/$n/rows.json")
+done
+[ "$fails" -eq 0 ] || { echo "$fails failures"; exit 1; }
+echo "vm offline replay: every reader within its bands, every revalidation traced"
