@@ -132,18 +132,22 @@ int sw_runrow_repeats(const struct sw_runrow *rows, int n, struct sw_repeat *g, 
 			seen = !strcmp(rows[j].same, rows[i].same);
 		if (seen || !rows[i].same[0])
 			continue;
-		int64_t p50[SW_REPEAT_MAX];
+		int64_t p50[SW_REPEAT_MAX], res = 0;
 		double upd[SW_REPEAT_MAX];
 		for (int j = i; j < n && m < SW_REPEAT_MAX; j++)
 			if (!strcmp(rows[j].same, rows[i].same)) {
 				p50[m] = rows[j].truth_p50_ns;
 				upd[m++] = rows[j].updates_per_1k;
+				if (rows[j].resolution_ns > res)
+					res = rows[j].resolution_ns;
 			}
 		if (m < 2)
 			continue;
+		struct sw_repeat *r = &g[ng++];
+		sw_repstats(p50, m, 0.95, res, &r->p50);
+		sw_repstats_f(upd, m, 0.95, &r->upd);
 		qsort(p50, (size_t)m, sizeof(p50[0]), cmp_win);
 		qsort(upd, (size_t)m, sizeof(upd[0]), cmp_dbl);
-		struct sw_repeat *r = &g[ng++];
 		r->first = i;
 		r->n = m;
 		r->p50_min_ns = p50[0];

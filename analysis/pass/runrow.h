@@ -8,6 +8,7 @@
 #define STALEWIN_RUNROW_H
 #include <stdint.h>
 
+#include "repstats.h"
 #include "report.h"
 
 enum sw_view_src {
@@ -59,6 +60,11 @@ struct sw_repeat {
 	int64_t p50_med_ns, p50_min_ns, p50_max_ns; /* truth p50: the median
 				    (the lower middle for an even n), range */
 	double upd_med, upd_min, upd_max; /* timestamp updates per 1000 stores */
+	struct sw_repstats p50;  /* truth p50 over the runs: the 95 %
+				    interval of the median and its coverage,
+				    regimes (repstats.h; floor: the probe's
+				    coarsest resolution) */
+	struct sw_repstats_f upd; /* updates per 1000 stores, the same */
 };
 
 /* One row from a finished pass (label left empty). */

@@ -31,6 +31,10 @@ jq -e '.rows | length == 3 and .[0].label == "eager rewrite" and
 jq -e '.repeats | length == 1 and .[0].runs == 3 and .[0].dirs == ["d", "d2", "d3"] and
 	.[0].truth_p50_s.median == .[0].truth_p50_s.min' rep.json >/dev/null ||
 	fail "expected one group of d, d2, d3, saw: $(jq -c .repeats rep.json)"
+# three runs: the interval of the median is their range, covering 75 %
+jq -e '.repeats[0].truth_p50_s | .ci_lo == .min and .ci_hi == .max and
+	(.ci_coverage - 0.75 | fabs) < 1e-9 and .regimes.count == 1' rep.json >/dev/null ||
+	fail "three runs: expected the interval min..max covering 0.75, one regime, saw: $(jq -c '.repeats[0].truth_p50_s' rep.json)"
 jq -e '.repeats == []' summary.json >/dev/null || fail "e, d, l are no repeats, saw: $(jq -c .repeats summary.json)"
 "$REP" summary e d l d2 d3 | grep -q '^repeats of one command' || fail "no repeats section in the text"
 # one run: labelled by its policy
