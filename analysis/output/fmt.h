@@ -43,8 +43,11 @@ struct sw_runfacts;
 struct sw_findings;
 struct sw_mail_hdr {
 	const char *from, *to, *subject, *date; /* header values as given */
+	const char *cc, *in_reply_to; /* NULL: no such header */
 	const char *const *attach; /* file names of the plots beside the mail */
 	int nattach;
+	const struct sw_findings *sketch; /* why it is a sketch (n 0: not one) */
+	const struct sw_findings *caveats; /* what the reports caveat */
 };
 void sw_fmt_wrap(FILE *f, const char *lead, const char *indent, const char *cont,
 		 const char *text);

@@ -44,6 +44,29 @@ void sw_fmt_wrap(FILE *f, const char *lead, const char *indent, const char *cont
 	fputc('\n', f);
 }
 
+/* A shell command over lines of at most WIDTH columns, broken only
+ * between words with " \\": a word longer than a line stays whole (one
+ * long line beats a command that pastes as another). */
+static void wrap_words(FILE *f, const char *cmd)
+{
+	int col = fprintf(f, "  "), start = col;
+	const char *p = cmd;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		int len = (int)strcspn(p, " ");
+		if (!len)
+			break;
+		if (col > start && col + 1 + len + 2 > WIDTH) {
+			fputs(" \\\n      ", f);
+			col = start = 6;
+		}
+		col += fprintf(f, "%s%.*s", col > start ? " " : "", len, p);
+		p += len;
+	}
+	fputc('\n', f);
+}
+
 /* s after dst's *used bytes (sep before it unless dst is empty): 0, or -1
  * when it does not fit (the lists stop there) */
 static int join(char *dst, size_t n, size_t *used, const char *sep, const char *s)
@@ -184,10 +207,20 @@ void sw_fmt_mail(FILE *f, const struct sw_mail_hdr *h, const struct sw_runrow *r
 	 * white space) */
 	sw_fmt_wrap(f, "From: ", " ", NULL, h->from);
 	sw_fmt_wrap(f, "To: ", " ", NULL, h->to);
+	if (h->cc)
+		sw_fmt_wrap(f, "Cc: ", " ", NULL, h->cc);
 	sw_fmt_wrap(f, "Subject: ", " ", NULL, h->subject);
+	if (h->in_reply_to)
+		fprintf(f, "In-Reply-To: %s\nReferences: %s\n", h->in_reply_to, h->in_reply_to);
 	fprintf(f, "Date: %s\nMIME-Version: 1.0\n"
 		"Content-Type: text/plain; charset=utf-8\n"
 		"Content-Transfer-Encoding: 8bit\n\n", h->date);
+	if (h->sketch && h->sketch->n) {
+		fputs("SKETCH, not evidence to post, because:\n", f);
+		for (int i = 0; i < h->sketch->n; i++)
+			sw_fmt_wrap(f, "- ", "  ", NULL, h->sketch->text[i]);
+		fputc('\n', f);
+	}
 	method(f, rows, fa, n);
 	environment(f, fa, n);
 	fputs("\nResults\n", f);
@@ -197,17 +230,23 @@ void sw_fmt_mail(FILE *f, const struct sw_mail_hdr *h, const struct sw_runrow *r
 		fputs("  none beyond the table.\n", f);
 	for (int i = 0; i < fi->n; i++)
 		sw_fmt_wrap(f, "- ", "  ", NULL, fi->text[i]);
-	fputs("\nTo reproduce (from a stalewin checkout, as root)\n", f);
+	if (h->caveats && h->caveats->n) {
+		fputs("\nCaveats\n", f);
+		for (int i = 0; i < h->caveats->n; i++)
+			sw_fmt_wrap(f, "- ", "  ", NULL, h->caveats->text[i]);
+	}
+	fputs("\nTo reproduce (from a stalewin checkout, as root; run folders by\n"
+	      "their names)\n", f);
 	for (int i = 0; i < n; i++) {
 		fprintf(f, "  # %s\n", rows[i].label);
 		if (fa[i].sysctl_pinned) /* the run saw these; the host's differ */
 			fprintf(f, "  sysctl -w vm.dirty_writeback_centisecs=%lld \\\n"
 				"      vm.dirty_expire_centisecs=%lld   # restore afterwards\n",
 				(long long)fa[i].host_wb_cs, (long long)fa[i].host_expire_cs);
-		sw_fmt_wrap(f, "  ", "      ", " \\", fa[i].command[0] ? fa[i].command : "(unknown)");
+		wrap_words(f, fa[i].command[0] ? fa[i].command : "(unknown)");
 	}
 	if (h->nattach) {
-		fputs("\nPlots (attached)\n", f);
+		fputs("\nPlots (files beside this mail, to attach)\n", f);
 		for (int i = 0; i < h->nattach; i++)
 			sw_fmt_wrap(f, "  ", "    ", NULL, h->attach[i]);
 	}

@@ -3,7 +3,9 @@
  * and the findings a mail states about several runs (mailfacts.h). */
 #include <jansson.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "figstats.h"
@@ -45,7 +47,8 @@ static void writer_facts(const char *dir, struct sw_runfacts *f)
 	json_t *wl = json_object_get(m, "workload"), *wb = json_object_get(m, "writeback_model");
 	const char *kpol = jstr(m, "kernel_cmtime_policy");
 	f->duration_s = json_number_value(json_object_get(m, "duration_s"));
-	if (json_is_true(json_object_get(m, "emulated")))
+	f->emulated = json_is_true(json_object_get(m, "emulated"));
+	if (f->emulated)
 		snprintf(f->realised, sizeof(f->realised), "emulated by the writer");
 	else if (kpol[0])
 		snprintf(f->realised, sizeof(f->realised),
@@ -71,6 +74,19 @@ static void writer_facts(const char *dir, struct sw_runfacts *f)
 	f->host_wb_cs = jint(vm, "dirty_writeback_centisecs");
 	f->host_expire_cs = jint(vm, "dirty_expire_centisecs");
 	json_decref(m);
+}
+
+/* the writeback the run ran under: the writer's model, else the kernel's
+ * sysctls (the writer's own, else the orchestrator's) */
+static void run_writeback(struct sw_runfacts *f)
+{
+	if (f->emulated) {
+		f->wb_ms = f->model_wb_ms;
+		f->expire_ms = f->model_expire_ms;
+	} else {
+		f->wb_ms = f->host_wb_cs < 0 ? -1 : f->host_wb_cs * 10;
+		f->expire_ms = f->host_expire_cs < 0 ? -1 : f->host_expire_cs * 10;
+	}
 }
 
 static void command_of(json_t *argv, char *dst, size_t n)
@@ -102,6 +118,9 @@ int sw_runfacts_load(const char *dir, const struct sw_summary *S, struct sw_runf
 	snprintf(f->fs_opts, sizeof(f->fs_opts), "%.255s", S->fs_opts);
 	snprintf(f->command, sizeof(f->command), "%.1000s", S->cmdline);
 	f->clock_err_ns = S->clock_file ? S->err_ns : -1;
+	f->settled = S->file_changed_ns < 0 || S->settle_ns < 0 ? -1 : S->file_changed_ns >= S->settle_ns;
+	f->validated = S->valid_wb[0] != 0;
+	f->wb_ms = f->expire_ms = -1;
 	f->resolution_ns = S->nobs ? S->obs[0].resolution_ns : -1;
 	if (S->nobs)
 		snprintf(f->nfs, sizeof(f->nfs), "NFSv%d GETATTR probe", S->obs[0].vers);
@@ -113,8 +132,11 @@ int sw_runfacts_load(const char *dir, const struct sw_summary *S, struct sw_runf
 	writer_facts(dir, f);
 	snprintf(path, sizeof(path), "%.1000s/meta.json", dir);
 	json_t *m = json_load_file(path, 0, NULL), *v;
-	if (!m)
+	if (!m) {
+		run_writeback(f);
 		return 0;
+	}
+	f->tcg = !strcmp(jstr(m, "accel"), "tcg");
 	const char *k;
 	size_t used = 0;
 	json_object_foreach(json_object_get(m, "packages"), k, v) {
@@ -128,6 +150,10 @@ int sw_runfacts_load(const char *dir, const struct sw_summary *S, struct sw_runf
 	if (srv && S->nobs)
 		snprintf(f->nfs, sizeof(f->nfs), "%.32s server, NFSv%d GETATTR probe",
 			 jstr(srv, "kind"), S->obs[0].vers);
+	if (jstr(srv, "kind")[0])
+		snprintf(f->server, sizeof(f->server), "%.15s", jstr(srv, "kind"));
+	else if (!strncmp(jstr(srv, "nfs"), "knfsd", 5))
+		snprintf(f->server, sizeof(f->server), "knfsd");
 	/* the run folder's sysctls are the orchestrator's host: the writer's
 	 * own (its log's vm_sysctls) win where it logged them, since with
 	 * --writer-url or in vm run the orchestrator is another host */
@@ -141,6 +167,7 @@ int sw_runfacts_load(const char *dir, const struct sw_summary *S, struct sw_runf
 		f->clock_err_ns = -1;
 	command_of(json_object_get(m, "argv"), f->command, sizeof(f->command));
 	json_decref(m);
+	run_writeback(f);
 	return 0;
 }
 
@@ -158,37 +185,68 @@ static void add(struct sw_findings *o, const char *fmt, ...)
 
 static double s_of(int64_t ns) { return (double)ns / 1e9; }
 
-/* uncovered stores: counted exactly from the writer's log */
+/* a duration with its unit, as the table writes it (one word, so a
+ * wrapped line never parts number and unit): µs below 1 ms ("us"), ms
+ * below 1 s */
+static const char *dur(char *b, size_t n, int64_t ns)
+{
+	if (ns < 1000000)
+		snprintf(b, n, "%.0fus", (double)ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(b, n, "%.1fms", (double)ns / 1e6);
+	else
+		snprintf(b, n, "%.2fs", s_of(ns));
+	return b;
+}
+
+static const char *view_src(const struct sw_view *v)
+{
+	return v->src == SW_VIEW_KERNEL ? "the kernel client" : "the replay of the client's rules";
+}
+
+/* uncovered stores: counted exactly from the writer's log.  A client can
+ * still get one: a refetch for an earlier change made after the store
+ * carries its data, so what the default mount's view saw is said beside
+ * it, never "no client could have seen them" */
 static void finding_uncovered(const struct sw_runrow *r, struct sw_findings *o)
 {
 	if (!r->truth_unresolved)
 		return;
+	const struct sw_view *v = &r->view_default;
+	char seen[320] = "";
+	if (v->src != SW_VIEW_NONE && v->n)
+		snprintf(seen, sizeof(seen), "; on a default mount (%s, %s) %llu of its %llu stores "
+			 "were still unseen at the end", v->name, view_src(v),
+			 (unsigned long long)v->unresolved, (unsigned long long)v->n);
 	add(o, "%s: %llu of %llu stores (%.1f%%) were never followed by a timestamp "
-	    "update before the run ended, so no client could have seen them "
-	    "(counted exactly in the writer's log).", r->label,
+	    "update before the run ended (counted exactly in the writer's log): a "
+	    "client sees such a store only when it refetches the data for an "
+	    "earlier change%s.", r->label,
 	    (unsigned long long)r->truth_unresolved, (unsigned long long)r->stores,
-	    100.0 * r->uncovered_share);
+	    100.0 * r->uncovered_share, seen);
 }
 
-/* deferred: the longest window against expire + writeback interval */
+/* deferred on a kernel: the longest window against expire + writeback
+ * interval.  An emulated row is left out: its model enforces the bound,
+ * so the sentence would only restate it. */
 static void finding_bound(const struct sw_runrow *r, const struct sw_runfacts *f,
 			  struct sw_findings *o)
 {
-	if (strcmp(r->policy, "deferred") || f->model_expire_ms < 0 || f->model_wb_ms < 0)
+	if (strcmp(r->policy, "deferred") || f->emulated || f->expire_ms < 0 || f->wb_ms < 0)
 		return;
-	double bound = (double)(f->model_expire_ms + f->model_wb_ms) / 1e3;
+	double bound = (double)(f->expire_ms + f->wb_ms) / 1e3;
 	if (r->truth_max_ns < 0) {
 		add(o, "%s: some stores had no update before the run ended, so the "
 		    "bound expire + writeback interval = %.1f s (%.1f s + %.1f s) "
-		    "could not be checked.", r->label, bound, f->model_expire_ms / 1e3,
-		    f->model_wb_ms / 1e3);
+		    "could not be checked.", r->label, bound, f->expire_ms / 1e3,
+		    f->wb_ms / 1e3);
 		return;
 	}
 	double mx = s_of(r->truth_max_ns);
 	add(o, "%s: the longest truth window was %.2f s against the bound expire + "
 	    "writeback interval = %.1f s (%.1f s + %.1f s); %s (windows are read "
 	    "from a histogram with < 0.8%% relative error).", r->label, mx, bound,
-	    f->model_expire_ms / 1e3, f->model_wb_ms / 1e3,
+	    f->expire_ms / 1e3, f->wb_ms / 1e3,
 	    mx <= bound * 1.008 ? "within it" : "ABOVE it");
 }
 
@@ -202,10 +260,12 @@ static void finding_observed(const struct sw_runrow *r, struct sw_findings *o)
 		d = -d;
 	if (d <= r->resolution_ns)
 		return;
-	add(o, "%s: the probe's median window (%.3f s) differs from the truth's "
-	    "(%.3f s) by %.3f s, more than the probe's resolution of %.3f s: see "
-	    "the run's report for why.", r->label, s_of(r->observed_p50_ns),
-	    s_of(r->truth_p50_ns), s_of(d), s_of(r->resolution_ns));
+	char a[32], b[32], c[32], e[32];
+	add(o, "%s: the probe's median window (%s) differs from the truth's "
+	    "(%s) by %s, more than the probe's resolution of %s: see "
+	    "the run's report for why.", r->label, dur(a, sizeof(a), r->observed_p50_ns),
+	    dur(b, sizeof(b), r->truth_p50_ns), dur(c, sizeof(c), d),
+	    dur(e, sizeof(e), r->resolution_ns));
 }
 
 /* native against the emulated eager of the same workload: the model is
@@ -230,36 +290,95 @@ static void finding_native(const struct sw_runrow *rows, int n, int i,
 	}
 }
 
-/* what a reader on the default mount saw, where it differs from the truth */
-static void finding_view(const struct sw_runrow *r, struct sw_findings *o)
+/* what a reader on the default mount saw: one sentence for every row that
+ * has a client view (one fact, one sentence), each row's median beside
+ * its truth median */
+static void finding_views(const struct sw_runrow *rows, int n, struct sw_findings *o)
 {
-	const struct sw_view *v = &r->view_default;
-	if (v->src == SW_VIEW_NONE || v->p50_ns == -2)
+	char list[900] = "";
+	size_t used = 0;
+	int k = 0, srcs = 0;
+	for (int i = 0; i < n; i++) {
+		const struct sw_view *v = &rows[i].view_default;
+		if (v->src == SW_VIEW_NONE || v->p50_ns == -2)
+			continue;
+		srcs |= 1 << v->src;
+		char p[48], t[48];
+		if (v->p50_ns == -1)
+			snprintf(p, sizeof(p), "not before the end");
+		else
+			dur(p, sizeof(p), v->p50_ns);
+		if (rows[i].truth_p50_ns < 0)
+			snprintf(t, sizeof(t), ">end");
+		else
+			dur(t, sizeof(t), rows[i].truth_p50_ns);
+		int w = snprintf(list + used, sizeof(list) - used, "%s%s %s (truth %s, %s)",
+				 k ? "; " : "", rows[i].label, p, t, v->src == SW_VIEW_KERNEL ? "k" : "r");
+		if (w < 0 || (size_t)w >= sizeof(list) - used)
+			break;
+		used += (size_t)w;
+		k++;
+	}
+	if (!k)
 		return;
-	const char *src = v->src == SW_VIEW_KERNEL ? "the kernel client"
-			  : "the replay of the client's rules";
-	if (v->p50_ns == -1)
-		add(o, "%s: on a default mount (%s, %s) more than half of the stores "
-		    "were not visible before the run ended.", r->label, v->name, src);
-	else if (r->truth_p50_ns < 0)
-		add(o, "%s: on a default mount (%s, %s) a reader saw half of the stores "
-		    "within %.2f s, although most stores had no update before the end.",
-		    r->label, v->name, src, s_of(v->p50_ns));
-	else
-		add(o, "%s: on a default mount (%s, %s) a reader saw half of the stores "
-		    "within %.2f s (truth median %.2f s).", r->label, v->name, src,
-		    s_of(v->p50_ns), s_of(r->truth_p50_ns));
+	add(o, "On a default mount a reader saw half of the stores within: %s (%s).", list,
+	    srcs == (1 << SW_VIEW_KERNEL) ? "k: the kernel client"
+	    : srcs == (1 << SW_VIEW_REPLAY) ? "r: the replay of the client's rules"
+	    : "k: the kernel client, r: the replay of the client's rules");
+}
+
+/* Runs of one command (their `same` key) stand for one fact: the run
+ * whose truth p50 is the group's median (the lower middle) speaks for
+ * them.  Returns 1 when row i is that run, with *runs the group's size. */
+static int speaks_for_group(const struct sw_runrow *rows, int n, int i, int *runs)
+{
+	int idx[SW_REPEAT_MAX], m = 0;
+	*runs = 1;
+	if (!rows[i].same[0])
+		return 1;
+	for (int j = 0; j < n && m < SW_REPEAT_MAX; j++)
+		if (!strcmp(rows[j].same, rows[i].same))
+			idx[m++] = j;
+	*runs = m;
+	/* insertion sort by truth p50, >end above every figure, ties by index */
+	for (int a = 1; a < m; a++)
+		for (int b = a; b > 0; b--) {
+			int64_t x = rows[idx[b - 1]].truth_p50_ns, y = rows[idx[b]].truth_p50_ns;
+			x = x < 0 ? INT64_MAX : x;
+			y = y < 0 ? INT64_MAX : y;
+			if (x <= y)
+				break;
+			int t = idx[b];
+			idx[b] = idx[b - 1];
+			idx[b - 1] = t;
+		}
+	return idx[(m - 1) / 2] == i;
 }
 
 void sw_findings_compute(const struct sw_runrow *rows, const struct sw_runfacts *facts,
 			 int n, struct sw_findings *out)
 {
+	struct sw_runrow *one = malloc((size_t)(n > 0 ? n : 1) * sizeof(*one));
+	int m = 0;
 	memset(out, 0, sizeof(*out));
+	if (!one)
+		return;
 	for (int i = 0; i < n; i++) {
-		finding_uncovered(&rows[i], out);
-		finding_bound(&rows[i], &facts[i], out);
-		finding_native(rows, n, i, out);
-		finding_observed(&rows[i], out);
-		finding_view(&rows[i], out);
+		int runs;
+		if (!speaks_for_group(rows, n, i, &runs))
+			continue;
+		one[m] = rows[i];
+		if (runs > 1) {
+			size_t u = strlen(one[m].label);
+			snprintf(one[m].label + u, sizeof(one[m].label) - u, " (median of %d runs)", runs);
+		}
+		finding_uncovered(&one[m], out);
+		finding_bound(&one[m], &facts[i], out);
+		finding_observed(&one[m], out);
+		m++;
 	}
+	for (int i = 0; i < m; i++)
+		finding_native(one, m, i, out);
+	finding_views(one, m, out);
+	free(one);
 }

@@ -24,7 +24,22 @@ struct sw_runfacts {
 	int64_t clock_err_ns;    /* -1: same host (exact) */
 	int64_t resolution_ns;   /* probe 0's resolution, -1 none */
 	char command[1024];      /* the command that made the run */
+	int emulated;            /* the writer emulated the policy (no kernel) */
+	int tcg;                 /* the writer ran in a qemu TCG guest (meta
+				    accel): no absolute latency to post */
+	char server[16];         /* "ganesha", "knfsd"; "" unknown */
+	int settled;             /* the file was settled at the writer's
+				    set-up: 1, 0, -1 unknown */
+	int validated;           /* the report names the validate run its
+				    emulated rows rest on */
+	int64_t wb_ms, expire_ms; /* the writeback the run ran under (the
+				    model's, else the kernel's); -1 unknown */
 };
+
+/* The kernel's own writeback (vm.dirty_writeback_centisecs,
+ * vm.dirty_expire_centisecs defaults): anything else is scaled. */
+#define SW_KERNEL_WB_MS 5000
+#define SW_KERNEL_EXPIRE_MS 30000
 
 /* From a run folder and its pass (S).  Returns 0; unreadable meta leaves
  * fields empty / -1. */
@@ -33,9 +48,23 @@ int sw_runfacts_load(const char *dir, const struct sw_summary *S, struct sw_runf
 #define SW_MAX_FINDINGS 48
 struct sw_findings {
 	int n;
-	char text[SW_MAX_FINDINGS][400]; /* one sentence each, numbers and resolution */
+	char text[SW_MAX_FINDINGS][1024]; /* one sentence each, numbers and resolution */
 };
 /* The findings of rows[0..n) with their facts (labels set). */
 void sw_findings_compute(const struct sw_runrow *rows, const struct sw_runfacts *facts,
 			 int n, struct sw_findings *out);
+
+/* Why the runs are a sketch and not evidence to post (one sentence a
+ * reason, none: out->n == 0): every row emulated; every row served by
+ * ganesha; writeback scaled from the kernel's defaults; a file not
+ * settled at the writer's set-up; fewer than SW_MAIL_MIN_REPEATS runs of
+ * a row's command.  The caveats every mail carries (a model row that rests
+ * on no validate run) go to caveats. */
+#define SW_MAIL_MIN_REPEATS 5
+void sw_mail_refusals(const struct sw_runrow *rows, const struct sw_runfacts *facts, int n,
+		      struct sw_findings *out, struct sw_findings *caveats);
+/* A shell command as a reader can paste it: the harness's own programs as
+ * ./stalewin subcommands, paths inside the checkout (top) relative to it,
+ * a run folder (--out) by its base name. */
+void sw_mail_command(const char *cmd, const char *top, char *dst, size_t n);
 #endif

@@ -100,6 +100,7 @@ struct sw_summary {
 	char kernel[160], fs[64], fs_opts[512], sysctls[512], libnfs[64];
 	char trap[32];
 	int synthetic;
+	int emulated;            /* the writer emulated the policy (meta) */
 	/* clock */
 	int clock_file;          /* 1: clock.json present */
 	int64_t offset_ns, err_ns;

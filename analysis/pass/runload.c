@@ -76,6 +76,7 @@ static void writer_meta(struct sw_summary *S, const char *meta)
 	if (!S->cmdline[0])
 		argv_of(m, S->cmdline, sizeof(S->cmdline));
 	S->synthetic = json_is_true(json_object_get(m, "synthetic"));
+	S->emulated = json_is_true(json_object_get(m, "emulated"));
 	fs = json_object_get(m, "filesystem");
 	str_of(fs, "type", S->fs, sizeof(S->fs));
 	str_of(fs, "mount_options", S->fs_opts, sizeof(S->fs_opts));

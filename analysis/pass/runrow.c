@@ -66,7 +66,7 @@ void sw_runrow_fill(const struct sw_summary *S, struct sw_runrow *r)
 	r->resolution_ns = S->nobs ? S->obs[0].resolution_ns : -1;
 	pick_views(S, r->vers, r);
 	r->updates_per_1k = S->stores ? 1000.0 * (double)S->updates / (double)S->stores : 0;
-	r->trap_p50_ns = S->traps ? sw_hist_quantile(&S->trap_ns, 0.5) : -2;
+	r->trap_p50_ns = S->emulated && S->traps ? sw_hist_quantile(&S->trap_ns, 0.5) : -2;
 	/* what the row shows first: a command that does not say its
 	 * policy (stalewin-synth's) must not make two policies one */
 	int w = snprintf(r->same, sizeof(r->same), "%s|%s|%s|%s|", r->policy, r->workload,

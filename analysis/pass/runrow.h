@@ -41,7 +41,11 @@ struct sw_runrow {
 	int64_t observed_p50_ns; /* probe 0 target 0; -2 no probe */
 	struct sw_view view_default, view_cto;
 	double updates_per_1k;   /* timestamp updates per 1000 stores */
-	int64_t trap_p50_ns;     /* write-fault trap latency p50, -2 none */
+	int64_t trap_p50_ns;     /* the emulator's write-fault trap latency
+				    p50 (userfaultfd + futimens: a cost of the
+				    emulation, never a kernel's), -2 none or
+				    not emulated, -3 measured in a TCG guest
+				    (set by the mail: no absolute latency) */
 	int64_t resolution_ns;   /* probe 0's resolution, -1 none */
 	char same[1024];         /* policy|workload|fs|kernel| and the run's
 				    command without --out, --log and --seed

@@ -41,14 +41,70 @@ static void default_date(char *dst, size_t n)
 		 mo[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
-static int mail_out(int n, char **dirs, struct sw_mail_hdr *h, char *subj, size_t subjn)
+/* the mail's order: workload, then policy (eager, deferred, lang, none,
+ * native), then kernel and filesystem; the arguments' order otherwise */
+static int policy_rank(const char *p)
+{
+	static const char *const order[] = { "eager", "deferred", "lang", "none", "native" };
+	for (int i = 0; i < 5; i++)
+		if (!strncmp(p, order[i], strlen(order[i])))
+			return i;
+	return 5;
+}
+
+static const struct sw_runrow *sort_rows;
+static int by_mail_order(const void *a, const void *b)
+{
+	const struct sw_runrow *x = &sort_rows[*(const int *)a], *y = &sort_rows[*(const int *)b];
+	int c = strcmp(x->workload, y->workload);
+	if (!c)
+		c = policy_rank(x->policy) - policy_rank(y->policy);
+	if (!c)
+		c = strcmp(x->policy, y->policy);
+	if (!c)
+		c = strcmp(x->kernel, y->kernel);
+	if (!c)
+		c = strcmp(x->fs, y->fs);
+	return c ? c : *(const int *)a - *(const int *)b;
+}
+
+static int sort_for_mail(struct sw_runrow *rows, struct sw_runfacts *fa, int n)
+{
+	int *ix = malloc((size_t)n * sizeof(*ix));
+	struct sw_runrow *r2 = malloc((size_t)n * sizeof(*r2));
+	struct sw_runfacts *f2 = malloc((size_t)n * sizeof(*f2));
+	if (!ix || !r2 || !f2) {
+		free(ix);
+		free(r2);
+		free(f2);
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		ix[i] = i;
+	sort_rows = rows;
+	qsort(ix, (size_t)n, sizeof(*ix), by_mail_order);
+	for (int i = 0; i < n; i++) {
+		r2[i] = rows[ix[i]];
+		f2[i] = fa[ix[i]];
+	}
+	memcpy(rows, r2, (size_t)n * sizeof(*rows));
+	memcpy(fa, f2, (size_t)n * sizeof(*fa));
+	free(ix);
+	free(r2);
+	free(f2);
+	return 0;
+}
+
+static int mail_out(int n, char **dirs, struct sw_mail_hdr *h, char *subj, size_t subjn,
+		    int sketch)
 {
 	struct sw_runrow *rows = calloc((size_t)n, sizeof(*rows));
 	struct sw_runfacts *fa = calloc((size_t)n, sizeof(*fa));
-	struct sw_findings *fi = malloc(sizeof(*fi));
+	struct sw_findings *fi = malloc(sizeof(*fi)), *sk = malloc(sizeof(*sk)),
+			   *cav = malloc(sizeof(*cav));
 	struct sw_summary *S = malloc(sizeof(*S));
 	int rc = 1;
-	if (!rows || !fa || !fi || !S)
+	if (!rows || !fa || !fi || !S || !sk || !cav)
 		goto out;
 	rc = 0;
 	for (int i = 0; i < n && rc != 1 && rc != 2; i++) {
@@ -62,13 +118,51 @@ static int mail_out(int n, char **dirs, struct sw_mail_hdr *h, char *subj, size_
 	}
 	if (rc == 1 || rc == 2)
 		goto out;
+	if (sort_for_mail(rows, fa, n)) {
+		rc = 1;
+		goto out;
+	}
 	unsigned dims = sw_runrow_label(rows, n);
+	const char *top = getenv("SW_TOP");
+	for (int i = 0; i < n; i++) {
+		char cmd[sizeof(fa[i].command)];
+		sw_mail_command(fa[i].command, top, cmd, sizeof(cmd));
+		memcpy(fa[i].command, cmd, sizeof(cmd));
+		if (fa[i].tcg && rows[i].trap_p50_ns >= 0)
+			rows[i].trap_p50_ns = -3; /* no absolute latency from TCG */
+	}
 	sw_findings_compute(rows, fa, n, fi);
+	sw_mail_refusals(rows, fa, n, sk, cav);
+	if (sk->n && !sketch) {
+		for (int i = 0; i < sk->n; i++)
+			fprintf(stderr, "stalewin-report mail: a sketch, not evidence to post: %s\n",
+				sk->text[i]);
+		fputs("stalewin-report mail: refused (--sketch writes it anyway, marked as a sketch)\n",
+		      stderr);
+		rc = 2;
+		goto out;
+	}
+	h->sketch = sk;
+	h->caveats = cav;
 	if (!h->subject) {
 		default_subject(subj, subjn, rows, n);
 		h->subject = subj;
 	}
-	sw_fmt_mail(stdout, h, rows, fa, n, dims, fi);
+	if (sk->n && !strstr(h->subject, "sketch")) {
+		size_t u = strlen(h->subject);
+		char *ns = malloc(u + 16);
+		if (!ns) {
+			rc = 1;
+			goto out;
+		}
+		snprintf(ns, u + 16, "[sketch] %s", h->subject);
+		h->subject = ns;
+		sw_fmt_mail(stdout, h, rows, fa, n, dims, fi);
+		free(ns);
+		h->subject = NULL;
+	} else {
+		sw_fmt_mail(stdout, h, rows, fa, n, dims, fi);
+	}
 	if (fflush(stdout)) {
 		perror("stalewin-report mail: stdout");
 		rc = 1;
@@ -77,6 +171,8 @@ out:
 	free(rows);
 	free(fa);
 	free(fi);
+	free(sk);
+	free(cav);
 	free(S);
 	return rc;
 }
@@ -86,15 +182,19 @@ int sw_mail_main(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "to", 1, 0, 't' }, { "from", 1, 0, 'f' }, { "subject", 1, 0, 's' },
 		{ "date", 1, 0, 'd' }, { "attach", 1, 0, 'a' }, { "help", 0, 0, 'h' },
+		{ "cc", 1, 0, 'c' }, { "in-reply-to", 1, 0, 'i' }, { "sketch", 0, 0, 'k' },
 		{ 0, 0, 0, 0 } };
 	static const char *attach[MAX_ATTACH];
 	char from[320], date[64], subj[256], host[256] = "localhost";
 	struct sw_mail_hdr h = { .to = "linux-nfs@vger.kernel.org", .attach = attach };
-	int o;
+	int o, sketch = 0;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "t:f:s:d:a:h", lo, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "t:f:s:d:a:hc:i:k", lo, NULL)) != -1) {
 		switch (o) {
+		case 'c': h.cc = optarg; break;
+		case 'i': h.in_reply_to = optarg; break;
+		case 'k': sketch = 1; break;
 		case 't': h.to = optarg; break;
 		case 'f': h.from = optarg; break;
 		case 's': h.subject = optarg; break;
@@ -109,18 +209,26 @@ int sw_mail_main(int argc, char **argv)
 			break;
 		default:
 			return sw_cli_usage(o, "usage: stalewin-report mail RUN... [--to LIST] [--from ADDR]\n"
-					    "         [--subject S] [--date RFC5322-DATE] [--attach FILE]...\n");
+					    "         [--cc LIST] [--in-reply-to MSGID] [--subject S]\n"
+					    "         [--date RFC5322-DATE] [--attach FILE]... [--sketch]\n"
+					    "  refuses (exit 2, naming each reason) runs that are a sketch:\n"
+					    "  every row emulated, every row on ganesha, writeback scaled\n"
+					    "  from the kernel's defaults, a file not settled, fewer than 5\n"
+					    "  runs of a command; --sketch writes it marked as one\n");
 		}
 	}
 	int n = argc - optind;
 	if (sw_cli_check_runs("mail", n, SW_SUMMARY_MAX_RUNS))
 		return 2;
-	for (const char *s = h.subject; s && *s; s++)
-		if (*s == '\n' || *s == '\r') {
-			fputs("stalewin-report mail: expected a one-line --subject, saw a line break\n",
-			      stderr);
-			return 2;
-		}
+	const char *one_line[] = { h.subject, h.cc, h.in_reply_to, h.to, h.from };
+	static const char *const names[] = { "--subject", "--cc", "--in-reply-to", "--to", "--from" };
+	for (int k = 0; k < 5; k++)
+		for (const char *s = one_line[k]; s && *s; s++)
+			if (*s == '\n' || *s == '\r') {
+				fprintf(stderr, "stalewin-report mail: expected a one-line %s, saw a line break\n",
+					names[k]);
+				return 2;
+			}
 	if (!h.from) {
 		const char *u = getenv("USER");
 		gethostname(host, sizeof(host) - 1);
@@ -131,5 +239,5 @@ int sw_mail_main(int argc, char **argv)
 		default_date(date, sizeof(date));
 		h.date = date;
 	}
-	return mail_out(n, argv + optind, &h, subj, sizeof(subj));
+	return mail_out(n, argv + optind, &h, subj, sizeof(subj), sketch);
 }
