@@ -42,9 +42,13 @@ for v in c t s; do [ -n "${!v}" ] || fail "1: no $v in the log: $(head -5 $S/d1)
 if [ -n "$c" ] && [ -n "$t" ] && [ -n "$s" ]; then
 	[ $((t - c)) -ge 1500000000 ] || fail "1: expected the set-up >= 1.5 s after the file's ctime $c ns, saw it at $t ns ($(((t - c) / 1000000)) ms)"
 	[ $((s - c)) -ge 1500000000 ] || fail "1: expected the first store >= 1.5 s after the file's ctime $c ns, saw it at $s ns"
-	[ $((s - c)) -lt 3000000000 ] || fail "1: expected the first store within 3 s of the file's ctime, saw $(((s - c) / 1000000)) ms"
+	# bounds, not timings: a loaded machine moves the start, never the
+	# lead (the wait is what remained of 1.5 s when the writer began)
+	[ $((s - c)) -lt 8000000000 ] || fail "1: expected the first store within 8 s of the file's ctime (a lead of 1.5 s), saw $(((s - c) / 1000000)) ms"
 fi
-grep -q 'lead-ms 1500: waited 1\.[2-5][0-9]* s' $S/d1 || fail "1: expected a NOTE 'waited ~1.3 s', saw: $(grep -i lead $S/d1)"
+w=$(sed -n 's/.*lead-ms 1500: waited \([0-9.]*\) s.*/\1/p' $S/d1 | head -1)
+[ -n "$w" ] && awk -v w="$w" 'BEGIN { exit !(w > 0 && w <= 1.55) }' ||
+	fail "1: expected a NOTE 'waited X s' with 0 < X <= 1.55, saw: $(grep -i lead $S/d1)"
 
 # 2. an old file: no wait
 : >$S/f2 && truncate -s 1M $S/f2
@@ -54,7 +58,7 @@ sleep 0.7
 "$LD" $S/l2 >$S/d2 || fail "2: logdump exit $?"
 grep -q 'lead-ms 500: .*no wait' $S/d2 || fail "2: expected a NOTE 'no wait', saw: $(grep -i lead $S/d2)"
 t=$(field $S/d2 SETUP t) s=$(field $S/d2 STORE t_before)
-[ -n "$s" ] && [ $((s - t)) -lt 1000000000 ] || fail "2: expected the first store within 1 s of the set-up ($t), saw ${s:-none}"
+[ -n "$s" ] && [ $((s - t)) -lt 5000000000 ] || fail "2: expected the first store within 5 s of the set-up ($t; a wait would be 0.5 s or more each time), saw ${s:-none}"
 
 # 3. SIGTERM in the wait
 : >$S/f3 && truncate -s 1M $S/f3
@@ -66,7 +70,7 @@ kill -TERM $pid
 wait $pid; rc=$?
 dt=$((($(date +%s%N) - t0) / 1000000))
 [ $rc -eq 0 ] || fail "3: SIGTERM in the wait: exit $rc: $(cat $S/e3)"
-[ $dt -lt 2000 ] || fail "3: expected the writer to end within 2 s of SIGTERM, saw $dt ms"
+[ $dt -lt 10000 ] || fail "3: expected the writer to end within 10 s of SIGTERM (a wait that blocks it runs 20 s), saw $dt ms"
 "$LD" $S/l3 >$S/d3 || fail "3: logdump exit $?"
 tail -1 $S/d3 | grep -q 'END .*reason=2' || fail "3: expected the last record END reason=2, saw: $(tail -1 $S/d3)"
 grep -q ' STORE ' $S/d3 && fail "3: expected no STORE after a stop in the wait, saw $(grep -c ' STORE ' $S/d3)"
