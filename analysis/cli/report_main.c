@@ -27,6 +27,8 @@ static void usage(FILE *f)
 	      "       stalewin-report compare RUN|@RUN_ID... [--format text|json] [--db F]\n"
 	      "       stalewin-report summary RUN... [--json] [--profiles FILE]\n"
 	      "       stalewin-report mail RUN... [--to LIST] [--subject S] [--attach F]...\n"
+	      "       stalewin-report plan PLAN [--json]\n"
+	      "       stalewin-report study DIR [--json]\n"
 	      "       stalewin-report archive add RUN... --db F\n"
 	      "       stalewin-report archive list --db F\n"
 	      "       stalewin-report archive query --db F [--policy P] [--kernel K]\n"
@@ -174,6 +176,10 @@ int main(int argc, char **argv)
 		return sw_summary_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "mail"))
 		return sw_mail_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "plan"))
+		return sw_plan_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "study"))
+		return sw_study_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "archive"))
 		return sw_archive_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "report")) {

@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: MIT */
+/* plan.c - study plans: parse (libinih), check, expand into cells. */
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+static const char *const ok_kernel[] = { "stock:6.1", "stock:6.12", "stock:7.2", "patched:6.1",
+					 "patched:7.2", NULL };
+static const char *const ok_policy[] = { "eager", "deferred", "lang", NULL };
+static const char *const ok_fs[] = { "ext4", "ext4-lazytime", "xfs", "btrfs", "tmpfs", NULL };
+static const char *const ok_vers[] = { "3", "4.2", NULL };
+static const char *const ok_reader[] = { "kept-open", "cto", NULL };
+static const char *const ok_workload[] = { "rewrite", "random", NULL };
+
+struct ctx {
+	struct sw_plan *p;
+	struct sw_plan_group *cur;  /* NULL: before any section */
+	int line;                   /* of the line the handler sees */
+	char *err;
+	int errlen, bad;
+	FILE *f;
+};
+
+static void list_of(const char *const *ok, char *dst, size_t n)
+{
+	size_t u = 0;
+	dst[0] = 0;
+	for (int i = 0; ok[i] && u < n; i++)
+		u += (size_t)snprintf(dst + u, n - u, "%s%s", i ? " " : "", ok[i]);
+}
+
+static int fail(struct ctx *c, const char *fmt, const char *a, const char *b)
+{
+	char m[512];
+	snprintf(m, sizeof(m), fmt, a, b);
+	snprintf(c->err, (size_t)c->errlen, "%s:%d: %s", c->p->path, c->line, m);
+	c->bad = 1;
+	return 0;
+}
+
+/* an axis: space-separated values, each one of ok (NULL: any of the
+ * mount profiles) */
+static int axis(struct ctx *c, struct sw_plan_axis *a, const char *key, const char *val,
+		const char *const *ok)
+{
+	char buf[1024], want[256];
+	snprintf(buf, sizeof(buf), "%s", val);
+	a->n = 0;
+	for (char *s, *t = strtok_r(buf, " \t,", &s); t; t = strtok_r(NULL, " \t,", &s)) {
+		int good = 0;
+		if (ok) {
+			for (int i = 0; ok[i] && !good; i++)
+				good = !strcmp(t, ok[i]);
+		} else {
+			int v;
+			char tail;
+			good = !strcmp(t, "default") || !strcmp(t, "noac") ||
+			       (sscanf(t, "actimeo=%d%c", &v, &tail) == 1 && v >= 0 && v <= 3600);
+		}
+		if (!good) {
+			if (ok)
+				list_of(ok, want, sizeof(want));
+			else
+				snprintf(want, sizeof(want), "default noac actimeo=N");
+			char k[300];
+			snprintf(k, sizeof(k), "%.40s: expected one of %.200s", key, want);
+			return fail(c, "%s, saw '%s'", k, t);
+		}
+		if (a->n == SW_PLAN_AX)
+			return fail(c, "%s: expected at most 8 values, saw more ('%s')", key, t);
+		snprintf(a->v[a->n++], SW_PLAN_VAL, "%s", t);
+	}
+	if (!a->n)
+		return fail(c, "%s: expected at least one value, saw '%s'", key, val);
+	return 1;
+}
+
+static int number(struct ctx *c, int *dst, const char *key, const char *val, int lo, int hi)
+{
+	char *end;
+	long v = strtol(val, &end, 10);
+	if (!*val || *end || v < lo || v > hi) {
+		char k[120];
+		snprintf(k, sizeof(k), "%.40s: expected a whole number %d..%d", key, lo, hi);
+		return fail(c, "%s, saw '%s'", k, val);
+	}
+	*dst = (int)v;
+	return 1;
+}
+
+static int handler(void *user, const char *section, const char *key, const char *val)
+{
+	struct ctx *c = user;
+	if (c->bad)
+		return 0;
+	if (!key) /* sections are opened by reader() */
+		return 1;
+	if (!c->cur)
+		return fail(c, "expected a [section] before '%s = %s', saw the key first", key, val);
+	(void)section;
+	struct sw_plan_group *g = c->cur;
+	if (!strcmp(key, "kernel"))
+		return axis(c, &g->kernel, key, val, ok_kernel);
+	if (!strcmp(key, "policy"))
+		return axis(c, &g->policy, key, val, ok_policy);
+	if (!strcmp(key, "fs"))
+		return axis(c, &g->fs, key, val, ok_fs);
+	if (!strcmp(key, "vers"))
+		return axis(c, &g->vers, key, val, ok_vers);
+	if (!strcmp(key, "mount"))
+		return axis(c, &g->mount, key, val, NULL);
+	if (!strcmp(key, "reader"))
+		return axis(c, &g->reader, key, val, ok_reader);
+	if (!strcmp(key, "workload"))
+		return axis(c, &g->workload, key, val, ok_workload);
+	if (!strcmp(key, "repeats"))
+		return number(c, &g->repeats, key, val, 1, 1000);
+	if (!strcmp(key, "duration_s"))
+		return number(c, &g->duration_s, key, val, 5, 86400);
+	if (!strcmp(key, "reader_every_ms"))
+		return number(c, &g->reader_every_ms, key, val, 10, 60000);
+	if (!strcmp(key, "lead_s")) {
+		if (!strcmp(val, "settled")) {
+			g->lead_s = -1;
+			return 1;
+		}
+		return number(c, &g->lead_s, key, val, 0, 3600);
+	}
+	if (!strcmp(key, "writeback")) {
+		double w, e;
+		char tail;
+		if (!strcmp(val, "kernel")) {
+			g->wb_ms = g->expire_ms = 0;
+			return 1;
+		}
+		if (sscanf(val, "%lf/%lf%c", &w, &e, &tail) != 2 || w < 0.1 || e < 0.1 || w > 600 || e > 3600)
+			return fail(c, "writeback: expected 'kernel' or WB_S/EXPIRE_S (e.g. 1/5), saw '%s'%s",
+				    val, "");
+		g->wb_ms = (int)(w * 1000 + 0.5);
+		g->expire_ms = (int)(e * 1000 + 0.5);
+		return 1;
+	}
+	return fail(c, "unknown key '%s' (expected kernel policy fs vers mount reader workload "
+		    "writeback repeats lead_s duration_s reader_every_ms)%s", key, "");
+}
+
+/* Lines read so far (the handler's line: inih reads a line, then calls
+ * the handler), and the sections as they begin, so that one with no key
+ * of its own still makes a group and errors name their lines. */
+static char *reader(char *str, int num, void *stream)
+{
+	struct ctx *c = stream;
+	char *r = fgets(str, num, c->f);
+	if (!r || c->bad)
+		return r;
+	c->line++;
+	const char *b = r + strspn(r, " \t");
+	const char *e = *b == '[' ? strchr(b, ']') : NULL;
+	if (!e)
+		return r;
+	char name[64];
+	snprintf(name, sizeof(name), "%.*s", (int)(e - b - 1), b + 1);
+	struct sw_plan *p = c->p;
+	if (!strcmp(name, "global")) {
+		if (p->ngroups)
+			fail(c, "expected [global] before every other section, saw it after [%s]%s",
+			     p->g[p->ngroups - 1].name, "");
+		c->cur = &p->global;
+		return r;
+	}
+	for (int i = 0; i < p->ngroups; i++)
+		if (!strcmp(p->g[i].name, name)) {
+			fail(c, "expected each section once, saw [%s] again%s", name, "");
+			return r;
+		}
+	if (p->ngroups == SW_PLAN_GROUPS) {
+		fail(c, "expected at most 32 sections, saw [%s]%s", name, "");
+		return r;
+	}
+	c->cur = &p->g[p->ngroups++];
+	*c->cur = p->global;
+	snprintf(c->cur->name, sizeof(c->cur->name), "%s", name);
+	c->cur->line = c->line;
+	return r;
+}
+
+int sw_plan_load(const char *path, struct sw_plan *p, char *err, int errlen)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->path, sizeof(p->path), "%s", path);
+	struct sw_plan_group *d = &p->global;
+	snprintf(d->name, sizeof(d->name), "global");
+	d->repeats = 10;
+	d->lead_s = -1;
+	d->duration_s = 120;
+	d->reader_every_ms = 100;
+	snprintf(d->vers.v[0], SW_PLAN_VAL, "3");
+	snprintf(d->vers.v[1], SW_PLAN_VAL, "4.2");
+	d->vers.n = 2;
+	snprintf(d->mount.v[0], SW_PLAN_VAL, "default");
+	d->mount.n = 1;
+	snprintf(d->reader.v[0], SW_PLAN_VAL, "kept-open");
+	snprintf(d->reader.v[1], SW_PLAN_VAL, "cto");
+	d->reader.n = 2;
+	snprintf(d->workload.v[0], SW_PLAN_VAL, "rewrite");
+	d->workload.n = 1;
+	struct ctx c = { .p = p, .err = err, .errlen = errlen };
+	c.f = fopen(path, "r");
+	if (!c.f) {
+		snprintf(err, (size_t)errlen, "%s: cannot open the plan", path);
+		return -1;
+	}
+	int rc = ini_parse_stream(reader, &c, handler, &c);
+	fclose(c.f);
+	if (c.bad)
+		return -1;
+	if (rc > 0) {
+		snprintf(err, (size_t)errlen, "%s:%d: expected '[section]', 'key = value' or a comment, saw "
+			 "something else", path, rc);
+		return -1;
+	}
+	if (rc < 0) {
+		snprintf(err, (size_t)errlen, "%s: cannot read the plan", path);
+		return -1;
+	}
+	if (!p->ngroups) {
+		snprintf(err, (size_t)errlen, "%s: expected at least one section besides [global], saw none",
+			 path);
+		return -1;
+	}
+	for (int i = 0; i < p->ngroups; i++) {
+		const struct sw_plan_group *g = &p->g[i];
+		const char *miss = !g->kernel.n ? "kernel" : !g->policy.n ? "policy" : !g->fs.n ? "fs" : NULL;
+		if (miss) {
+			snprintf(err, (size_t)errlen, "%s:%d: [%s]: expected a '%s' (here or in [global]), saw none",
+				 path, g->line, g->name, miss);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Why a cell cannot run today, or NULL. */
+static const char *not_runnable(const char *kernel, const char *policy, const char *fs)
+{
+	int patched = !strncmp(kernel, "patched:", 8);
+	if (!strcmp(fs, "ext4-lazytime"))
+		return "vm run mounts no ext4 with lazytime yet";
+	if (!patched && strcmp(policy, "eager"))
+		return "a stock kernel has only eager (deferred and lang need the patched kernel; "
+		       "emulated rows are no evidence)";
+	if (patched && strcmp(policy, "eager") && strcmp(fs, "ext4"))
+		return "the patched series defers the update on ext4 only (xfs and btrfs are not "
+		       "converted yet)";
+	if (patched && !strcmp(fs, "tmpfs"))
+		return "tmpfs write-protects no page again: no policy of the series applies to it";
+	return NULL;
+}
+
+static int add(char *dst, size_t n, size_t *u, const char *fmt, const char *a, const char *b)
+{
+	int w = snprintf(dst + *u, n - *u, fmt, a, b);
+	if (w < 0 || (size_t)w >= n - *u)
+		return -1;
+	*u += (size_t)w;
+	return 0;
+}
+
+static void cell_args(const struct sw_plan_group *g, struct sw_plan_cell *c)
+{
+	size_t u = 0;
+	char *a = c->args, num[64], num2[64];
+	size_t n = sizeof(c->args);
+	const char *k = c->kernel;
+	int patched = !strncmp(k, "patched:", 8);
+	const char *kv = patched ? (!strcmp(k + 8, "6.1") ? "patched" : "patched:7.2")
+			 : (!strcmp(k + 6, "6.1") ? "stock" : k + 6);
+	add(a, n, &u, "--kernel %s%s", kv, "");
+	/* the patched kernel's own policy; a stock kernel's eager is native */
+	add(a, n, &u, " --policy %s --fs %s", patched ? c->policy : "native", c->fs);
+	add(a, n, &u, " --workload %s%s", c->workload, "");
+	snprintf(num, sizeof(num), "%d", g->duration_s);
+	add(a, n, &u, " --duration %s%s", num, "");
+	snprintf(num, sizeof(num), "%d", c->lead_s);
+	add(a, n, &u, " --lead %s%s", num, "");
+	snprintf(num, sizeof(num), "%d", g->reader_every_ms);
+	add(a, n, &u, " --reader-every-ms %s%s", num, "");
+	if (g->wb_ms) {
+		snprintf(num, sizeof(num), "%d", g->wb_ms / 10);
+		snprintf(num2, sizeof(num2), "%d", g->expire_ms / 10);
+		add(a, n, &u, " --sysctl vm.dirty_writeback_centisecs=%s --sysctl vm.dirty_expire_centisecs=%s",
+		    num, num2);
+	}
+	int v3 = 0, v4 = 0;
+	for (int i = 0; i < g->vers.n; i++)
+		for (int m = 0; m < g->mount.n; m++) {
+			const char *vs = g->vers.v[i], *mo = g->mount.v[m];
+			int is3 = !strcmp(vs, "3");
+			v3 |= is3;
+			v4 |= !is3;
+			add(a, n, &u, " --mount-opts vers=%s%s", vs, is3 ? ",nolock" : "");
+			if (strcmp(mo, "default"))
+				add(a, n, &u, ",%s%s", mo, "");
+		}
+	add(a, n, &u, " --probe-vers %s%s", v3 && v4 ? "3+4" : v4 ? "4" : "3", "");
+	for (int r = 0; r < g->reader.n; r++)
+		add(a, n, &u, " --reader-mode %s%s", g->reader.v[r], "");
+}
+
+int sw_plan_cells(const struct sw_plan *p, int (*fn)(const struct sw_plan_cell *c, void *ctx),
+		  void *ctx)
+{
+	struct sw_plan_cell c;
+	for (int gi = 0; gi < p->ngroups; gi++) {
+		const struct sw_plan_group *g = &p->g[gi];
+		for (int k = 0; k < g->kernel.n; k++)
+			for (int po = 0; po < g->policy.n; po++)
+				for (int f = 0; f < g->fs.n; f++)
+					for (int w = 0; w < g->workload.n; w++) {
+						memset(&c, 0, sizeof(c));
+						c.g = g;
+						snprintf(c.kernel, sizeof(c.kernel), "%s", g->kernel.v[k]);
+						snprintf(c.policy, sizeof(c.policy), "%s", g->policy.v[po]);
+						snprintf(c.fs, sizeof(c.fs), "%s", g->fs.v[f]);
+						snprintf(c.workload, sizeof(c.workload), "%s", g->workload.v[w]);
+						snprintf(c.id, sizeof(c.id), "%s/%s-%s-%s-%s", g->name, c.kernel,
+							 c.policy, c.fs, c.workload);
+						for (char *s = c.id; *s; s++)
+							if (*s == ':')
+								*s = '_';
+						int wb = g->wb_ms ? g->wb_ms : 5000, ex = g->expire_ms ? g->expire_ms : 30000;
+						/* settled: 2 expire + 10 writeback + ext4's 5 s commit */
+						c.lead_s = g->lead_s >= 0 ? g->lead_s : (2 * ex + 10 * wb + 5000 + 999) / 1000;
+						/* boot and clock ~40 s, the lead, the run, the report ~20 s */
+						c.est_s = 40 + c.lead_s + g->duration_s + 20;
+						const char *why = not_runnable(c.kernel, c.policy, c.fs);
+						c.runnable = !why;
+						if (why)
+							snprintf(c.why, sizeof(c.why), "%s", why);
+						else
+							cell_args(g, &c);
+						int rc = fn(&c, ctx);
+						if (rc)
+							return rc;
+					}
+	}
+	return 0;
+}

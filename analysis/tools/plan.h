@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plan.h - a study plan (an .ini file of plans/, fio's job files as the model): a
+ * [global] section of defaults and one section per cell group, each axis a
+ * space-separated list.  A cell is one (kernel, policy, filesystem,
+ * workload) of a group; each of its repeats is one `stalewin vm run`
+ * whose kernel mounts cover every NFS version x mount profile of the
+ * group, read by every reader mode.  A cell the harness cannot run yet is
+ * kept with its reason, never dropped.
+ *
+ * Keys (units in the name where they have one):
+ *   kernel     stock:6.1 stock:6.12 stock:7.2 patched:6.1 patched:7.2
+ *   policy     eager deferred lang (the patched kernel's own; on a stock
+ *              kernel eager is its native behaviour)
+ *   fs         ext4 ext4-lazytime xfs btrfs tmpfs
+ *   vers       3 4.2
+ *   mount      default actimeo=N noac (profiles of every version's mount)
+ *   reader     kept-open cto
+ *   workload   rewrite random
+ *   writeback  kernel | WB_S/EXPIRE_S (e.g. 1/5: scaled, every row says so)
+ *   repeats    runs of each cell (>= 1; default 10)
+ *   lead_s     settled | S (default settled: 2 expire + 10 writeback +
+ *              the 5 s commit after the file's creation)
+ *   duration_s, reader_every_ms
+ */
+#ifndef STALEWIN_PLAN_H
+#define STALEWIN_PLAN_H
+
+#include <stdio.h>
+
+#define SW_PLAN_AX 8        /* values of one axis */
+#define SW_PLAN_GROUPS 32
+#define SW_PLAN_VAL 48
+
+struct sw_plan_axis {
+	int n;
+	char v[SW_PLAN_AX][SW_PLAN_VAL];
+};
+
+struct sw_plan_group {
+	char name[64];
+	int line;                   /* its [section] line */
+	struct sw_plan_axis kernel, policy, fs, vers, mount, reader, workload;
+	int wb_ms, expire_ms;       /* 0: the kernel's defaults */
+	int repeats, lead_s;        /* lead_s -1: settled */
+	int duration_s, reader_every_ms;
+};
+
+struct sw_plan {
+	char path[512];
+	struct sw_plan_group global; /* the defaults */
+	int ngroups;
+	struct sw_plan_group g[SW_PLAN_GROUPS];
+};
+
+/* Parse path.  0, or -1 with err naming the line, what was expected and
+ * what was seen (unknown key or value, a group with no kernel or policy,
+ * repeats < 1, no section besides [global]). */
+int sw_plan_load(const char *path, struct sw_plan *p, char *err, int errlen);
+
+/* One cell: runnable with its `vm run` arguments, or not with a reason. */
+struct sw_plan_cell {
+	char id[320];               /* "group/kernel-policy-fs-workload" */
+	const struct sw_plan_group *g;
+	char kernel[SW_PLAN_VAL], policy[SW_PLAN_VAL], fs[SW_PLAN_VAL], workload[SW_PLAN_VAL];
+	int runnable;
+	char why[200];              /* not runnable: the reason */
+	char args[1536];            /* vm run arguments, space separated */
+	int lead_s;                 /* the lead it runs with */
+	int est_s;                  /* one run's estimated wall time */
+};
+/* Call fn for every cell of every group, in plan order; stops at fn's
+ * nonzero return and returns it. */
+int sw_plan_cells(const struct sw_plan *p, int (*fn)(const struct sw_plan_cell *c, void *ctx),
+		  void *ctx);
+
+#endif

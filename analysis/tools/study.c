@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * study.c - `stalewin-report plan PLAN [--json]`: a plan's cells, each
+ * runnable with its `vm run` arguments or not with its reason (what
+ * scripts/stalewin-study runs); `stalewin-report study DIR [--json]`: the
+ * statistics of a study folder's finished runs per cell (repstats.h),
+ * written to DIR/study.json and shown as text.
+ *
+ * A study folder: plan.ini (the plan as run), cells/<cell id>/run-<k>/
+ * (one vm run each) and run-<k>.done beside a run that finished whole.
+ */
+#include <getopt.h>
+#include <glob.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "figstats.h"
+#include "fmt.h"
+#include "plan.h"
+#include "repstats.h"
+#include "runrow.h"
+
+static int print_cell(const struct sw_plan_cell *c, void *ctx)
+{
+	json_t *arr = ctx;
+	if (arr) {
+		json_array_append_new(arr, json_pack("{s:s,s:s,s:s,s:s,s:s,s:b,s:s,s:s,s:i,s:i,s:i}",
+				      "id", c->id, "kernel", c->kernel, "policy", c->policy, "fs", c->fs,
+				      "workload", c->workload, "runnable", c->runnable, "why", c->why,
+				      "args", c->args, "repeats", c->g->repeats, "lead_s", c->lead_s,
+				      "est_s", c->est_s));
+		return 0;
+	}
+	if (c->runnable)
+		printf("run %s %d %d %s\n", c->id, c->g->repeats, c->est_s, c->args);
+	else
+		printf("skip %s %s\n", c->id, c->why);
+	return 0;
+}
+
+int sw_plan_main(int argc, char **argv)
+{
+	static const struct option lo[] = { { "json", 0, 0, 'j' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+	int o, json = 0;
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "jh", lo, NULL)) != -1) {
+		if (o == 'j')
+			json = 1;
+		else
+			return sw_cli_usage(o, "usage: stalewin-report plan PLAN [--json]\n"
+					    "  one line a cell: 'run ID REPEATS EST_S VM-RUN-ARGS...' or\n"
+					    "  'skip ID REASON' (plans/README.md: the keys)\n");
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "stalewin-report plan: expected one plan file, saw %d arguments\n", argc - optind);
+		return 2;
+	}
+	struct sw_plan *p = malloc(sizeof(*p));
+	char err[768];
+	if (!p)
+		return 1;
+	if (sw_plan_load(argv[optind], p, err, sizeof(err))) {
+		fprintf(stderr, "stalewin-report plan: %s\n", err);
+		free(p);
+		return 2;
+	}
+	json_t *arr = json ? json_array() : NULL;
+	sw_plan_cells(p, print_cell, arr);
+	if (arr) {
+		json_t *root = json_pack("{s:s,s:i,s:s,s:o}", "schema", "stalewin-plan", "schema_version", 1,
+					 "plan", argv[optind], "cells", arr);
+		json_dumpf(root, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(root);
+	}
+	free(p);
+	return 0;
+}
+
+struct study {
+	const char *dir;
+	json_t *cells;
+	FILE *txt;
+	struct sw_summary *S;
+	int cells_run, runs;
+};
+
+static json_t *stats_json(const int64_t *v, int n, int64_t floor_ns)
+{
+	struct sw_repstats st;
+	if (sw_repstats(v, n, 0.95, floor_ns, &st))
+		return json_null();
+#define S_OR_NULL(x) ((x) < 0 ? json_null() : json_real((double)(x) / 1e9))
+	json_t *reg = json_pack("{s:i}", "count", st.regimes);
+	if (st.regimes == 2) {
+		json_object_set_new(reg, "b_runs", json_integer(st.regime_b_n));
+		json_object_set_new(reg, "a_median", S_OR_NULL(st.regime_a_median_ns));
+		json_object_set_new(reg, "b_median", S_OR_NULL(st.regime_b_median_ns));
+	}
+	return json_pack("{s:o,s:o,s:o,s:f,s:o,s:o,s:o}", "median", S_OR_NULL(st.median_ns), "ci_lo",
+			 S_OR_NULL(st.ci_lo_ns), "ci_hi", S_OR_NULL(st.ci_hi_ns), "ci_coverage", st.coverage,
+			 "min", S_OR_NULL(st.min_ns), "max", S_OR_NULL(st.max_ns), "regimes", reg);
+#undef S_OR_NULL
+}
+
+static void text_stat(FILE *f, const char *name, const int64_t *v, int n, int64_t floor_ns)
+{
+	struct sw_repstats st;
+	char a[16], b[16], c[16];
+	if (sw_repstats(v, n, 0.95, floor_ns, &st))
+		return;
+	sw_fmt_qv(a, sizeof(a), st.median_ns);
+	sw_fmt_qv(b, sizeof(b), st.ci_lo_ns);
+	sw_fmt_qv(c, sizeof(c), st.ci_hi_ns);
+	fprintf(f, "  %-12s %6s  95%% CI %s..%s (covers %.0f%%)", name, a, b, c, 100 * st.coverage);
+	if (st.regimes == 2) {
+		sw_fmt_qv(a, sizeof(a), st.regime_a_median_ns);
+		sw_fmt_qv(b, sizeof(b), st.regime_b_median_ns);
+		fprintf(f, "\n  %-12s two regimes: %d of %d runs in B, %s | %s", "", st.regime_b_n, st.n, a, b);
+	}
+	fputc('\n', f);
+}
+
+static int study_cell(const struct sw_plan_cell *c, void *ctx)
+{
+	struct study *s = ctx;
+	const struct sw_plan_group *g = c->g;
+	int wb = g->wb_ms ? g->wb_ms : 5000, ex = g->expire_ms ? g->expire_ms : 30000;
+	json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:b,s:i,s:i,s:i}", "id", c->id, "kernel", c->kernel,
+			      "policy", c->policy, "fs", c->fs, "workload", c->workload, "runnable",
+			      c->runnable, "planned", g->repeats, "lead_s", c->lead_s, "duration_s",
+			      g->duration_s);
+	json_object_set_new(o, "writeback", json_pack("{s:i,s:i,s:b,s:f}", "writeback_ms", wb, "expire_ms", ex,
+						      "scaled", g->wb_ms != 0, "scale", 30000.0 / ex));
+	json_array_append_new(s->cells, o);
+	if (!c->runnable) {
+		json_object_set_new(o, "why", json_string(c->why));
+		fprintf(s->txt, "%s\n  not runnable: %s\n", c->id, c->why);
+		return 0;
+	}
+	char pat[2048];
+	snprintf(pat, sizeof(pat), "%s/cells/%s/run-*.done", s->dir, c->id);
+	glob_t gl;
+	int n = 0;
+	int64_t p50[SW_REPSTATS_MAX], p90[SW_REPSTATS_MAX], vd[SW_REPSTATS_MAX], vc[SW_REPSTATS_MAX];
+	double upd[SW_REPSTATS_MAX];
+	int nvd = 0, nvc = 0;
+	int64_t res = 0;
+	json_t *dirs = json_array();
+	if (glob(pat, 0, NULL, &gl) == 0) {
+		for (size_t i = 0; i < gl.gl_pathc && n < SW_REPSTATS_MAX; i++) {
+			char run[2048];
+			snprintf(run, sizeof(run), "%.*s", (int)(strlen(gl.gl_pathv[i]) - 5), gl.gl_pathv[i]);
+			struct sw_analyze_opts ao = { 0 };
+			int rc = sw_analyze(run, &ao, s->S);
+			if (rc == 1 || rc == 2) {
+				fprintf(stderr, "stalewin-report study: %s: not analysed (exit %d), left out\n", run, rc);
+				continue;
+			}
+			struct sw_runrow r;
+			sw_runrow_fill(s->S, &r);
+			p50[n] = r.truth_p50_ns;
+			p90[n] = sw_fig_quantile(&s->S->truth, 0.9);
+			upd[n] = r.updates_per_1k;
+			if (r.view_default.src != SW_VIEW_NONE && r.view_default.p50_ns != -2)
+				vd[nvd++] = r.view_default.p50_ns;
+			if (r.view_cto.src != SW_VIEW_NONE && r.view_cto.p50_ns != -2)
+				vc[nvc++] = r.view_cto.p50_ns;
+			if (r.resolution_ns > res)
+				res = r.resolution_ns;
+			json_array_append_new(dirs, json_string(run + strlen(s->dir) + 1));
+			n++;
+		}
+		globfree(&gl);
+	}
+	s->runs += n;
+	s->cells_run += n > 0;
+	json_object_set_new(o, "n", json_integer(n));
+	json_object_set_new(o, "dirs", dirs);
+	fprintf(s->txt, "%s\n  runs %d of %d%s\n", c->id, n, g->repeats,
+		g->wb_ms ? "  (writeback scaled)" : "");
+	if (!n)
+		return 0;
+	json_object_set_new(o, "truth_p50_s", stats_json(p50, n, res));
+	json_object_set_new(o, "truth_p90_s", stats_json(p90, n, res));
+	json_object_set_new(o, "view_default_p50_s", nvd ? stats_json(vd, nvd, res) : json_null());
+	json_object_set_new(o, "view_cto_p50_s", nvc ? stats_json(vc, nvc, res) : json_null());
+	struct sw_repstats_f u;
+	sw_repstats_f(upd, n, 0.95, &u);
+	json_object_set_new(o, "updates_per_1k", json_pack("{s:f,s:f,s:f,s:f,s:f}", "median", u.median,
+							   "ci_lo", u.ci_lo, "ci_hi", u.ci_hi, "min", u.min,
+							   "max", u.max));
+	text_stat(s->txt, "truth p50", p50, n, res);
+	text_stat(s->txt, "truth p90", p90, n, res);
+	if (nvd)
+		text_stat(s->txt, "default p50", vd, nvd, res);
+	if (nvc)
+		text_stat(s->txt, "cto p50", vc, nvc, res);
+	fprintf(s->txt, "  %-12s %6.0f  95%% CI %.0f..%.0f\n", "upd/1k", u.median, u.ci_lo, u.ci_hi);
+	return 0;
+}
+
+int sw_study_main(int argc, char **argv)
+{
+	static const struct option lo[] = { { "json", 0, 0, 'j' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+	int o, json = 0;
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "jh", lo, NULL)) != -1) {
+		if (o == 'j')
+			json = 1;
+		else
+			return sw_cli_usage(o, "usage: stalewin-report study DIR [--json]\n"
+					    "  per cell of DIR/plan.ini, the statistics of its finished\n"
+					    "  runs (DIR/cells/ID/run-K with run-K.done); writes DIR/study.json\n");
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "stalewin-report study: expected one study folder, saw %d arguments\n",
+			argc - optind);
+		return 2;
+	}
+	struct study s = { .dir = argv[optind] };
+	char path[1024], err[768];
+	struct sw_plan *p = malloc(sizeof(*p));
+	s.S = malloc(sizeof(*s.S));
+	if (!p || !s.S) {
+		free(p);
+		free(s.S);
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/plan.ini", s.dir);
+	if (sw_plan_load(path, p, err, sizeof(err))) {
+		fprintf(stderr, "stalewin-report study: %s (expected a study folder with its plan.ini)\n", err);
+		free(p);
+		free(s.S);
+		return 2;
+	}
+	s.cells = json_array();
+	s.txt = json ? stderr : stdout;
+	if (json)
+		s.txt = fopen("/dev/null", "w");
+	fprintf(s.txt, "stalewin study %s (plan %s)\n", s.dir, path);
+	sw_plan_cells(p, study_cell, &s);
+	json_t *root = json_pack("{s:s,s:i,s:s,s:o,s:i,s:i}", "schema", "stalewin-study", "schema_version", 1,
+				 "plan", path, "cells", s.cells, "cells_with_runs", s.cells_run, "runs", s.runs);
+	snprintf(path, sizeof(path), "%s/study.json", s.dir);
+	int rc = json_dump_file(root, path, JSON_INDENT(2)) ? 1 : 0;
+	if (rc)
+		fprintf(stderr, "stalewin-report study: cannot write %s\n", path);
+	if (json) {
+		json_dumpf(root, stdout, JSON_INDENT(2));
+		putchar('\n');
+		fclose(s.txt);
+	} else {
+		fprintf(s.txt, "%d runs in %d cells; 95%% CI: the exact bootstrap interval of the median\n"
+			"(covers: its chance to hold the true median for this n); %s\n",
+			s.runs, s.cells_run, path);
+	}
+	json_decref(root);
+	free(p);
+	free(s.S);
+	return rc;
+}
