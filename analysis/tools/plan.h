@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * plan.h - a study plan (an .ini file of plans/, fio's job files as the model): a
+ * plan.h - a study plan (an .ini file, scripts/plans/; fio's job files as the model): a
  * [global] section of defaults and one section per cell group, each axis a
  * space-separated list.  A cell is one (kernel, policy, filesystem,
  * workload) of a group; each of its repeats is one `stalewin vm run`

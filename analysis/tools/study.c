@@ -51,7 +51,7 @@ int sw_plan_main(int argc, char **argv)
 		else
 			return sw_cli_usage(o, "usage: stalewin-report plan PLAN [--json]\n"
 					    "  one line a cell: 'run ID REPEATS EST_S VM-RUN-ARGS...' or\n"
-					    "  'skip ID REASON' (plans/README.md: the keys)\n");
+					    "  'skip ID REASON' (analysis/tools/plan.h: the keys)\n");
 	}
 	if (argc - optind != 1) {
 		fprintf(stderr, "stalewin-report plan: expected one plan file, saw %d arguments\n", argc - optind);

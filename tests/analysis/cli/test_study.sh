@@ -31,14 +31,14 @@ bad "p.ini: expected at least one section besides \[global\], saw none" $'[globa
 bad "p.ini:3: \[c\]: expected a 'fs' \(here or in \[global\]\), saw none" $'[global]\nrepeats = 3\n[c]\nkernel = stock:6.1\npolicy = eager'
 bad "p.ini:2: writeback: expected 'kernel' or WB_S/EXPIRE_S" $'[c]\nwriteback = fast\nkernel = stock:6.1'
 # thread.ini: 24 cells, the 8 patched deferred/lang cells on xfs/btrfs kept with their reason
-"$REP" plan "$SRC/plans/thread.ini" >thread.txt 2>err.txt || fail "thread.ini: exit $?: $(cat err.txt)"
+"$REP" plan "$SRC/scripts/plans/thread.ini" >thread.txt 2>err.txt || fail "thread.ini: exit $?: $(cat err.txt)"
 nrun=$(grep -c '^run ' thread.txt) nskip=$(grep -c '^skip ' thread.txt)
 [ "$nrun" = 16 ] && [ "$nskip" = 8 ] || fail "thread.ini: expected 16 runnable and 8 listed not runnable, saw $nrun and $nskip"
 grep '^skip ' thread.txt | grep -qv 'defers the update on ext4 only' && fail "thread.ini: a skip without its reason"
 grep -q '^run stock/stock_6.1-eager-ext4-rewrite 10 .* --kernel stock --policy native --fs ext4 .* --lead 115 ' thread.txt ||
 	fail "thread.ini: the stock 6.1 eager cell is not a native run at a settled lead of 115 s"
 grep '^run ' thread.txt | grep -q -- '--sysctl' && fail "thread.ini: a cell scales the kernel's writeback"
-"$REP" plan "$SRC/plans/quick.ini" | grep -q -- '--sysctl vm.dirty_writeback_centisecs=100 --sysctl vm.dirty_expire_centisecs=500' ||
+"$REP" plan "$SRC/scripts/plans/quick.ini" | grep -q -- '--sysctl vm.dirty_writeback_centisecs=100 --sysctl vm.dirty_expire_centisecs=500' ||
 	fail "quick.ini: its runs do not carry their scaled writeback"
 # a study through a stand-in for vm run: a synthetic run per call, 1 s
 cat >fake-vm-run <<EOS
