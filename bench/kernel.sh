@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/kernel.sh - cost of building the patched guest kernel (issue 12).
+# bench/kernel.sh - cost of building the patched guest kernel.
 #
 #   bench/kernel.sh [--base 6.1|7.2] [--json]
 #

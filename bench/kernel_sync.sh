@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench/kernel_sync.sh - what a data sync costs after a store through a
 # shared mapping, per vm.mmap_cmtime_policy, on the patched guest kernel
-# (issue 12, review finding 5: 0008 makes writeback wait for the journal
-# commit of the deferred update before it writes the data).
+# (the review's crash window, vm/kernel/README.md: 0008 makes writeback
+# wait for the journal commit of the deferred update before it writes the
+# data).
 #
 #   bench/kernel_sync.sh [--json] [--base 6.1|7.2] [--kernel VMLINUX]
 #

@@ -2,8 +2,9 @@
 # bench/validate_trace.sh: the REAL writeback schedule of one native writer
 # run on loop ext4, from the kernel's writeback tracepoints, beside the
 # writer's own log.  Used to find what the writeback model gets wrong
-# (issue 10).  Root; sets vm.dirty_{writeback,expire}_centisecs for the run
-# and restores them on exit/Ctrl-C.
+# (stalewin validate's host pairs).  Root; sets
+# vm.dirty_{writeback,expire}_centisecs for the run and restores them on
+# exit/Ctrl-C.
 #   bench/validate_trace.sh OUT WB_MS EXPIRE_MS [writer options...]
 set -euo pipefail
 SW_TOP=${SW_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/writer.sh [--json] - stalewin-writer's speed, measured side by side
-# in one run (issue 2; targets are printed, never asserted):
+# in one run (targets are printed, never asserted):
 #  - emulated trap latency (eager, 64 MiB tmpfs mapping, random stores to
 #    clean pages; the default mechanism, and mprotect, uffd, uffd-sigbus
 #    each by name) p50/p99, vs the native

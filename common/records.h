@@ -179,8 +179,8 @@ _Static_assert(sizeof(struct sw_rec_munmap) == 32, "sw_rec_munmap layout");
 /* The writer's own set-up (extending, fallocate and the populating mapping
  * of server/setup.c) changes the file's times before the first store: not a
  * policy's update (no UPDATE record, counted nowhere), but a change a
- * client that looked at the file before it will find (issue 10: a v3
- * reader's first revalidation).  Logged once, after the set-up. */
+ * client that looked at the file before it will find (traced in the VM:
+ * a v3 reader's first revalidation).  Logged once, after the set-up. */
 struct sw_rec_setup {
 	int64_t t_real_ns;      /* before the first set-up call that may change
 				   the file's times */

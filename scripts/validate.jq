@@ -12,10 +12,11 @@
 #   kread:   a VM run's report.json, run every load -> rows, one per kernel
 #            reader: its replay ("model") against the real client
 #   footer:  the validate object -> text lines
-# Bands (issue 10): p50/p90 within 10 % or one resolution, whichever is
-# larger; max within one writeback interval; uncovered within 10 % or 2;
-# updates within 1 per 10 s of run.  A figure that is null in a report
-# (">end": the percentile falls among uncovered stores) equals only null.
+# Bands (why each: analysis/README.md): p50/p90 within 10 % or one
+# resolution, whichever is larger; max within one writeback interval;
+# uncovered within 10 % or 2; updates within 1 per 10 s of run.  A figure
+# that is null in a report (">end": the percentile falls among uncovered
+# stores) equals only null.
 
 def side:
   (.results.figures[] | select(.kind == "truth")) as $t

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * model_sweep.c - stalewin-model-sweep: the writeback model on a writer
- * log's own stores, at N flusher phases, as one JSON object (issue 10;
+ * log's own stores, at N flusher phases, as one JSON object (validate;
  * scripts/validate-vm.sh runs it on the patched kernel's run).
  *
  *   stalewin-model-sweep --log WRITER.swlog [--policy deferred|lang|eager]

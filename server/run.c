@@ -524,7 +524,7 @@ static void finish(struct sw_run *R, int reason)
  * file's first write-back's dirtied_when is its creation's).  The time
  * from the creation to the first store decides the kernel's and the
  * model's figures (deferred on the patched 6.1 guest: truth p50 ~1.7 s
- * from under 5 s, ~0.9 s from 5-7 s; tests/server/data/README.md).  A file
+ * from under 5 s, ~0.9 s from 5-7 s; docs/validation-log.md).  A file
  * changed longer ago than the model needs to settle starts that long ago
  * (sw_model_start_at). */
 static int64_t model_start_mono_ns(struct sw_run *R)

@@ -214,7 +214,8 @@ static int populate_write(struct sw_run *R, char *err, size_t errlen)
 
 /* The times the set-up left on the file (extending it, fallocate and the
  * populating mapping all stamp it): a client that cached the file's
- * attributes before will see them change (issue 10), so the log says when
+ * attributes before will see them change (a v3 reader's first
+ * revalidation found it in the VM), so the log says when
  * and to what (struct sw_rec_setup). */
 static int log_setup(struct sw_run *R, const struct stat *before, int64_t t_real,
 		     int64_t t_mono, char *err, size_t errlen)

@@ -204,7 +204,7 @@ build_userland() {
 	done
 	vm_copy_with_libs "$r" /sbin/rpcinfo 2>/dev/null || vm_copy_with_libs "$r" /usr/sbin/rpcinfo 2>/dev/null || true
 	# what `./stalewin run` (bash) needs beyond busybox, as on a user's VM:
-	# bash, jq, and coreutils' date (+%N) and numfmt (issue 14, own hosts)
+	# bash, jq, and coreutils' date (+%N) and numfmt (tests/vm/test_own_hosts.sh)
 	for f in /bin/bash /usr/bin/jq /bin/date /usr/bin/numfmt; do vm_copy_with_libs "$r" "$f"; done
 	cp /etc/netconfig "$r/etc/netconfig"  # libtirpc refuses to work without it
 	cp /etc/services /etc/protocols "$r/etc/"

@@ -95,7 +95,7 @@ rc=0 failed=() interrupted=0
 # report); no further kernel starts; the table of what exists is printed
 trap 'interrupted=1' INT TERM
 # one kernel at a time (2 guests under TCG already fill this machine)
-[ ! -x "$build_dir/client/stalewin-progress" ] || { "$build_dir/client/stalewin-progress" --watch "$out" --experiments $((${#klist[@]} * ${#flist[@]} * ${#workloads[@]})) --duration "$duration" --pid $$ --prefix "$SW_VM_PROG" --since $((t0 / 1000000)) </dev/null >/dev/null & export SW_PROGRESS=0; } # progress line (issue 14)
+[ ! -x "$build_dir/client/stalewin-progress" ] || { "$build_dir/client/stalewin-progress" --watch "$out" --experiments $((${#klist[@]} * ${#flist[@]} * ${#workloads[@]})) --duration "$duration" --pid $$ --prefix "$SW_VM_PROG" --since $((t0 / 1000000)) </dev/null >/dev/null & export SW_PROGRESS=0; } # the progress line
 for k in "${klist[@]}"; do
 	[ "$interrupted" = 0 ] || break
 	vm_log "kernel $k: ${flist[*]} x ${workloads[*]}, ${duration} s each"
@@ -114,8 +114,8 @@ args=("$out" --kernels "$kernels" --fs "$fss" --workloads "$(IFS=,; echo "${work
 	--sysctls "$SW_MATRIX_SYSCTLS" --writer-args="$SW_MATRIX_WRITER_ARGS" --duration "$duration" --wall "$wall")
 [ "$json" = 1 ] && args+=(--json)
 "$mx" "${args[@]}" || rc=1
-# the one-table summary of every cell's run (issue 14); with --json only
-# to OUT/summary.txt, so that stdout stays JSON
+# the one-table summary of every cell's run (stalewin summary); with
+# --json only to OUT/summary.txt, so that stdout stays JSON
 mapfile -t sw_runs < <(find "$out" -mindepth 2 -maxdepth 3 -name writer.swlog -printf '%h\n' | sort)
 if [ ${#sw_runs[@]} -gt 0 ]; then
 	"$build_dir/analysis/stalewin-report" summary "${sw_runs[@]}" |

@@ -375,7 +375,7 @@ vm_qemu_start client "$c_vmlinux" "$c_initrd" "$share" "$c_console" --ip 10.77.0
 	--run client.sh --mac 52:54:00:77:00:02 --append sw.role=client \
 	--net "stream,id=n0,server=off,addr.type=unix,addr.path=$sock"
 cpid=$VM_PID
-[ "${SW_PROGRESS:-1}" = 0 ] || [ ! -x "$build_dir/client/stalewin-progress" ] || "$build_dir/client/stalewin-progress" --watch "$share" --experiments "$nexp" --duration "$duration" --pid $$ --until-file "$share/client.finished" --prefix "$SW_VM_PROG" --since $((t_cmd / 1000000)) </dev/null >/dev/null & # progress line (issue 14)
+[ "${SW_PROGRESS:-1}" = 0 ] || [ ! -x "$build_dir/client/stalewin-progress" ] || "$build_dir/client/stalewin-progress" --watch "$share" --experiments "$nexp" --duration "$duration" --pid $$ --until-file "$share/client.finished" --prefix "$SW_VM_PROG" --since $((t_cmd / 1000000)) </dev/null >/dev/null & # the progress line
 
 # --fault server-guest-kill: the server guest asks for it in
 # sync/server-kill.req (its realtime then: the writer's clock); SIGKILL its
@@ -618,7 +618,7 @@ if [ "$report" = 1 ]; then
 			esac
 		done
 		[ "${#runs[@]}" -gt 1 ] && { "$rep" compare "${runs[@]}" --format text || true; }
-		"$rep" summary "${runs[@]}" | tee "$out/summary.txt" || true # the one-table summary (issue 14)
+		"$rep" summary "${runs[@]}" | tee "$out/summary.txt" || true # the one-table summary
 	else
 		echo "$SW_VM_PROG: stalewin-report is not built yet ($rep): no report; the logs are in $out" >&2
 		rrc=3

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * nfstrace.h - the client guest's own NFS times for the file (issue 10):
+ * nfstrace.h - the client guest's own NFS times for the file:
  * RUN/client/trace.txt, written by vm/guest/trace.sh (sw_trace_start_nfs),
  * ftrace text with the mono clock (CLOCK_MONOTONIC, the readers' KREAD
  * t_*_mono_ns clock).  Four events of fs/nfs (6.1), filtered to the file's

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * readtimes.h - a kernel reader's logged read times as the replay's read
- * sequence (issue 10, round 3).
+ * sequence.
  *
  * The replay of a kernel reader runs the client's rules at the reads that
  * reader really made (KREAD t_before, writer clock), not at an ideal grid:

@@ -16,7 +16,7 @@ static int64_t sat(__int128 v)
 
 static int64_t grid_ceil(const struct sw_replay *r, int64_t x)
 {
-	if (r->reads) /* a kernel reader's own reads (issue 10) */
+	if (r->reads) /* a kernel reader's own logged reads */
 		return r->reads->ceil(r->reads->ctx, x < r->t0_ns ? r->t0_ns : x);
 	__int128 P = r->p->period_ns > 0 ? r->p->period_ns : 1;
 	if (x <= r->t0_ns)

@@ -55,12 +55,12 @@ void sw_profile_describe(const struct sw_profile *p, char *buf, int len);
 
 /* Where the replayed reads come from when not the ideal grid: ceil(ctx, x)
  * is the first read starting at or after x (writer realtime, ns),
- * INT64_MAX when there is none (a kernel reader's logged reads, issue 10). */
+ * INT64_MAX when there is none (a kernel reader's logged reads). */
 #define SW_REPLAY_JIFFY_NS 4000000 /* HZ=250: the kernel's time grain */
 
 /* With the reader's jiffies grid known (sw_replay_set_jiffies), where in a
  * logged read the client took its jiffies (fitted on the TCG guests' logs,
- * issue 10, two runs whose reads began 0.3 ms and 1.5-3.5 ms after a tick):
+ * two runs whose reads began 0.3 ms and 1.5-3.5 ms after a tick):
  *   OPEN_NS       (above) the v4 OPEN, whose GETATTR stamps the cache;
  *   GETATTR_NS    the GETATTR's reply after the read began (a read that
  *                 made no RPC of its own);

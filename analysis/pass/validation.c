@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * validation.c - which `stalewin validate` run the model-based rows of a
- * report rest on (issue 10): reads the validate JSON (--validation FILE)
+ * report rest on: reads the validate JSON (--validation FILE)
  * and writes one line for the writeback model (host/guest writeback pairs)
  * and one for the client replay (kernel-reader pairs) into the summary.
  */

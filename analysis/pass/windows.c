@@ -48,7 +48,7 @@ struct pass {
 		struct swlog_reader *r2; /* second cursor: its read times */
 		int open2;
 		int64_t offset_ns;     /* probe -> writer clock (S->offset_ns) */
-		struct sw_readtimes rt; /* the replay's reads (issue 10) */
+		struct sw_readtimes rt; /* the replay's reads: the reader's logged ones */
 		const struct sw_nfstrace *nt; /* the client's RPC times, or NULL */
 		int j;                 /* its reader number (nt's dev lines) */
 	} kc[SW_MAX_KREAD];
@@ -112,7 +112,7 @@ static int kread_time_next(void *ctx, struct sw_read_time *t)
 
 /* A kernel reader that opened the file before the writer's set-up cached
  * the times from before it: the set-up's stamp is a change it will find
- * (issue 10: a v3 reader's first revalidation).  The stamp is its ctime:
+ * (seen in the VM: a v3 reader's first revalidation).  The stamp is its ctime:
  * the server's coarse clock, in the writer's clock, within a tick of the
  * change (the set-up itself lasts ~70 ms in the VM, its self-check
  * included), kept within the set-up's span.  Key 0 stands for what the
@@ -143,7 +143,7 @@ static void sims_start(struct pass *P, int64_t t0)
 	for (int j = 0; j < S->nkread; j++) {
 		/* a kernel reader's replay starts where the reader did: its
 		 * open filled the attribute cache then, and its reads follow
-		 * its own period from there (issue 10) */
+		 * its own period from there */
 		struct kcur *C = &P->kc[j];
 		int64_t tj = t0;
 		C->offset_ns = S->offset_ns;
@@ -333,7 +333,7 @@ static void kread_store(struct pass *P, int j, const struct sw_rec_store *s)
 	fig_add(&K->fig, w);
 	P->row.kr[j].replay_ns = replay_store(P, &C->sim, s->t_after_real_ns, SW_MAX_PROFILES + j);
 	/* the reader stopped: a replayed read after its last one is no more
-	 * seen than the real reader's (issue 10: same terms both sides) */
+	 * seen than the real reader's (the same terms on both sides) */
 	if (C->eof && P->row.kr[j].replay_ns >= 0 &&
 	    sa(s->t_after_real_ns, P->row.kr[j].replay_ns) > C->t_last_read_ns)
 		P->row.kr[j].replay_ns = -1;

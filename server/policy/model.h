@@ -65,7 +65,7 @@
  * after each periodic run ("reason=periodic enqueue=0") a "reason=
  * background age=0" run wrote the file, every flusher run (~1.05-1.1 s:
  * re-armed by the next store, wb_wakeup_delayed), 29 updates in 30 s;
- * the host's 6.18 with loop ext4 never did (traced, issue 10).  The
+ * the host's 6.18 with loop ext4 never did (traced there too).  The
  * validate pairs in the guest alternate: stretches of per-run updates and
  * 4-5 s gaps (expiry), as the wb's folded count passes 8 and ages back to
  * 0 (SW_BG_FPROP).  What makes it pass 8 was traced in the patched 6.1
@@ -74,7 +74,7 @@
  * writeback of the block device inode writes them ("ino=<bdev> wrote=5",
  * later commits 1); with the file's 6 pages before it the count folds,
  * background stops, and the file waits for expiry (create_meta_pages).
- * Traced again with 0008 (issue 10; tests/server/policy/test_model.c
+ * Traced again with 0008 (patched guest; tests/server/policy/test_model.c
  * run_traced): the count moves one page at a time (__folio_end_writeback
  * per folio), so it folds at exactly 8; the file's creation leaves the
  * inode dirty (meta_dirty) and arms the flusher, whose phase and the
@@ -98,7 +98,7 @@
  * may run at a later tick still; cfg.period_fire_mono_ns gives the
  * kernel's own firings for a replay.
  * Runs take time (run_commit_ns, run_alloc_ns, run_pass_ns > 0; traced in
- * the patched 6.1 guest, issue 10): a run that writes the file applies the
+ * the patched 6.1 guest): a run that writes the file applies the
  * pending update and write-protects the pages at once (0008:
  * mapping_mkclean_flush_cmtime), waits for the commit, allocates, and only
  * then do the pages go out.  A store in between traps, and its data goes

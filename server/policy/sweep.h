@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sweep.h - the writeback model on a real run's own stores, at many
- * flusher phases (issue 10).
+ * flusher phases (what `stalewin validate` compares a kernel run with).
  *
  * A validate pair compares one emulated run with one kernel run.  Both
  * have a phase the model cannot know: when the flusher's delayed work was

@@ -1,6 +1,7 @@
 /*
  * cmtime_cases - in-guest checks of vm.mmap_cmtime_policy (vm/kernel) on
- * the cases the review of the series found wrong or untested (issue 12).
+ * the cases the review of the series found wrong or untested
+ * (vm/kernel/README.md, "The review of the series").
  * mtime and ctime are checked separately, with statx at ns resolution.
  *
  * Description: each case prints RESULT lines; a broken kernel shows:

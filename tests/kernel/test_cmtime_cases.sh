@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Description: boots a guest with the patched kernel (vm/kernel) and runs
 # tests/kernel/cmtime_cases.c on the cases the review of the series found
-# (issue 12), mtime and ctime checked separately with statx:
+# (vm/kernel/README.md), mtime and ctime checked separately with statx:
 #   same-tick   (deferred, lang; also on data=journal, nodelalloc and
 #               lazytime mounts): a second store and MS_ASYNC within the
 #               tick of the first flush must move mtime and ctime again;

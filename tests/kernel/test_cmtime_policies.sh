@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Description: boots a guest with the patched kernel (vm/kernel, issue 7)
+# Description: boots a guest with the patched kernel (vm/kernel)
 # and, for each vm.mmap_cmtime_policy value, runs cmtime_check on a fresh
 # ext4 mount: statx (ns) around the first store, a second store, msync
 # MS_ASYNC / MS_SYNC, munmap and flusher writeback, each flush twice.  A

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Description: vm/kernel/stalewin-vm-kernel on bad input (issue 12), with
+# Description: vm/kernel/stalewin-vm-kernel on bad input, with
 # no kernel compiled:
 #   --base 7  (not MAJOR.MINOR)          exit 2, says what it expected;
 #   --base 5.10 (no linux-source-5.10 in the suites vm/apt-private knows)

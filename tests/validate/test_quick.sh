@@ -2,7 +2,7 @@
 # Description: `stalewin validate --quick` (4 host pairs of 20 s, ~2 min):
 # emulated eager on tmpfs (the writer's writeback model) against native on
 # loop ext4, same workload and seed, host writeback sysctls pinned to the
-# model's.  Fails when any pair leaves issue 10's bands (p50/p90 10 % or one
+# model's.  Fails when any pair leaves validate's bands (p50/p90 10 % or one
 # resolution, max one writeback interval, uncovered 10 % or 2, updates 1
 # per 10 s), i.e. when the model and the kernel disagree, and when the JSON
 # lacks its fields or the sysctls are not restored.  The kernel's own

@@ -54,7 +54,7 @@ sw_trace_start() { # INODE [sets]
 	echo 1 >$SW_TR/tracing_on
 }
 # The client guest's: when its NFS client took its jiffies for the file
-# (issue 10: the replay of a kept-open reader turns on whether a GETATTR
+# (the replay of a kept-open reader turns on whether a GETATTR
 # or READ went out before or after a tick).  fs/nfs/inode.c, 6.1:
 # nfs_revalidate_inode_enter just before the GETATTR's fattr is set up
 # (nfs_fattr_init: fattr->time_start, later read_cache_jiffies);

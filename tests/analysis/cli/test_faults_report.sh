@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Description: the report's status line and exit code from faults.json
-# (issue 13), on synthetic run folders (no root, no NFS): without faults
-# `complete`, exit 0; a partition recorded by `stalewin-runfolder fault`
+# on synthetic run folders (no root, no NFS): without faults `complete`,
+# exit 0; a partition recorded by `stalewin-runfolder fault`
 # -> "complete, with faults: partition at 2.00 s for 3.00 s (N stores)",
 # exit 4, N the stores synth made inside it (one every 100 ms: 31, the
 # bounds included); a fault that cut the run short -> "PARTIAL: ...", exit

@@ -7,7 +7,7 @@
  * acregmin after a change, noac/actimeo/cto not revalidating as their
  * options say, NFSv3 invalidating on an mtime-only or equal-ctime update,
  * or mount options parsed into the wrong profile; replayed at a kernel
- * reader's logged read times (issue 10): a revalidation on the ideal grid
+ * reader's logged read times: a revalidation on the ideal grid
  * where the reader had stalled, a read past the last logged one taken from
  * nowhere, or a window that forgets reads the replay still needs; in
  * jiffies mode, attrtimeo doubled (or kept) against the reply's jiffy, or
@@ -114,7 +114,7 @@ static void fixed_profiles(void)
  * read_cache_jiffies + attrtimeo), read_cache_jiffies = the GETATTR's send
  * time (after its read started): the first revalidation is the first read
  * strictly after t_attr + timeout.  Table: period, timeout, expected. */
-/* NFSv3 against NFSv4 after a refetch (issue 10, round 2): the v3 READ
+/* NFSv3 against NFSv4 after a refetch: the v3 READ
  * carries post-op attributes (nfs3_read_done -> nfs_refresh_inode ->
  * nfs_check_inode_attributes sets read_cache_jiffies to the READ's send
  * time, after the revalidating read began), the v4 READ compound none

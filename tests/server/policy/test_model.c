@@ -143,7 +143,7 @@ static const struct tcase cases[] = {
 	  { { STORE, 5, 10 }, { STORE, 6, 150 }, { STORE, 6, 160 },
 	    { MUNMAP, 0, 250 } },
 	  { { 110, SW_CAUSE_KUPDATE }, { 250, SW_CAUSE_KUPDATE }, { -1, 0 } }, 2, 2, 0, 0, 0 },
-	/* Kernel rules (issue 10), each measured on loop ext4 with the
+	/* Kernel rules, each measured on loop ext4 with the
 	 * writeback:* tracepoints (bench/validate_trace.sh). */
 	{ "__mark_inode_dirty -> wb_wakeup_delayed: the flusher runs writeback_ms after the first dirtying, not on a grid from the run start",
 	  "eager", 1000, 3000, 0, 16,
@@ -267,8 +267,8 @@ static const struct {
 	 * waits for expiry (12 updates in 30 s against 18-26 without).
 	 * After such a run nothing of the wb is dirty: the commit inside it
 	 * did not arm the flusher (the file was on b_io), and the next store
-	 * does (wb_wakeup_delayed): 1.1 s apart here, as traced (issue 10:
-	 * "run 17.377-17.398, armed 17.469 by the next dirtying"). */
+	 * does (wb_wakeup_delayed): 1.1 s apart here, as traced (the patched
+	 * guest: "run 17.377-17.398, armed 17.469 by the next dirtying"). */
 	{ .create_meta = 0, .c = { "ext4_writepages_cmtime (vm/kernel 0008) -> jbd2_complete_transaction: a deferred update applied at writeback commits at once, its inode-table page goes out in the same background run and folds the wb's count: background stops",
 	  "deferred", 1000, 5000, 0, 16,
 	  { REWRITE_1100 },
@@ -494,7 +494,7 @@ static int run_wheel(void)
  * own flusher phase, tests/server/data/). */
 
 /*
- * Run times (model.h; traced in the patched 6.1 guest, issue 10): a
+ * Run times (model.h; traced in the patched 6.1 guest): a
  * flusher run that forces a commit (vm/kernel 0008) write-protects and
  * applies the update at its start (mapping_mkclean_flush_cmtime), waits
  * for the commit (jbd2_complete_transaction, 4 ms here) and the
