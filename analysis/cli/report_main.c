@@ -29,6 +29,7 @@ static void usage(FILE *f)
 	      "       stalewin-report mail RUN... [--to LIST] [--subject S] [--attach F]...\n"
 	      "       stalewin-report plan PLAN [--json]\n"
 	      "       stalewin-report study DIR [--json]\n"
+	      "       stalewin-report verdict DIR [--json]\n"
 	      "       stalewin-report archive add RUN... --db F\n"
 	      "       stalewin-report archive list --db F\n"
 	      "       stalewin-report archive query --db F [--policy P] [--kernel K]\n"
@@ -180,6 +181,8 @@ int main(int argc, char **argv)
 		return sw_plan_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "study"))
 		return sw_study_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "verdict"))
+		return sw_verdict_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "archive"))
 		return sw_archive_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "report")) {

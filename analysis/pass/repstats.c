@@ -166,3 +166,73 @@ int sw_repstats_f(const double *v, int n, double level, struct sw_repstats_f *st
 	st->ci_hi = s[hi - 1];
 	return 0;
 }
+
+/* splitmix64: a fixed sequence, the same interval for the same runs */
+static uint64_t mix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* the lower-middle median of one resample of the sorted keys s[0..n) */
+static int64_t boot_median(const int64_t *s, int n, uint64_t *seed, int64_t *tmp)
+{
+	for (int i = 0; i < n; i++)
+		tmp[i] = s[mix(seed) % (uint64_t)n];
+	qsort(tmp, (size_t)n, sizeof(*tmp), cmp_i64);
+	return tmp[(n - 1) / 2];
+}
+
+static int64_t key_diff(int64_t x, int64_t y)
+{
+	if (x == INT64_MAX && y == INT64_MAX)
+		return 0;
+	if (x == INT64_MAX)
+		return INT64_MAX;
+	if (y == INT64_MAX)
+		return INT64_MIN;
+	return x - y;
+}
+
+int sw_repstats_diff(const int64_t *a, int na, const int64_t *b, int nb, double level,
+		     struct sw_repdiff *d)
+{
+	memset(d, 0, sizeof(*d));
+	if (!a || !b || na < 1 || nb < 1 || !(level > 0.0 && level < 1.0))
+		return -1;
+	if (na > SW_REPSTATS_MAX)
+		na = SW_REPSTATS_MAX;
+	if (nb > SW_REPSTATS_MAX)
+		nb = SW_REPSTATS_MAX;
+	int64_t sa_[SW_REPSTATS_MAX], sb_[SW_REPSTATS_MAX], tmp[SW_REPSTATS_MAX];
+	for (int i = 0; i < na; i++)
+		sa_[i] = key(a[i]);
+	for (int i = 0; i < nb; i++)
+		sb_[i] = key(b[i]);
+	qsort(sa_, (size_t)na, sizeof(*sa_), cmp_i64);
+	qsort(sb_, (size_t)nb, sizeof(*sb_), cmp_i64);
+	d->na = na;
+	d->nb = nb;
+	d->diff_ns = key_diff(sa_[(na - 1) / 2], sb_[(nb - 1) / 2]);
+	int64_t *bd = malloc(SW_REPSTATS_BOOT * sizeof(*bd));
+	if (!bd)
+		return -1;
+	uint64_t seed = 0x5eed5eedull;
+	for (int r = 0; r < SW_REPSTATS_BOOT; r++)
+		bd[r] = key_diff(boot_median(sa_, na, &seed, tmp), boot_median(sb_, nb, &seed, tmp));
+	qsort(bd, SW_REPSTATS_BOOT, sizeof(*bd), cmp_i64);
+	double tail = (1.0 - level) / 2.0;
+	int lo = (int)(tail * SW_REPSTATS_BOOT), hi = (int)((1.0 - tail) * SW_REPSTATS_BOOT) - 1;
+	d->ci_lo_ns = bd[lo < 0 ? 0 : lo];
+	d->ci_hi_ns = bd[hi >= SW_REPSTATS_BOOT ? SW_REPSTATS_BOOT - 1 : hi];
+	free(bd);
+	return 0;
+}

@@ -59,4 +59,18 @@ struct sw_repstats_f {
 };
 int sw_repstats_f(const double *v, int n, double level, struct sw_repstats_f *st);
 
+/* The difference of two figures' medians over two sets of runs (a - b:
+ * deferred's against eager's), with the percentile bootstrap interval of
+ * that difference: SW_REPSTATS_BOOT resamples of each set drawn with a
+ * fixed seed, so the same runs always give the same interval.  >end
+ * values (-1) sort above every figure; a difference with one in a
+ * median is unbounded (INT64_MAX, or INT64_MIN for b's). */
+#define SW_REPSTATS_BOOT 4000
+struct sw_repdiff {
+	int na, nb;
+	int64_t diff_ns, ci_lo_ns, ci_hi_ns;
+};
+int sw_repstats_diff(const int64_t *a, int na, const int64_t *b, int nb, double level,
+		     struct sw_repdiff *d);
+
 #endif

@@ -10,6 +10,7 @@ int sw_summary_main(int argc, char **argv);
 int sw_mail_main(int argc, char **argv);
 int sw_plan_main(int argc, char **argv);
 int sw_study_main(int argc, char **argv);
+int sw_verdict_main(int argc, char **argv);
 void sw_join_argv(char *dst, size_t n, int argc, char **argv);
 int sw_report_problems_stderr(const struct sw_summary *S, int rc);
 int sw_load_profiles(const char *file, struct sw_profile *prof, int *nprof);

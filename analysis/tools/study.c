@@ -148,7 +148,7 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 	double upd[SW_REPSTATS_MAX];
 	int nvd = 0, nvc = 0;
 	int64_t res = 0;
-	json_t *dirs = json_array();
+	json_t *dirs = json_array(), *runs = json_array();
 	if (glob(pat, 0, NULL, &gl) == 0) {
 		for (size_t i = 0; i < gl.gl_pathc && n < SW_REPSTATS_MAX; i++) {
 			char run[2048];
@@ -171,6 +171,18 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 			if (r.resolution_ns > res)
 				res = r.resolution_ns;
 			json_array_append_new(dirs, json_string(run + strlen(s->dir) + 1));
+			/* each run's figures: what verdict resamples */
+#define NS_S(x) ((x) < 0 ? json_null() : json_real((double)(x) / 1e9))
+			/* null: ">end"; a view key is left out where the run had none */
+			json_t *ro = json_pack("{s:s,s:o,s:o,s:f}", "dir", run + strlen(s->dir) + 1,
+					       "truth_p50_s", NS_S(p50[n]), "truth_p90_s", NS_S(p90[n]),
+					       "updates_per_1k", upd[n]);
+			if (r.view_default.src != SW_VIEW_NONE && r.view_default.p50_ns != -2)
+				json_object_set_new(ro, "view_default_p50_s", NS_S(r.view_default.p50_ns));
+			if (r.view_cto.src != SW_VIEW_NONE && r.view_cto.p50_ns != -2)
+				json_object_set_new(ro, "view_cto_p50_s", NS_S(r.view_cto.p50_ns));
+			json_array_append_new(runs, ro);
+#undef NS_S
 			n++;
 		}
 		globfree(&gl);
@@ -179,6 +191,7 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 	s->cells_run += n > 0;
 	json_object_set_new(o, "n", json_integer(n));
 	json_object_set_new(o, "dirs", dirs);
+	json_object_set_new(o, "runs", runs);
 	fprintf(s->txt, "%s\n  runs %d of %d%s\n", c->id, n, g->repeats,
 		g->wb_ms ? "  (writeback scaled)" : "");
 	if (!n)

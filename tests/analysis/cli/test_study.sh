@@ -10,7 +10,9 @@
 #  - a study run through a stand-in for `vm run` (synthetic runs): killed
 #    after its second finished run, then --resume: no finished run lost
 #    or made again, the cut one made again, every run done once; and
-#    study.json's cells with n, the median's interval and regimes.
+#    study.json's cells with n, the median's interval and regimes;
+#  - verdict on that study: deferred - eager, the difference of the two
+#    cells' medians (from study.json's runs) inside its interval, n 3 / 3.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh" study
 golden_start "$@"
@@ -50,7 +52,7 @@ done
 [ "\$pol" = native ] && pol=eager
 echo "\$out" >>$T/calls
 sleep 1
-exec "$SYN" --out "\$out" --policy "\$pol" --duration 20 --seed \$RANDOM >/dev/null
+exec "$SYN" --out "\$out" --policy "\$pol" --duration 20 --writeback-ms 500 --expire-ms 1500 --random --pages 16 --seed \$RANDOM >/dev/null
 EOS
 chmod +x fake-vm-run
 printf '%s\n' '[global]' 'repeats = 3' 'writeback = 1/5' 'duration_s = 20' \
@@ -84,5 +86,19 @@ jq -e '.cells | length == 2 and all(.n == 3) and all(.truth_p50_s.ci_coverage ==
 	all(.writeback.scaled) and all(.truth_p50_s.regimes.count == 1)' st/study.json >/dev/null ||
 	fail "study.json: expected 2 cells of 3 runs (coverage 0.75, scaled), saw: $(jq -c '.cells[] | [.id, .n, .truth_p50_s.ci_coverage]' st/study.json)"
 grep -q "truth p50" st2.log || fail "the study's text: no truth p50 line"
+# verdict: deferred against eager, the difference of the medians of the
+# runs study.json lists
+"$SRC/stalewin" verdict st --json >v.json 2>err.txt || fail "verdict: exit $?: $(cat err.txt)"
+want=$(jq '[.cells[] | {p: .policy, m: ([.runs[].truth_p50_s] | sort | .[(length - 1) / 2 | floor])}] |
+	(map(select(.p == "deferred"))[0].m - map(select(.p == "eager"))[0].m)' st/study.json)
+jq -e --argjson w "$want" '.comparisons | length == 1 and .[0].policy == "deferred" and
+	.[0].truth_p50_s.n == 3 and .[0].truth_p50_s.n_eager == 3 and
+	((.[0].truth_p50_s.median_diff - $w) | fabs) < 1e-6 and
+	.[0].truth_p50_s.ci_lo <= .[0].truth_p50_s.median_diff and
+	.[0].truth_p50_s.median_diff <= .[0].truth_p50_s.ci_hi and .[0].writeback.scaled' v.json >/dev/null ||
+	fail "verdict: expected deferred - eager = $want s within its interval, n 3 / 3, scaled; saw $(jq -c '.comparisons' v.json)"
+"$SRC/stalewin" verdict st | grep -q "deferred - eager (scaled)" || fail "verdict text: no 'deferred - eager (scaled)' line"
+"$SRC/stalewin" verdict "$T" >/dev/null 2>err.txt
+[ $? -eq 2 ] && grep -q "expected a study.json" err.txt || fail "verdict without a study: expected exit 2, saw: $(cat err.txt)"
 [ $fails -eq 0 ] && echo "study: bad plans, thread.ini cells, stop and --resume, study.json"
 exit $((fails > 0))
