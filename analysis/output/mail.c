@@ -14,7 +14,9 @@
 
 /* Words of text on lines of at most WIDTH columns, the first line after
  * lead, the rest after indent; cont (if not NULL) ends every line but the
- * last (" \\" for a shell command); a word longer than a line is cut. */
+ * last (" \\" for a shell command).  A word longer than a line is cut,
+ * but never in a shell command (cont given): one long line beats a
+ * command that pastes as another. */
 void sw_fmt_wrap(FILE *f, const char *lead, const char *indent, const char *cont,
 		 const char *text)
 {
@@ -31,35 +33,12 @@ void sw_fmt_wrap(FILE *f, const char *lead, const char *indent, const char *cont
 			fprintf(f, "%s\n%s", cont ? cont : "", indent);
 			col = start = in;
 		}
-		while (col == start && col + len + cw > WIDTH) {
+		while (!cont && col == start && col + len + cw > WIDTH) {
 			int room = WIDTH - col - cw;
 			fprintf(f, "%.*s%s\n%s", room, p, cont ? cont : "", indent);
 			p += room;
 			len -= room;
 			col = start = in;
-		}
-		col += fprintf(f, "%s%.*s", col > start ? " " : "", len, p);
-		p += len;
-	}
-	fputc('\n', f);
-}
-
-/* A shell command over lines of at most WIDTH columns, broken only
- * between words with " \\": a word longer than a line stays whole (one
- * long line beats a command that pastes as another). */
-static void wrap_words(FILE *f, const char *cmd)
-{
-	int col = fprintf(f, "  "), start = col;
-	const char *p = cmd;
-	while (*p) {
-		while (*p == ' ')
-			p++;
-		int len = (int)strcspn(p, " ");
-		if (!len)
-			break;
-		if (col > start && col + 1 + len + 2 > WIDTH) {
-			fputs(" \\\n      ", f);
-			col = start = 6;
 		}
 		col += fprintf(f, "%s%.*s", col > start ? " " : "", len, p);
 		p += len;
@@ -243,7 +222,7 @@ void sw_fmt_mail(FILE *f, const struct sw_mail_hdr *h, const struct sw_runrow *r
 			fprintf(f, "  sysctl -w vm.dirty_writeback_centisecs=%lld \\\n"
 				"      vm.dirty_expire_centisecs=%lld   # restore afterwards\n",
 				(long long)fa[i].host_wb_cs, (long long)fa[i].host_expire_cs);
-		wrap_words(f, fa[i].command[0] ? fa[i].command : "(unknown)");
+		sw_fmt_wrap(f, "  ", "      ", " \\", fa[i].command[0] ? fa[i].command : "(unknown)");
 	}
 	if (h->nattach) {
 		fputs("\nPlots (files beside this mail, to attach)\n", f);

@@ -2,22 +2,12 @@
 /* mailcheck.c - whether runs are evidence to post or a sketch, the caveats
  * a mail carries, and the reproduce commands as a reader pastes them
  * (mailfacts.h). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "mailfacts.h"
 
-static void add(struct sw_findings *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add(struct sw_findings *o, const char *fmt, ...)
-{
-	va_list ap;
-	if (o->n >= SW_MAX_FINDINGS)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(o->text[o->n++], sizeof(o->text[0]), fmt, ap);
-	va_end(ap);
-}
+#define add sw_findings_add
 
 /* "a, b, c" of the rows where keep(i) */
 static void rows_where(const struct sw_runrow *rows, int n, const int *keep, char *dst, size_t len)

@@ -171,9 +171,7 @@ int sw_runfacts_load(const char *dir, const struct sw_summary *S, struct sw_runf
 	return 0;
 }
 
-static void add(struct sw_findings *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void add(struct sw_findings *o, const char *fmt, ...)
+void sw_findings_add(struct sw_findings *o, const char *fmt, ...)
 {
 	va_list ap;
 	if (o->n >= SW_MAX_FINDINGS)
@@ -182,6 +180,7 @@ static void add(struct sw_findings *o, const char *fmt, ...)
 	vsnprintf(o->text[o->n++], sizeof(o->text[0]), fmt, ap);
 	va_end(ap);
 }
+#define add sw_findings_add
 
 static double s_of(int64_t ns) { return (double)ns / 1e9; }
 

@@ -50,6 +50,8 @@ struct sw_findings {
 	int n;
 	char text[SW_MAX_FINDINGS][1024]; /* one sentence each, numbers and resolution */
 };
+/* One sentence more (printf-like; dropped past SW_MAX_FINDINGS). */
+void sw_findings_add(struct sw_findings *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The findings of rows[0..n) with their facts (labels set). */
 void sw_findings_compute(const struct sw_runrow *rows, const struct sw_runfacts *facts,
 			 int n, struct sw_findings *out);

@@ -2,6 +2,7 @@
 /* cli.c - what the subcommands of stalewin-report share (cli.h): the
  * command line as one string, problems to stderr, a profile file, the
  * usage and run-count answers. */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +12,27 @@ int sw_cli_usage(int opt, const char *usage)
 {
 	fputs(usage, opt == 'h' ? stdout : stderr);
 	return opt == 'h' ? 0 : 2;
+}
+
+int sw_cli_one_arg(int argc, char **argv, const char *cmd, const char *what, const char *usage,
+		   const char **arg, int *json)
+{
+	static const struct option lo[] = { { "json", 0, 0, 'j' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+	int o;
+	*json = 0;
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "jh", lo, NULL)) != -1) {
+		if (o != 'j')
+			return sw_cli_usage(o, usage);
+		*json = 1;
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "stalewin-report %s: expected one %s, saw %d arguments\n", cmd, what,
+			argc - optind);
+		return 2;
+	}
+	*arg = argv[optind];
+	return -1;
 }
 
 int sw_cli_check_runs(const char *cmd, int n, int max)

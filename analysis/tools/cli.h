@@ -17,6 +17,11 @@ int sw_load_profiles(const char *file, struct sw_profile *prof, int *nprof);
 /* The usage text for an option getopt did not take: to stdout and 0 for
  * 'h' (--help), else to stderr and 2 (the exit code). */
 int sw_cli_usage(int opt, const char *usage);
+/* The options of a subcommand that takes one argument (what: "plan
+ * file", "study folder") and --json: -1 with *arg and *json set, else the
+ * exit code (usage shown, or the wrong count named). */
+int sw_cli_one_arg(int argc, char **argv, const char *cmd, const char *what, const char *usage,
+		   const char **arg, int *json);
 /* 0 for 1 <= n <= max run folders, else 2 with the message for `cmd`. */
 int sw_cli_check_runs(const char *cmd, int n, int max);
 #endif

@@ -9,7 +9,6 @@
  * A study folder: plan.ini (the plan as run), cells/<cell id>/run-<k>/
  * (one vm run each) and run-<k>.done beside a run that finished whole.
  */
-#include <getopt.h>
 #include <glob.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -42,26 +41,19 @@ static int print_cell(const struct sw_plan_cell *c, void *ctx)
 
 int sw_plan_main(int argc, char **argv)
 {
-	static const struct option lo[] = { { "json", 0, 0, 'j' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
-	int o, json = 0;
-	optind = 1;
-	while ((o = getopt_long(argc, argv, "jh", lo, NULL)) != -1) {
-		if (o == 'j')
-			json = 1;
-		else
-			return sw_cli_usage(o, "usage: stalewin-report plan PLAN [--json]\n"
-					    "  one line a cell: 'run ID REPEATS EST_S VM-RUN-ARGS...' or\n"
-					    "  'skip ID REASON' (analysis/tools/plan.h: the keys)\n");
-	}
-	if (argc - optind != 1) {
-		fprintf(stderr, "stalewin-report plan: expected one plan file, saw %d arguments\n", argc - optind);
-		return 2;
-	}
+	const char *plan;
+	int json, rc = sw_cli_one_arg(argc, argv, "plan", "plan file",
+				      "usage: stalewin-report plan PLAN [--json]\n"
+				      "  one line a cell: 'run ID REPEATS EST_S VM-RUN-ARGS...' or\n"
+				      "  'skip ID REASON' (analysis/tools/plan.h: the keys)\n",
+				      &plan, &json);
+	if (rc >= 0)
+		return rc;
 	struct sw_plan *p = malloc(sizeof(*p));
 	char err[768];
 	if (!p)
 		return 1;
-	if (sw_plan_load(argv[optind], p, err, sizeof(err))) {
+	if (sw_plan_load(plan, p, err, sizeof(err))) {
 		fprintf(stderr, "stalewin-report plan: %s\n", err);
 		free(p);
 		return 2;
@@ -70,7 +62,7 @@ int sw_plan_main(int argc, char **argv)
 	sw_plan_cells(p, print_cell, arr);
 	if (arr) {
 		json_t *root = json_pack("{s:s,s:i,s:s,s:o}", "schema", "stalewin-plan", "schema_version", 1,
-					 "plan", argv[optind], "cells", arr);
+					 "plan", plan, "cells", arr);
 		json_dumpf(root, stdout, JSON_INDENT(2));
 		putchar('\n');
 		json_decref(root);
@@ -217,23 +209,15 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 
 int sw_study_main(int argc, char **argv)
 {
-	static const struct option lo[] = { { "json", 0, 0, 'j' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
-	int o, json = 0;
-	optind = 1;
-	while ((o = getopt_long(argc, argv, "jh", lo, NULL)) != -1) {
-		if (o == 'j')
-			json = 1;
-		else
-			return sw_cli_usage(o, "usage: stalewin-report study DIR [--json]\n"
-					    "  per cell of DIR/plan.ini, the statistics of its finished\n"
-					    "  runs (DIR/cells/ID/run-K with run-K.done); writes DIR/study.json\n");
-	}
-	if (argc - optind != 1) {
-		fprintf(stderr, "stalewin-report study: expected one study folder, saw %d arguments\n",
-			argc - optind);
-		return 2;
-	}
-	struct study s = { .dir = argv[optind] };
+	const char *dir;
+	int json, rc0 = sw_cli_one_arg(argc, argv, "study", "study folder",
+				       "usage: stalewin-report study DIR [--json]\n"
+				       "  per cell of DIR/plan.ini, the statistics of its finished\n"
+				       "  runs (DIR/cells/ID/run-K with run-K.done); writes DIR/study.json\n",
+				       &dir, &json);
+	if (rc0 >= 0)
+		return rc0;
+	struct study s = { .dir = dir };
 	char path[1024], err[768];
 	struct sw_plan *p = malloc(sizeof(*p));
 	s.S = malloc(sizeof(*s.S));

@@ -10,7 +10,6 @@
  * 1000 stores).  Each comparison says its n and whether its writeback was
  * scaled; a cell with fewer than two runs compares nothing.
  */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,25 +95,17 @@ static void compare(FILE *f, json_t *out, json_t *c, json_t *e)
 
 int sw_verdict_main(int argc, char **argv)
 {
-	static const struct option lo[] = { { "json", 0, 0, 'j' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
-	int o, json = 0;
-	optind = 1;
-	while ((o = getopt_long(argc, argv, "jh", lo, NULL)) != -1) {
-		if (o == 'j')
-			json = 1;
-		else
-			return sw_cli_usage(o, "usage: stalewin-report verdict DIR [--json]\n"
-					    "  deferred and lang against eager per kernel, fs and workload,\n"
-					    "  from DIR/study.json (stalewin study)\n");
-	}
-	if (argc - optind != 1) {
-		fprintf(stderr, "stalewin-report verdict: expected one study folder, saw %d arguments\n",
-			argc - optind);
-		return 2;
-	}
+	const char *dir;
+	int json, rc = sw_cli_one_arg(argc, argv, "verdict", "study folder",
+				      "usage: stalewin-report verdict DIR [--json]\n"
+				      "  deferred and lang against eager per kernel, fs and workload,\n"
+				      "  from DIR/study.json (stalewin study)\n",
+				      &dir, &json);
+	if (rc >= 0)
+		return rc;
 	char path[1024];
 	json_error_t je;
-	snprintf(path, sizeof(path), "%s/study.json", argv[optind]);
+	snprintf(path, sizeof(path), "%s/study.json", dir);
 	json_t *st = json_load_file(path, 0, &je), *cells = json_object_get(st, "cells"), *c, *e;
 	if (!json_is_array(cells)) {
 		fprintf(stderr, "stalewin-report verdict: %s: expected a study.json with cells (stalewin "
@@ -127,7 +118,7 @@ int sw_verdict_main(int argc, char **argv)
 	size_t i, j;
 	int groups = 0;
 	fprintf(f, "stalewin verdict %s: each policy's median minus eager's, same kernel,\n"
-		"fs and workload; positive: stale longer than eager\n", argv[optind]);
+		"fs and workload; positive: stale longer than eager\n", dir);
 	json_array_foreach(cells, i, e) {
 		if (strcmp(json_string_value(json_object_get(e, "policy")) ?: "", "eager") ||
 		    json_integer_value(json_object_get(e, "n")) < 2)
@@ -161,7 +152,7 @@ int sw_verdict_main(int argc, char **argv)
 			"resamples, fixed seed); n: runs of the policy / of eager.\n", SW_REPSTATS_BOOT);
 	if (json) {
 		json_t *root = json_pack("{s:s,s:i,s:s,s:o}", "schema", "stalewin-verdict", "schema_version", 1,
-					 "study", argv[optind], "comparisons", out);
+					 "study", dir, "comparisons", out);
 		json_dumpf(root, stdout, JSON_INDENT(2));
 		putchar('\n');
 		json_decref(root);
