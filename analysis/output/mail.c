@@ -214,8 +214,7 @@ void sw_fmt_mail(FILE *f, const struct sw_mail_hdr *h, const struct sw_runrow *r
 		for (int i = 0; i < h->caveats->n; i++)
 			sw_fmt_wrap(f, "- ", "  ", NULL, h->caveats->text[i]);
 	}
-	fputs("\nTo reproduce (from a stalewin checkout, as root; run folders by\n"
-	      "their names)\n", f);
+	fputs("\nTo reproduce (as root, from a stalewin checkout; run folders by name)\n", f);
 	for (int i = 0; i < n; i++) {
 		fprintf(f, "  # %s\n", rows[i].label);
 		if (fa[i].sysctl_pinned) /* the run saw these; the host's differ */

@@ -177,8 +177,95 @@ out:
 	return rc;
 }
 
+/* `mail --check FILE`: a message as a list would read it: lines of at
+ * most 72 columns (characters, not bytes), no tabs, and every command of
+ * its "To reproduce" part parsed by `bash -n`.  0 clean, 1 with each
+ * problem on stderr (FILE:LINE: expected ..., saw ...), 2 unreadable. */
+static int cmd_parses(const char *cmd, char *err, size_t n)
+{
+	char tmpl[] = "/tmp/sw-mail-check-XXXXXX";
+	int fd = mkstemp(tmpl);
+	if (fd < 0)
+		return -1;
+	FILE *t = fdopen(fd, "w");
+	fputs(cmd, t);
+	fclose(t);
+	char sh[160];
+	snprintf(sh, sizeof(sh), "bash -n %s 2>&1", tmpl);
+	FILE *p = popen(sh, "r");
+	size_t got = p ? fread(err, 1, n - 1, p) : 0;
+	err[got] = 0;
+	int rc = p ? pclose(p) : -1;
+	unlink(tmpl);
+	char *nl = strchr(err, '\n');
+	if (nl)
+		*nl = 0;
+	return rc == 0 ? 0 : 1;
+}
+
+static int mail_check(const char *file)
+{
+	FILE *f = fopen(file, "r");
+	if (!f) {
+		fprintf(stderr, "stalewin-report mail --check: %s: cannot open it\n", file);
+		return 2;
+	}
+	char line[4096], cmd[8192] = "", err[512];
+	int ln = 0, bad = 0, in_repro = 0, cmd_line = 0;
+	while (fgets(line, sizeof(line), f)) {
+		ln++;
+		line[strcspn(line, "\n")] = 0;
+		int cols = 0;
+		for (const unsigned char *c = (const unsigned char *)line; *c; c++)
+			cols += (*c & 0xc0) != 0x80;
+		if (cols > 72) {
+			fprintf(stderr, "%s:%d: expected at most 72 columns, saw %d\n", file, ln, cols);
+			bad++;
+		}
+		if (strchr(line, '\t')) {
+			fprintf(stderr, "%s:%d: expected no tab, saw one\n", file, ln);
+			bad++;
+		}
+		if (!strncmp(line, "To reproduce", 12)) {
+			in_repro = 1;
+			continue;
+		}
+		if (!in_repro)
+			continue;
+		if (!strcmp(line, "-- ") || (line[0] && line[0] != ' ')) {
+			in_repro = 0;
+			continue;
+		}
+		if (strncmp(line, "  ", 2) || !strncmp(line, "  #", 3) || (!cmd[0] && !line[2]))
+			continue;
+		if (!cmd[0])
+			cmd_line = ln;
+		strncat(cmd, line, sizeof(cmd) - strlen(cmd) - 2);
+		size_t u = strlen(cmd);
+		if (u >= 2 && !strcmp(cmd + u - 2, " \\")) {
+			cmd[u - 1] = 0; /* a continuation: the next line joins */
+			continue;
+		}
+		strcat(cmd, "\n");
+		if (cmd_parses(cmd, err, sizeof(err))) {
+			fprintf(stderr, "%s:%d: expected a command bash -n parses, saw: %s\n", file, cmd_line,
+				err[0] ? err : "an error");
+			bad++;
+		}
+		cmd[0] = 0;
+	}
+	fclose(f);
+	if (bad)
+		fprintf(stderr, "stalewin-report mail --check: %s: %d problem%s\n", file, bad, bad == 1 ? "" : "s");
+	else
+		printf("%s: %d lines, within 72 columns, no tabs, its commands parse\n", file, ln);
+	return bad ? 1 : 0;
+}
+
 int sw_mail_main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "--check"))
+		return mail_check(argv[2]);
 	static const struct option lo[] = {
 		{ "to", 1, 0, 't' }, { "from", 1, 0, 'f' }, { "subject", 1, 0, 's' },
 		{ "date", 1, 0, 'd' }, { "attach", 1, 0, 'a' }, { "help", 0, 0, 'h' },
@@ -214,7 +301,9 @@ int sw_mail_main(int argc, char **argv)
 					    "  refuses (exit 2, naming each reason) runs that are a sketch:\n"
 					    "  every row emulated, every row on ganesha, writeback scaled\n"
 					    "  from the kernel's defaults, a file not settled, fewer than 5\n"
-					    "  runs of a command; --sketch writes it marked as one\n");
+					    "  runs of a command; --sketch writes it marked as one\n"
+					    "       stalewin-report mail --check FILE  (72 columns, no tabs,\n"
+					    "  every reproduce command parses with bash -n)\n");
 		}
 	}
 	int n = argc - optind;

@@ -11,7 +11,9 @@
 # and a mail that contradicts itself: the uncovered stores never "could
 # not have been seen" when the default mount's view saw them; the
 # reproduce commands parse (bash -n), name no absolute path and keep
-# every word whole; rows are sorted by workload, then policy.
+# every word whole; rows are sorted by workload, then policy; mail
+# --check passes the mails made here and names a tab, a long line and a
+# command that does not parse in a broken copy.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh" mail-refuse
 golden_start "$@"
@@ -76,13 +78,26 @@ awk '/^run /{r=1; next} r && /^$/{r=0} r && /^(eager|deferred) /{print $1}' sk.t
 	fail "rows: expected eager eager eager deferred, saw $(cat order.txt)"
 # reproduce commands: parse, no absolute path, no word cut
 SW_TOP=$SRC "$REP" mail vm-replay-quick --sketch >vm.txt 2>/dev/null
-sed -n '/^To reproduce/,/^-- $/p' vm.txt | sed '1,2d;/^-- $/d;/^  #/d;/^$/d' >cmds.txt
+sed -n '/^To reproduce/,/^-- $/p' vm.txt | sed '1d;/^-- $/d;/^  #/d;/^$/d' >cmds.txt
 [ -s cmds.txt ] || fail "no reproduce command"
 bash -n cmds.txt 2>bn.txt || fail "reproduce commands do not parse: $(cat bn.txt)"
 grep -qE "(^| )/" cmds.txt && fail "an absolute path in the reproduce commands: $(grep -E '(^| )/' cmds.txt)"
 grep -q "^  ./stalewin vm run " cmds.txt || fail "the VM run is not reproduced as ./stalewin vm run"
 tr -d '\\\n' <cmds.txt | tr -s ' ' | grep -q -- "--sysctl vm.dirty_writeback_centisecs=100 --mount-opts vers=3,nolock" ||
 	fail "a word of the command was cut: $(cat cmds.txt)"
+# mail --check: the sketch and the VM mail pass; a copy with a tab, a
+# line over 72 columns and a command cut inside a quote fails, each named
+"$REP" mail --check sk.txt >/dev/null 2>ck.txt || fail "mail --check on the sketch: $(cat ck.txt)"
+"$REP" mail --check vm.txt >/dev/null 2>ck.txt || fail "mail --check on the VM mail: $(cat ck.txt)"
+sed -e 's/^Environment$/Environment\t/' -e "s|--reader-every-ms 100 --out|--reader-every-ms 100 'x --out|" vm.txt >bad.txt
+printf '%080d\n' 0 >>bad.txt
+"$REP" mail --check bad.txt >/dev/null 2>ck.txt
+rc=$?
+[ $rc -eq 1 ] && grep -q "expected no tab" ck.txt && grep -q "expected at most 72 columns, saw 80" ck.txt &&
+	grep -q "expected a command bash -n parses" ck.txt ||
+	fail "mail --check on a broken copy: expected exit 1 naming the tab, the 80 columns and the command, saw $rc: $(cat ck.txt)"
+"$REP" mail --check nosuch.txt >/dev/null 2>ck.txt
+[ $? -eq 2 ] || fail "mail --check of a missing file: expected exit 2"
 # the other headers
 "$REP" mail e --sketch --cc "b@c" --in-reply-to "<x@y>" >h.txt 2>/dev/null
 grep -q '^Cc: b@c' h.txt && grep -q '^In-Reply-To: <x@y>' h.txt && grep -q '^References: <x@y>' h.txt ||
