@@ -129,7 +129,7 @@ else
 	echo "CASEFAIL no loop device for the ext3 image"
 fi
 w1=$(dmesg | grep -c 'WARNING:')
-[ "$w1" = "$w0" ] || { echo "CASEFAIL ext3 mounts: $((w1 - w0)) WARNING(s) in dmesg:"; dmesg | grep -A3 'WARNING:' | head -8; }
+[ "$w1" = "$w0" ] || { echo "CASEFAIL ext3 mounts: $((w1 - w0)) WARNING(s) in dmesg:"; dmesg | grep -A3 'WARNING:' | head -8 | sed 's/^/CASEFAIL dmesg: /'; }
 # knfsd exports the ext4 disk, a loopback NFSv4.2 client caches the file
 mkdir -p /export/e /mnt/n
 if mount -t ext4 /dev/vda /export/e && . /sw/knfsd.sh && sw_knfsd_up /export/e >/tmp/knfsd.log 2>&1 &&
