@@ -48,9 +48,20 @@
  *   stockfs      a filesystem that does not opt in (xfs, tmpfs): the first
  *                store through a fresh mapping moves mtime/ctime at once
  *                (stock) whatever the sysctl says.
+ *   ext3         a mount of the ext4 driver under another type (ext3):
+ *                store through a fresh mapping, munmap, fsync, sync.
+ *                With --eager (the mount's mappings cannot opt in: 7.2
+ *                gives only the ext4 type multigrain timestamps) the times
+ *                must move at the store whatever the sysctl says;
+ *                without, as the policy says on an opted-in mount.  Either
+ *                way they must have moved after munmap, fsync and sync.  A
+ *                kernel whose fault follows the global policy while the
+ *                mapping never opted in leaves them unmoved for good under
+ *                deferred (review 2, N1).  Leaves durable.dat and the state
+ *                file for durability-verify after a remount.
  *
  *   cmtime_cases CASE --policy eager|deferred|lang --dir DIR
- *                [--state FILE] [--nfs NFSDIR]
+ *                [--state FILE] [--nfs NFSDIR] [--eager]
  *
  * Output: RESULT policy=P check=NAME expect=.. seen=.. ok=0|1,
  * SUMMARY policy=P pass=N fail=M.  Exit 0 all passed, 1 a check failed or
@@ -713,17 +724,64 @@ static int case_stockfs(const char *dir)
 	return 0;
 }
 
+/*
+ * ext3: a store through a fresh mapping on a mount whose mappings may not
+ * have opted in, then munmap, fsync, sync.  eager: the mapping must be
+ * plain eager (the times move at the store); else the policy decides.
+ * The times must have moved once all three have run.  Leaves durable.dat
+ * (byte 0x5a) and the state file (the coarse time before the store) for
+ * durability-verify.
+ */
+static int case_ext3(const char *dir, const char *state, int eager)
+{
+	int at_store = eager || strcmp(g_policy, "deferred") != 0;
+	int64_t t_store_coarse_ns;
+	struct stamp s0, s1, s2;
+	char path[4096];
+	volatile char *map;
+	FILE *f;
+	int fd;
+
+	fd = make_file(dir, "durable.dat", path, sizeof(path));
+	if (fd < 0 || !(map = map_file(fd)) || clean(fd, map) ||
+	    get_stamp(fd, &s0))
+		return -1;
+	t_store_coarse_ns = coarse_ns();
+	map[0] = 0x5a; /* a pure store: the write fault of a clean page */
+	if (get_stamp(fd, &s1))
+		return -1;
+	result_moved("first_store", at_store, &s0, &s1);
+	if (munmap((void *)map, NPAGES * g_page) || fsync(fd))
+		return -1;
+	sync();
+	if (get_stamp(fd, &s2))
+		return -1;
+	printf("INFO case=ext3 eager=%d s0_ctime_ns=%lld store_ctime_ns=%lld "
+	       "flushed_ctime_ns=%lld\n", eager, (long long)s0.t_ctime_real_ns,
+	       (long long)s1.t_ctime_real_ns, (long long)s2.t_ctime_real_ns);
+	result_moved("after_munmap_fsync_sync", 1, &s0, &s2);
+	f = fopen(state, "w");
+	if (!f || fprintf(f, "%lld\n", (long long)t_store_coarse_ns) < 0 ||
+	    fclose(f)) {
+		fprintf(stderr, "cmtime_cases: cannot write %s\n", state);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		CMTIME_OPTIONS,
 		{ "state", required_argument, NULL, 's' },
 		{ "nfs", required_argument, NULL, 'n' },
+		{ "eager", no_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = NULL, *state = "/tmp/cmtime_cases.state";
 	const char *nfs = NULL;
-	int c, rc;
+	int c, rc, eager = 0;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (cmtime_option(c, &dir))
@@ -732,6 +790,8 @@ int main(int argc, char **argv)
 			state = optarg;
 		else if (c == 'n')
 			nfs = optarg;
+		else if (c == 'e')
+			eager = 1;
 		else
 			return 2;
 	}
@@ -740,8 +800,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: cmtime_cases same-tick|query-flush|freeze|"
 			"durability-prepare|crash-prepare|durability-verify|"
 			"journal|exit|"
-			"migrate|pageout|stockfs|nfs --policy P --dir DIR "
-			"[--state FILE] [--nfs NFSDIR]\n");
+			"migrate|pageout|stockfs|nfs|ext3 --policy P --dir DIR "
+			"[--state FILE] [--nfs NFSDIR] [--eager]\n");
 		return 2;
 	}
 	g_page = sysconf(_SC_PAGESIZE);
@@ -769,11 +829,13 @@ int main(int argc, char **argv)
 		rc = case_pageout(dir);
 	else if (!strcmp(g_case, "stockfs"))
 		rc = case_stockfs(dir);
+	else if (!strcmp(g_case, "ext3"))
+		rc = case_ext3(dir, state, eager);
 	else {
 		fprintf(stderr, "cmtime_cases: unknown case '%s' (expected "
 			"same-tick, query-flush, freeze, durability-prepare, "
 			"crash-prepare, durability-verify, journal, exit, migrate, pageout, "
-			"stockfs, nfs with --nfs)\n", g_case);
+			"stockfs, ext3, nfs with --nfs)\n", g_case);
 		return 2;
 	}
 	if (rc)

@@ -28,6 +28,15 @@
 #               with numa=fake=2) records the store, fsync applies it;
 #   stockfs     (every policy): xfs and tmpfs, not opted in, update at the
 #               first store as stock Linux does;
+#   ext3        (every policy): an ext3 image (mkfs.ext3) mounted without
+#               -t and with -t ext3, served by the ext4 driver under the
+#               ext3 type: store, munmap, fsync, sync must move mtime and
+#               ctime, and a remount must show them (durability-verify).
+#               Where only the ext4 type has multigrain timestamps (6.13+:
+#               7.2) such a mapping cannot opt in and must be plain eager
+#               (times moved at the store under every policy); on 6.1 it
+#               opts in like any ext4 mapping.  No WARNING may appear in
+#               dmesg while the ext3 mounts run (review 2, N1);
 #   nfs         (every policy): a knfsd loopback NFSv4.2 client that cached
 #               the file sees a local store at its next open under eager
 #               and lang, only after msync(MS_ASYNC) under deferred;
@@ -45,7 +54,7 @@ if [ -z "$vmlinux" ] && ! vmlinux=$("$repo/vm/kernel/stalewin-vm-kernel" --print
 	echo "SKIP: no patched $base guest kernel is cached for the current vm/kernel/patches/$base; build one with ./stalewin vm kernel build --base $base, then rerun" >&2
 	exit 77
 fi
-for t in qemu-system-x86_64 mkfs.ext4 mkfs.xfs; do
+for t in qemu-system-x86_64 mkfs.ext4 mkfs.ext3 mkfs.xfs; do
 	command -v $t >/dev/null || { echo "SKIP: $t missing" >&2; exit 77; }
 done
 share=$(mktemp -d /tmp/sw-kernel-cases.XXXXXX)
@@ -58,6 +67,8 @@ truncate -s 256M "$share/ext4.img"
 mkfs.ext4 -q -F "$share/ext4.img"
 truncate -s 320M "$share/xfs.img"
 mkfs.xfs -q -f "$share/xfs.img"
+truncate -s 64M "$share/ext3.img"
+mkfs.ext3 -q -F "$share/ext3.img"
 
 cat >"$share/guest.sh" <<'G'
 C=/sw/cmtime_cases
@@ -88,6 +99,37 @@ for p in eager deferred lang; do
 	mount -t tmpfs tmpfs /mnt/t && run $C stockfs --policy $p --dir /mnt/t; umount /mnt/t
 	mount -t xfs /dev/loop0 /mnt/x && run $C stockfs --policy $p --dir /mnt/x; umount /mnt/x
 done
+# An ext3 image: the ext4 driver serves it under the ext3 type, which has
+# no multigrain timestamps on 6.13+ (7.2), so its mappings cannot opt in
+# there and must be plain eager; on 6.1 they opt in like ext4's.
+kv=$(uname -r); kmaj=${kv%%.*}; kmin=${kv#*.}; kmin=${kmin%%[!0-9]*}
+mg=0
+if [ "$kmaj" -gt 6 ] || { [ "$kmaj" -eq 6 ] && [ "$kmin" -ge 13 ]; }; then mg=1; fi
+mkdir -p /mnt/3
+m3() { if [ $how = auto ]; then mount /dev/loop1 /mnt/3; else mount -t ext3 /dev/loop1 /mnt/3; fi; }
+w0=$(dmesg | grep -c 'WARNING:')
+if losetup /dev/loop1 /sw/ext3.img; then
+	for how in auto ext3; do
+		for p in eager deferred lang; do
+			pol $p
+			m3 || { echo "CASEFAIL mount ($how) of the ext3 image"; continue; }
+			type=$(awk '$2 == "/mnt/3" { print $3 }' /proc/mounts)
+			flag=
+			[ $mg = 1 ] && [ "$type" != ext4 ] && flag=--eager
+			echo "INFO ext3 image mounted ($how) as $type under $p, kernel $kv: ${flag:-opted in}"
+			run $C ext3 --policy $p --dir /mnt/3 $flag
+			umount /mnt/3
+			m3 || { echo "CASEFAIL remount ($how) of the ext3 image"; continue; }
+			run $C durability-verify --policy $p --dir /mnt/3
+			umount /mnt/3
+		done
+	done
+	losetup -d /dev/loop1
+else
+	echo "CASEFAIL no loop device for the ext3 image"
+fi
+w1=$(dmesg | grep -c 'WARNING:')
+[ "$w1" = "$w0" ] || { echo "CASEFAIL ext3 mounts: $((w1 - w0)) WARNING(s) in dmesg:"; dmesg | grep -A3 'WARNING:' | head -8 | sed 's/^/CASEFAIL dmesg: /'; }
 # knfsd exports the ext4 disk, a loopback NFSv4.2 client caches the file
 mkdir -p /export/e /mnt/n
 if mount -t ext4 /dev/vda /export/e && . /sw/knfsd.sh && sw_knfsd_up /export/e >/tmp/knfsd.log 2>&1 &&
@@ -136,4 +178,4 @@ n_mg=$(grep -c '^INFO case=query-flush .*same_tick=1' "$out" || true)
 echo "query-flush: $n_mg of 4 flushes judged within the queried tick"
 [ "$base" = 6.1 ] || [ "$n_mg" -gt 0 ] ||
 	echo "NOTE: no query-flush flush ended in the queried tick this run: the multigrain path was not exercised (load?)"
-echo "PASS: $n_ok checks (same-tick, query-flush, freeze, durability, crash, journal, exit, stockfs, mount options) with $vmlinux"
+echo "PASS: $n_ok checks (same-tick, query-flush, freeze, durability, crash, journal, exit, stockfs, ext3, mount options) with $vmlinux"
