@@ -61,13 +61,12 @@ sw_check_failed(const char *file, int line, const char *cond, const char *fmt, .
 			sw_check_failed(__FILE__, __LINE__, #cond, " " __VA_ARGS__); \
 	} while (0)
 
-/* End of a test that made a temporary folder: remove it, print the count
- * of failures or pass_msg, return the exit code. */
+/* End of a test with its own main: remove tmpdir (NULL: none), print the
+ * count of failures or pass_msg, return the exit code. */
 static inline int check_finish(const char *tmpdir, const char *pass_msg)
 {
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	if (tmpdir && system(cmd))
+	char cmd[4200];
+	if (tmpdir && (snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir), system(cmd)))
 		fprintf(stderr, "warning: could not remove %s\n", tmpdir);
 	if (failures)
 		printf("%d failures\n", failures);

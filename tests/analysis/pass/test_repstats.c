@@ -41,7 +41,7 @@ static double normal(double mu, double sd)
 
 #define S(x) ((int64_t)((x) * 1e9))
 
-static void coverage(void)
+SW_CASE(coverage)
 {
 	int trials = 20000, covered = 0;
 	double stated = 0;
@@ -76,7 +76,7 @@ static void coverage(void)
 	      "expected -1 for no values and for level 1.0");
 }
 
-static void regimes(void)
+SW_CASE(regimes)
 {
 	int trials = 2000, bi = 0, uni = 0;
 	rng_state = 7;
@@ -122,7 +122,7 @@ static void regimes(void)
 	      (long long)st.regime_b_median_ns);
 }
 
-static void floats(void)
+SW_CASE(floats)
 {
 	double u[5] = { 20, 18, 25, 19, 21 };
 	struct sw_repstats_f st;
@@ -132,14 +132,4 @@ static void floats(void)
 	      st.ci_hi);
 }
 
-int main(void)
-{
-	coverage();
-	regimes();
-	floats();
-	if (failures)
-		fprintf(stderr, "%d failures\n", failures);
-	else
-		printf("repstats: all checks passed\n");
-	return failures ? 1 : 0;
-}
+SW_MAIN()
