@@ -27,22 +27,20 @@
 #	tests/server/test_lead.sh --case settled
 #	SW_TEST_CASE=settled ctest -R writer_lead
 # --case and SW_TEST_CASE take a glob or a comma-separated list of globs;
-# a selection no case matches fails.  --list prints the names the test's
-# sw_case lines give (as written: run-$n for a case per run) and exits.
+# a selection no case matches fails.  --list prints the cases' names
+# instead of running them (the set-up before them runs: a skip shows).
 # These options come before the test's own arguments.
 
 sw_test=$(basename "$0" .sh)
 sw_test=${sw_test#test_}
 sw_immediate=${sw_immediate:-${SW_TEST_IMMEDIATE:-0}}
-_sw_fails=0 _sw_case="" _sw_case_fails=0 _sw_ran=0 _sw_failed=0 _sw_names=""
+_sw_fails=0 _sw_case="" _sw_case_fails=0 _sw_ran=0 _sw_failed=0 _sw_names="" _sw_list=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--case) SW_TEST_CASE=${2:?--case: expected a case name}; shift 2 ;;
 	--case=*) SW_TEST_CASE=${1#--case=}; shift ;;
 	--immediate) sw_immediate=1; shift ;;
-	--list)
-		grep -oE '\bsw_case +[^ ;]+' "$0" | awk '{ gsub(/["'\'']/, "", $2); print $2 }' | awk '!seen[$0]++'
-		exit 0 ;;
+	--list) _sw_list=1; shift ;;
 	*) break ;;
 	esac
 done
@@ -81,6 +79,10 @@ sw_case() {
 	shift
 	_sw_names="$_sw_names $name"
 	_sw_selected "$name" || return 0
+	if [ "$_sw_list" = 1 ]; then
+		echo "$name"
+		return 0
+	fi
 	_sw_case=$name _sw_case_fails=0 _sw_ran=$((_sw_ran + 1))
 	"$@"
 	if [ "$_sw_case_fails" -eq 0 ]; then
@@ -95,6 +97,7 @@ sw_case() {
 
 sw_done() {
 	local n cases=""
+	[ "$_sw_list" = 0 ] || exit 0
 	n=$(wc -w <<<"$_sw_names")
 	if [ "$n" -gt 0 ]; then
 		cases=" $_sw_ran of $n cases"
