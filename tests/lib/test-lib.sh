@@ -5,7 +5,8 @@
 #
 #   skip REASON   the test cannot run here: "SKIP: REASON" on stdout and
 #                 exit 77, which ctest counts as skipped (SKIP_RETURN_CODE),
-#                 never as passed.
+#                 never as passed.  After a fail it ends the test as
+#                 failed: a skip never hides a failure.
 #   fail WHAT     an assertion failed: "FAIL <case>: WHAT" on stdout (WHAT
 #                 says "expected X, saw Y"), counted; the test goes on and
 #                 sw_done exits 1.  In immediate mode (sw_immediate=1 set
@@ -47,6 +48,7 @@ done
 
 skip() {
 	echo "SKIP: $*"
+	[ "$_sw_fails" -eq 0 ] || sw_done
 	exit 77
 }
 
@@ -95,6 +97,7 @@ sw_case() {
 	return 0
 }
 
+# shellcheck disable=SC2120 # WHAT is optional
 sw_done() {
 	local n cases=""
 	[ "$_sw_list" = 0 ] || exit 0
