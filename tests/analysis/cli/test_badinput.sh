@@ -65,11 +65,15 @@ version() {
 	printf '\x09\x00' | dd of="$T/version/writer.swlog" bs=1 seek=8 conv=notrunc status=none
 	expect version version 2 "writer.swlog" "version"
 }
-torn() {
-	synth torn
+# cut_tail DIR FILE N: a synthetic run in DIR, N bytes cut off its FILE
+cut_tail() {
 	local sz
-	sz=$(stat -c %s "$T/torn/writer.swlog")
-	truncate -s $((sz - 7)) "$T/torn/writer.swlog"
+	synth "$1"
+	sz=$(stat -c %s "$T/$1/$2")
+	truncate -s $((sz - $3)) "$T/$1/$2"
+}
+torn() {
+	cut_tail torn writer.swlog 7
 	expect torn torn 3 "writer.swlog" "record" "torn"
 }
 corrupt() {
@@ -84,10 +88,7 @@ noend() {
 	expect noend noend 3 "writer.swlog" "END record"
 }
 probe_torn() {
-	synth ptorn
-	local sz
-	sz=$(stat -c %s "$T/ptorn/probe-0.swlog")
-	truncate -s $((sz - 30)) "$T/ptorn/probe-0.swlog"
+	cut_tail ptorn probe-0.swlog 30
 	expect probe-torn ptorn 3 "probe-0.swlog" "torn"
 }
 mixed() {
