@@ -18,9 +18,7 @@
 # left above zero one period longer, and 0.700 s, 3.70 s, 15 updates.
 # A case per run: run-N.
 . "$(dirname "$0")/../lib/test-lib.sh"
-set -u
 . "$(dirname "$0")/traced_lib.sh"
-traced_start
 command -v xz >/dev/null || skip "xz missing (the fixtures' traces are xz)"
 MODEL=(--policy eager --writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop
 	--create-meta-pages 5 --alloc-meta-pages 2 --wb-run-commit-us 4200

@@ -32,9 +32,7 @@
 # stretch lasted five runs, the 6-page model's three or four).
 # A case per run: run-N.
 . "$(dirname "$0")/../lib/test-lib.sh"
-set -u
 . "$(dirname "$0")/traced_lib.sh"
-traced_start
 MODEL=(--policy eager --writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop
 	--create-meta-pages 5 --alloc-meta-pages 2 --wb-run-commit-us 4200
 	--wb-run-alloc-us 17400 --wb-run-pass-us 6000 --wb-run-io-us 1500 --atime-read-ms 60

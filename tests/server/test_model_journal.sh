@@ -20,9 +20,7 @@
 # A case per run (run-5 .. run-9) and per rule (no-atime-handle,
 # pages-at-run).
 . "$(dirname "$0")/../lib/test-lib.sh"
-set -u
 . "$(dirname "$0")/traced_lib.sh"
-traced_start
 MODEL=(--policy eager --writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop
 	--create-meta-pages 5 --alloc-meta-pages 2 --wb-run-commit-us 4200
 	--wb-run-alloc-us 17400 --wb-run-pass-us 6000 --jiffy-us 4000 --phases 4)

@@ -51,9 +51,7 @@
 #   commits 29 and 63 ms off without).
 # A case per run: deferred-6.1-5 .. lang-6.1-2.
 . "$(dirname "$0")/../lib/test-lib.sh"
-set -u
 . "$(dirname "$0")/traced_lib.sh"
-traced_start
 command -v xz >/dev/null || skip "xz missing (the fixtures' traces are xz)"
 MODEL=(--writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop --create-meta-pages 5
 	--alloc-meta-pages 2 --wb-run-commit-us 4200 --wb-run-alloc-us 17400

@@ -28,9 +28,7 @@
 # 2.11 s, 16 updates against 17).
 # A case per run (run-10 .. run-13) and run-13-instant-commit.
 . "$(dirname "$0")/../lib/test-lib.sh"
-set -u
 . "$(dirname "$0")/traced_lib.sh"
-traced_start
 MODEL=(--policy eager --writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop
 	--create-meta-pages 5 --alloc-meta-pages 2 --wb-run-commit-us 4200
 	--wb-run-alloc-us 17400 --wb-run-pass-us 6000 --wb-run-io-us 1500

@@ -18,9 +18,7 @@
 # 1.69-1.74 s at every constant against the kernel's 1.90 s).
 # A case per run: run-1 .. run-4.
 . "$(dirname "$0")/../lib/test-lib.sh"
-set -u
 . "$(dirname "$0")/traced_lib.sh"
-traced_start
 MODEL=(--policy deferred --writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop
 	--create-meta-pages 5 --alloc-meta-pages 2 --jiffy-us 4000 --phases 8)
 RUNS=(--wb-run-commit-us 4200 --wb-run-alloc-us 17400 --wb-run-pass-us 6000 --wb-run-io-us 1500)
