@@ -99,21 +99,21 @@ sw_case() {
 
 # shellcheck disable=SC2120 # WHAT is optional
 sw_done() {
-	local n cases=""
+	local n cases="" sel=""
 	[ "$_sw_list" = 0 ] || exit 0
 	n=$(wc -w <<<"$_sw_names")
-	if [ "$n" -gt 0 ]; then
-		cases=" $_sw_ran of $n cases"
-		[ -z "${SW_TEST_CASE:-}" ] || cases="$cases (SW_TEST_CASE=$SW_TEST_CASE)"
-	fi
+	[ -z "${SW_TEST_CASE:-}" ] || sel=" (SW_TEST_CASE=$SW_TEST_CASE)"
 	if [ "$_sw_fails" -gt 0 ]; then
-		echo "FAIL $sw_test: $_sw_fails failures${cases:+,$cases}${_sw_case:+, in case $_sw_case}"
+		[ "$n" -eq 0 ] || cases=", $_sw_failed of $_sw_ran cases run failed$sel"
+		[ -z "$_sw_case" ] || cases=", in case $_sw_case (immediate)"
+		echo "FAIL $sw_test: $_sw_fails failures$cases"
 		exit 1
 	fi
-	if [ -n "${SW_TEST_CASE:-}" ] && [ "$_sw_ran" -eq 0 ]; then
-		echo "FAIL $sw_test: no case matches SW_TEST_CASE=$SW_TEST_CASE (its cases:${_sw_names:- none})"
+	if [ -n "$sel" ] && [ "$_sw_ran" -eq 0 ]; then
+		echo "FAIL $sw_test: no case matches$sel (its cases:${_sw_names:- none})"
 		exit 1
 	fi
-	echo "PASS $sw_test${cases:+:$cases}${1:+; $1}"
+	[ "$n" -eq 0 ] || cases=": $_sw_ran of $n cases$sel"
+	echo "PASS $sw_test$cases${1:+; $1}"
 	exit 0
 }
