@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "check.h"
 #include "hist.h"
 
 static int cmp(const void *a, const void *b)
@@ -23,7 +24,6 @@ int main(void)
 	enum { N = 100000 };
 	static int64_t v[N];
 	static struct sw_hist h;
-	int failures = 0;
 	sw_hist_init(&h);
 	srand(7);
 	for (int i = 0; i < N; i++) {
@@ -39,53 +39,33 @@ int main(void)
 		int64_t exact = v[(size_t)(qs[i] * N + 0.999999) - 1];
 		int64_t got = sw_hist_quantile(&h, qs[i]);
 		double rel = exact ? (double)(got - exact) / (double)exact : 0;
-		if (got < exact || rel > 1.0 / 128) {
-			fprintf(stderr, "FAIL q%.3f: exact %lld, hist %lld (rel %.4f)\n",
-				qs[i], (long long)exact, (long long)got, rel);
-			failures++;
-		}
-		if (got < last) {
-			fprintf(stderr, "FAIL quantiles not monotonic at q%.3f\n", qs[i]);
-			failures++;
-		}
+		CHECK(got >= exact && rel <= 1.0 / 128, "q%.3f: exact %lld, hist %lld (rel %.4f)",
+		      qs[i], (long long)exact, (long long)got, rel);
+		CHECK(got >= last, "quantiles not monotonic at q%.3f", qs[i]);
 		last = got;
 	}
-	if (sw_hist_quantile(&h, 1.0) != v[N - 1] || sw_hist_quantile(&h, 0) != v[0]) {
-		fprintf(stderr, "FAIL min/max not exact\n");
-		failures++;
-	}
+	CHECK(sw_hist_quantile(&h, 1.0) == v[N - 1] && sw_hist_quantile(&h, 0) == v[0],
+	      "min/max not exact");
 	/* share above 1 s vs counting */
 	int64_t s1 = 1000000000;
 	int above = 0;
 	for (int i = 0; i < N; i++)
 		above += v[i] > s1;
 	double share = sw_hist_share_above(&h, s1);
-	if (share > (double)above / N + 0.01 || share < (double)above / N - 0.01) {
-		fprintf(stderr, "FAIL share above 1s: %.4f vs counted %.4f\n", share,
-			(double)above / N);
-		failures++;
-	}
+	CHECK(share <= (double)above / N + 0.01 && share >= (double)above / N - 0.01,
+	      "share above 1s: %.4f vs counted %.4f", share, (double)above / N);
 	/* small exact values */
 	struct sw_hist s;
 	sw_hist_init(&s);
 	for (int i = 1; i <= 100; i++)
 		sw_hist_add(&s, i);
-	if (sw_hist_quantile(&s, 0.5) != 50 || sw_hist_quantile(&s, 0.99) != 99) {
-		fprintf(stderr, "FAIL exact small: p50 %lld p99 %lld\n",
-			(long long)sw_hist_quantile(&s, 0.5),
-			(long long)sw_hist_quantile(&s, 0.99));
-		failures++;
-	}
+	CHECK(sw_hist_quantile(&s, 0.5) == 50 && sw_hist_quantile(&s, 0.99) == 99,
+	      "exact small: p50 %lld p99 %lld", (long long)sw_hist_quantile(&s, 0.5),
+	      (long long)sw_hist_quantile(&s, 0.99));
 	struct sw_hist m;
 	sw_hist_init(&m);
 	sw_hist_merge(&m, &s);
 	sw_hist_merge(&m, &h);
-	if (m.count != (uint64_t)N + 100 || m.min != 1) {
-		fprintf(stderr, "FAIL merge\n");
-		failures++;
-	}
-	if (failures)
-		return 1;
-	printf("test_hist: ok\n");
-	return 0;
+	CHECK(m.count == (uint64_t)N + 100 && m.min == 1, "merge");
+	return check_finish(NULL, "test_hist: ok");
 }

@@ -5,12 +5,11 @@
 # when the document names a .c path under those folders or tests/ that
 # does not exist (a file moved, renamed or removed without the document).
 # Reads the source tree only: no build, no root.
+. "$(dirname "$0")/../lib/test-lib.sh"
 set -u
 S=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 doc=$S/docs/architecture.md
-[ -r "$doc" ] || { echo "FAIL: expected $doc, saw none" >&2; exit 1; }
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+[ -r "$doc" ] || { fail "expected $doc, saw none"; sw_done; }
 
 rooms=(common server client analysis bench vm)
 # the .c paths the document names: every word ending in ".c" that starts
@@ -19,18 +18,24 @@ rooms=(common server client analysis bench vm)
 named=$(grep -oE '[A-Za-z0-9_./-]*[A-Za-z0-9_]\.c\b' "$doc" |
 	grep -E '^(common|server|client|analysis|bench|vm|tests)/' | sort -u)
 files=$(cd "$S" && for r in "${rooms[@]}"; do [ -d "$r" ] && find "$r" -name '*.c' -type f; done | sort)
-[ -n "$files" ] || fail "expected .c files under ${rooms[*]} in $S, saw none"
+n=$(grep -c . <<<"$files")
 
-n=0
-while IFS= read -r f; do
-	[ -n "$f" ] || continue
-	n=$((n + 1))
-	grep -qxF -- "$f" <<<"$named" || fail "$f has no room: docs/architecture.md does not name it"
-done <<<"$files"
-while IFS= read -r f; do
-	[ -n "$f" ] || continue
-	[ -f "$S/$f" ] || fail "docs/architecture.md names $f, which does not exist"
-done <<<"$named"
-
-[ "$fails" -eq 0 ] || { echo "$fails problem(s): give each .c file its line in docs/architecture.md (\"Every file's room\")" >&2; exit 1; }
-echo "docs/architecture.md names all $n .c files of ${rooms[*]}, and no .c file that is not there"
+every_file_named() {
+	local f
+	[ -n "$files" ] || fail "expected .c files under ${rooms[*]} in $S, saw none"
+	while IFS= read -r f; do
+		[ -n "$f" ] || continue
+		grep -qxF -- "$f" <<<"$named" ||
+			fail "$f has no room: docs/architecture.md does not name it (give it its line under \"Every file's room\")"
+	done <<<"$files"
+}
+every_name_a_file() {
+	local f
+	while IFS= read -r f; do
+		[ -n "$f" ] || continue
+		[ -f "$S/$f" ] || fail "docs/architecture.md names $f, which does not exist"
+	done <<<"$named"
+}
+sw_case every-file-named every_file_named
+sw_case every-name-a-file every_name_a_file
+sw_done "docs/architecture.md names all $n .c files of ${rooms[*]}, and no .c file that is not there"

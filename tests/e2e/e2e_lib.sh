@@ -1,13 +1,15 @@
-# tests/e2e/e2e_lib.sh: shared set-up of the end-to-end tests (sourced).
-# Each test runs scripts/stalewin-run for real: nfs-ganesha in its own
-# network namespace, stalewin-writer serve, stalewin-probe over NFS,
-# stalewin-report; then asserts on report.json / report.csv.
+# tests/e2e/e2e_lib.sh: shared set-up of the end-to-end tests (sourced
+# after tests/lib/test-lib.sh).  Each test runs scripts/stalewin-run for
+# real: nfs-ganesha in its own network namespace, stalewin-writer serve,
+# stalewin-probe over NFS, stalewin-report; then asserts on report.json /
+# report.csv, each assertion on what the run before it left (immediate
+# mode: the first failure ends the test, showing the run's report).
+sw_immediate=1
 set -euo pipefail
 B=${SW_BUILD_DIR:?SW_BUILD_DIR not set}
 S=${SW_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 export SW_BUILD_DIR=$B SW_TOP=$S
 
-skip() { echo "SKIP: $*"; exit 77; }
 [ "$(id -u)" -eq 0 ] || skip "needs root (mount, ip netns) for ganesha; running as uid $(id -u)"
 for c in ganesha.nfsd rpcbind ip nfs-ls jq mkfs.ext4; do
 	command -v "$c" >/dev/null || skip "$c not installed (./stalewin setup)"
@@ -18,12 +20,10 @@ done
 
 E2E_TMP=$(mktemp -d /tmp/sw-e2e-XXXXXX)
 trap 'rm -rf "$E2E_TMP"' EXIT
-fail() {
-	echo "FAIL: $*" >&2
+sw_on_fail() {
 	if [ -n "${RUN:-}" ] && [ -f "$RUN/report.txt" ]; then
-		echo "--- $RUN/report.txt" >&2; cat "$RUN/report.txt" >&2
+		echo "--- $RUN/report.txt"; cat "$RUN/report.txt"
 	fi
-	exit 1
 }
 
 # run_exp NAME stalewin-run-args...  -> sets RUN

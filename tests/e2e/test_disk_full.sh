@@ -9,6 +9,7 @@
 # record is accepted: the probe's replies in the report are exactly the
 # whole ATTR records before the torn tail.  A harness that loses the run
 # on a full disk, or a report that counts a torn record, fails here.
+. "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/e2e_lib.sh"
 SMALL=$E2E_TMP/small
 mkdir -p "$SMALL"
@@ -38,4 +39,4 @@ whole=$(awk '$2 == "ATTR" && $0 !~ /status=-/' "$E2E_TMP/probe.txt" | wc -l)
 all=$(awk '$2 == "ATTR"' "$E2E_TMP/probe.txt" | wc -l)
 jqr --argjson n "$all" '.results.observers[0].replies + .results.observers[0].failures == $n' ||
 	fail "the report counts $(jq '.results.observers[0] | .replies + .failures' "$RUN/report.json") probe requests, the log holds $all whole ATTR records ($whole good)"
-echo "PASS (exit 3, $all whole ATTR records used; $first)"
+sw_done "exit 3, $all whole ATTR records used; $first"

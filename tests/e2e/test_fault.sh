@@ -6,6 +6,7 @@
 # unaffected (complete ground truth), and the stores whose windows the gap
 # distorted must be explained by it, not counted as unexplained.  A probe
 # that hides outages, or a report that ignores them, fails here.
+. "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/e2e_lib.sh"
 ALLOW_FAULTS=1 run_exp fault --policy eager --fs tmpfs --workload rewrite --duration 5 \
 	--interval-ms 100 --writeback-ms 300 --expire-ms 900 --fault ganesha-restart@1.5:1
@@ -22,4 +23,4 @@ jqr --argjson d "$down" '.results.observers[0].gap_ns >= $d' ||
 	fail "gap $(jq .results.observers[0].gap_ns "$RUN/report.json") ns shorter than the $down ns ganesha was down"
 jqr '.end.stores >= 20' || fail "writer stored too little (50 planned): $(jq .end.stores "$RUN/report.json")"
 check_consistency
-echo "PASS (gap $(jq .results.observers[0].gap_ns "$RUN/report.json") ns >= down $down ns)"
+sw_done "gap $(jq .results.observers[0].gap_ns "$RUN/report.json") ns >= down $down ns"

@@ -17,6 +17,7 @@
 #    stalewin-writer (comm and argv[0]) while it ran.
 # A partition that stops the experiment early, a report that says
 # `complete` over a fault, or a fault lost from faults.json fails here.
+. "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/e2e_lib.sh"
 kind=${1:?usage: test_faults.sh KIND}
 case $kind in
@@ -118,4 +119,4 @@ w=$(grep -o '/tmp/sw-run-[A-Za-z0-9]*' "$RUN/server/ganesha.conf" | head -n 1)
 left=$(sw_procs_naming "$w" "$RUN")
 [ -z "$left" ] || fail "processes of the run still alive:$left"
 grep -q " $w" /proc/mounts && fail "$w still mounted"
-echo "PASS ($kind: exit $rc, $f_n stores in the fault, $n_before before it; $first)"
+sw_done "$kind: exit $rc, $f_n stores in the fault, $n_before before it; $first"

@@ -8,6 +8,7 @@
 # log kept, and nothing of the run left running or mounted.  An
 # orchestrator that dies on SIGINT (or lets its servers die first) loses
 # the tail of the logs or leaves a namespace behind.
+. "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/e2e_lib.sh"
 RUN=$E2E_TMP/int
 set -m # the run gets its own process group, with SIGINT not ignored
@@ -50,4 +51,4 @@ grep -q "partial" "$E2E_TMP/err" || fail "stalewin-run did not say the report is
 w=$(grep -o '/tmp/sw-run-[A-Za-z0-9]*' "$RUN/server/ganesha.conf" | head -n 1)
 [ -n "$w" ] || fail "no work folder named in $RUN/server/ganesha.conf"
 ! grep -q " $w/" /proc/mounts || fail "the run's tmpfs under $w is still mounted"
-echo "PASS (stopped after $stores stores, exit 3)"
+sw_done "stopped after $stores stores, exit 3"

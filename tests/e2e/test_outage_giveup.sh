@@ -8,6 +8,7 @@
 # control-outage at ..., to the end" (nothing was lost), exit 4.  An
 # orchestrator that stops the writer at the first failed poll, waits the
 # whole 60 s, or calls the run partial though every log is whole fails.
+. "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/e2e_lib.sh"
 t0=$(date +%s)
 ALLOW_FAULTS=1 run_exp giveup --policy eager --workload rewrite --duration 4 --interval-ms 50 \
@@ -24,4 +25,4 @@ first=$(head -n 1 "$RUN/report.txt")
 [[ $first == *"complete, with faults: "*"control-outage at "*", to the end ("* ]] ||
 	fail "expected the first line to name the open outage, saw: $first"
 jqr '.end.exit_code == 4' || fail "expected exit code 4 in report.json"
-echo "PASS ($took s; $first)"
+sw_done "$took s; $first"

@@ -14,6 +14,7 @@
 # The probe's consistency check must pass for each.  A harness or policy
 # that updates at the wrong moment, loses records or mis-aligns clocks
 # fails one of these.
+. "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/e2e_lib.sh"
 P=${1:?usage: test_policy.sh eager|deferred|lang|none|native}
 I=100 WB=300 EX=900
@@ -81,4 +82,4 @@ none)
 *) fail "unknown policy $P" ;;
 esac
 [ "$P" = none ] || check_consistency
-echo "PASS ($P: $n stores, $upd updates)"
+sw_done "$P: $n stores, $upd updates"

@@ -8,6 +8,7 @@
 # the report must use clock.json, and the consistency check must pass with
 # the offset error in its interval.  A client that mis-signs the offset,
 # loses the log over HTTP or mixes run ids fails here.
+. "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/e2e_lib.sh"
 G=$E2E_TMP/g EXP=$E2E_TMP/exp
 mkdir -p "$EXP"
@@ -46,4 +47,4 @@ cmp "$RUN/writer.swlog" "$E2E_TMP/wruns/$(jq -r .run_id "$RUN/meta.json")/writer
 jqr '.start.clock.clock_json == true' || fail "the report did not use clock.json: $(jq -c .start.clock "$RUN/report.json")"
 jqr '.end.complete == true' || fail "report not complete: $(jq -c .end "$RUN/report.json")"
 check_consistency
-echo "PASS (offset $(jq .before.offset_ns "$RUN/clock.json") +- $(jq .before.err_ns "$RUN/clock.json") ns)"
+sw_done "offset $(jq .before.offset_ns "$RUN/clock.json") +- $(jq .before.err_ns "$RUN/clock.json") ns"

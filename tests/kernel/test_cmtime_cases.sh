@@ -46,16 +46,16 @@
 # SW_KERNEL_BASE (default 6.1) picks the series' base (vm/kernel/patches/B).
 # Skips (77) when no patched kernel of that base is cached:
 # ./stalewin vm kernel build --base B.
+. "$(dirname "$0")/../lib/test-lib.sh"
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 base=${SW_KERNEL_BASE:-6.1}
 vmlinux=${SW_KERNEL_VMLINUX:-}
 if [ -z "$vmlinux" ] && ! vmlinux=$("$repo/vm/kernel/stalewin-vm-kernel" --print-path --base "$base" 2>/dev/null); then
-	echo "SKIP: no patched $base guest kernel is cached for the current vm/kernel/patches/$base; build one with ./stalewin vm kernel build --base $base, then rerun" >&2
-	exit 77
+	skip "no patched $base guest kernel is cached for the current vm/kernel/patches/$base; build one with ./stalewin vm kernel build --base $base, then rerun"
 fi
 for t in qemu-system-x86_64 mkfs.ext4 mkfs.ext3 mkfs.xfs; do
-	command -v $t >/dev/null || { echo "SKIP: $t missing" >&2; exit 77; }
+	command -v $t >/dev/null || skip "$t missing"
 done
 share=$(mktemp -d /tmp/sw-kernel-cases.XXXXXX)
 trap 'rm -rf "$share"' EXIT
@@ -163,14 +163,14 @@ set +e
 rc=$?
 set -e
 out=$share/boot-one.out
-[ -s "$out" ] || { echo "FAIL: no guest output (boot-one exit $rc):" >&2; tail -20 "$share/boot.out" >&2; exit 1; }
+[ -s "$out" ] || { tail -20 "$share/boot.out"; fail "expected the guest's output, saw none (boot-one exit $rc; its last lines above)"; sw_done; }
 grep -E '^(INFO|SUMMARY)' "$out" || true
 n_ok=$(grep -c '^RESULT .* ok=1' "$out" || true)
 bad=$(grep -E '^RESULT .* ok=0|CASEFAIL|FATAL|cmtime_(cases|check):' "$out" || true)
 if [ -n "$bad" ] || [ "$rc" -ne 0 ] || [ "$n_ok" -lt 40 ]; then
-	echo "FAIL: patched kernel $vmlinux ($n_ok checks passed, guest exit $rc):" >&2
-	echo "$bad" >&2
-	exit 1
+	echo "$bad"
+	fail "expected at least 40 checks passed, none failed and guest exit 0 with $vmlinux, saw $n_ok passed, guest exit $rc and the lines above"
+	sw_done
 fi
 # query-flush judged within one tick is where only multigrain moves ctime
 # (7.2); on 6.1 the flush's tick wait always ends in a later tick.
@@ -178,4 +178,4 @@ n_mg=$(grep -c '^INFO case=query-flush .*same_tick=1' "$out" || true)
 echo "query-flush: $n_mg of 4 flushes judged within the queried tick"
 [ "$base" = 6.1 ] || [ "$n_mg" -gt 0 ] ||
 	echo "NOTE: no query-flush flush ended in the queried tick this run: the multigrain path was not exercised (load?)"
-echo "PASS: $n_ok checks (same-tick, query-flush, freeze, durability, crash, journal, exit, stockfs, ext3, mount options) with $vmlinux"
+sw_done "$n_ok checks (same-tick, query-flush, freeze, durability, crash, journal, exit, stockfs, ext3, mount options) with $vmlinux"

@@ -12,14 +12,14 @@
 # SW_KERNEL_BASE (default 6.1) picks the series' base (vm/kernel/patches/B).
 # Skips (77) when no patched kernel of that base is cached:
 # ./stalewin vm kernel build --base B.
+. "$(dirname "$0")/../lib/test-lib.sh"
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 pages=${SW_KERNEL_MEASURE_PAGES:-2000}
 base=${SW_KERNEL_BASE:-6.1}
 
 if ! vmlinux=$("$repo/vm/kernel/stalewin-vm-kernel" --print-path --base "$base" 2>/dev/null); then
-	echo "SKIP: no patched $base guest kernel is cached for the current vm/kernel/patches/$base; build one with ./stalewin vm kernel build --base $base (~10-12 min cold on 2 quiet cores), then rerun" >&2
-	exit 77
+	skip "no patched $base guest kernel is cached for the current vm/kernel/patches/$base; build one with ./stalewin vm kernel build --base $base (~10-12 min cold on 2 quiet cores), then rerun"
 fi
 . "$repo/tests/kernel/lib.sh"
 kernel_test_start test 256
@@ -46,21 +46,22 @@ set +e
 	--disk "$share/ext4.img" --timeout 600 >"$share/boot.out" 2>&1
 rc=$?
 set -e
-fail=0
-for p in eager deferred lang; do
-	f=$share/result-$p.txt
+# a case per policy: its guest's result
+check_policy() {
+	local p=$1 f=$share/result-$1.txt
 	if [ ! -s "$f" ]; then
-		echo "FAIL: no result for policy $p (guest exit $rc); last guest output:" >&2
-		tail -15 "$share/boot.out" >&2
-		fail=1; continue
+		tail -15 "$share/boot.out"
+		fail "expected a result for policy $p, saw none (guest exit $rc; its last output above)"
+		return 0
 	fi
 	grep -E '^(MEASURE|SUMMARY)' "$f"
 	if grep -q 'ok=0' "$f" || ! grep -q "^SUMMARY policy=$p pass=[0-9]* fail=0" "$f"; then
-		echo "FAIL: policy $p:" >&2
-		grep -E 'ok=0|cmtime_check:' "$f" >&2 || tail -5 "$f" >&2
-		fail=1
+		grep -E 'ok=0|cmtime_check:' "$f" || tail -5 "$f"
+		fail "expected every check of policy $p to pass, saw the lines above"
 	fi
+}
+for p in eager deferred lang; do
+	sw_case "$p" check_policy "$p"
 done
-[ "$rc" -eq 0 ] || [ "$fail" -ne 0 ] || { echo "FAIL: guest exit $rc" >&2; tail -15 "$share/boot.out" >&2; fail=1; }
-[ "$fail" -eq 0 ] && echo "PASS: eager, deferred, lang semantics on ext4 with $vmlinux"
-exit $fail
+[ "$rc" -eq 0 ] || { tail -15 "$share/boot.out"; fail "expected guest exit 0, saw $rc (its last output above)"; }
+sw_done "eager, deferred, lang semantics on ext4 with $vmlinux"

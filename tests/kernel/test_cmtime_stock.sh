@@ -6,6 +6,7 @@
 # first store only and must not have /proc/sys/vm/mmap_cmtime_policy; a
 # harness or checker that misreads timestamps fails here without any
 # patched kernel involved.  Skips (77) without qemu or the guest image.
+. "$(dirname "$0")/../lib/test-lib.sh"
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 . "$repo/tests/kernel/lib.sh"
@@ -25,14 +26,14 @@ set +e
 rc=$?
 set -e
 if [ ! -s "$share/result.txt" ]; then
-	echo "FAIL: no result from the stock guest (exit $rc):" >&2
-	tail -15 "$share/boot.out" >&2
-	exit 1
+	tail -15 "$share/boot.out"
+	fail "expected a result from the stock guest, saw none (exit $rc; its last lines above)"
+	sw_done
 fi
 grep -E '^(MEASURE|SUMMARY)' "$share/result.txt"
 if [ "$rc" -ne 0 ] || grep -q 'ok=0' "$share/result.txt"; then
-	echo "FAIL: stock kernel:" >&2
-	grep -E 'ok=0|cmtime_check:' "$share/result.txt" >&2 || tail -5 "$share/result.txt" >&2
-	exit 1
+	grep -E 'ok=0|cmtime_check:' "$share/result.txt" || tail -5 "$share/result.txt"
+	fail "expected the stock kernel to pass every check (exit 0), saw exit $rc and the lines above"
+	sw_done
 fi
-echo "PASS: stock kernel behaves as eager on ext4, no mmap_cmtime_policy sysctl"
+sw_done "stock kernel behaves as eager on ext4, no mmap_cmtime_policy sysctl"

@@ -26,14 +26,14 @@
 # ("expected tsc=reliable"); an init without the guard fails 2 (exit 0).
 # SW_KERNEL_VMLINUX runs it on another vmlinux.  Skips (77) when no
 # patched kernel of that base is cached.
+. "$(dirname "$0")/../lib/test-lib.sh"
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 base=${SW_KERNEL_BASE:-6.1}
 . "$repo/tests/kernel/lib.sh"
 vmlinux=${SW_KERNEL_VMLINUX:-}
 if [ -z "$vmlinux" ] && ! vmlinux=$("$repo/vm/kernel/stalewin-vm-kernel" --print-path --base "$base" 2>/dev/null); then
-	echo "SKIP: no patched $base guest kernel is cached; build one with ./stalewin vm kernel build --base $base" >&2
-	exit 77
+	skip "no patched $base guest kernel is cached; build one with ./stalewin vm kernel build --base $base"
 fi
 kernel_test_start clock 16
 cat >"$share/clock_steps.c" <<'EOF'
@@ -73,45 +73,40 @@ echo "tsc_param=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^tsc=//p')"
 echo "tsc_unstable=$(dmesg | grep -c -E 'Marking TSC unstable|Marking clocksource')"
 ./clock_steps
 EOF
-fail=0
 rc=0
 "$repo/vm/boot-one.sh" --kernel "$vmlinux" --share "$share" --run "$share/guest.sh" \
 	--timeout 300 >"$share/boot1.out" 2>&1 || rc=$?
 out=$share/boot-one.out
-[ "$rc" = 0 ] && [ -s "$out" ] || { echo "FAIL: normal boot: boot-one exit $rc:" >&2; tail -5 "$share/boot1.out" >&2; exit 1; }
+[ "$rc" = 0 ] && [ -s "$out" ] || { tail -5 "$share/boot1.out"; fail "normal boot: expected boot-one exit 0 and its output, saw exit $rc (its last lines above)"; sw_done; }
 cat "$out"
 cs=$(sed -n 's/^clocksource=//p' "$out")
 avail=$(sed -n 's/^available=//p' "$out")
 step=$(sed -n 's/^min_step_ns=\([0-9-]*\).*/\1/p' "$out")
 case " $cs " in
-*jiffies*) echo "FAIL: normal boot: expected a clocksource that reads between ticks, saw '$cs'" >&2; fail=1 ;;
+*jiffies*) fail "normal boot: expected a clocksource that reads between ticks, saw '$cs'" ;;
 esac
 khz=$(sed -n 's/^tsc_early_khz=//p' "$out")
 case " $avail " in
 *" hpet "*|*" acpi_pm "*) ;;
 *)
-	[ -n "$khz" ] || { echo "FAIL: normal boot: expected tsc_early_khz= on the guest's command line or hpet/acpi_pm among its clocksources (else a failed PIT calibration leaves it in jiffies), saw neither (clocksources '$avail')" >&2; fail=1; }
+	[ -n "$khz" ] || fail "normal boot: expected tsc_early_khz= on the guest's command line or hpet/acpi_pm among its clocksources (else a failed PIT calibration leaves it in jiffies), saw neither (clocksources '$avail')"
 	tp=$(sed -n 's/^tsc_param=//p' "$out")
-	[ "$tp" = reliable ] || { echo "FAIL: normal boot: expected tsc=reliable on the guest's command line when it has no hpet or acpi_pm (else the clocksource watchdog judges the TSC by jiffies, which lose ticks under TCG), saw tsc='$tp'" >&2; fail=1; }
+	[ "$tp" = reliable ] || fail "normal boot: expected tsc=reliable on the guest's command line when it has no hpet or acpi_pm (else the clocksource watchdog judges the TSC by jiffies, which lose ticks under TCG), saw tsc='$tp'"
 	;;
 esac
 if [ "$(sed -n 's/^tsc_unstable=//p' "$out")" != 0 ]; then
-	echo "FAIL: normal boot: expected the TSC kept, saw it marked unstable in the guest's dmesg" >&2
-	fail=1
+	fail "normal boot: expected the TSC kept, saw it marked unstable in the guest's dmesg"
 fi
 if ! [[ "$step" =~ ^[0-9]+$ ]] || [ "$step" -ge 100000 ]; then
-	echo "FAIL: normal boot: expected CLOCK_REALTIME steps under 100000 ns, saw min_step_ns=$step" >&2
-	fail=1
+	fail "normal boot: expected CLOCK_REALTIME steps under 100000 ns, saw min_step_ns=$step"
 fi
 rc=0
 "$repo/vm/boot-one.sh" --kernel "$vmlinux" --share "$share" --run "$share/guest.sh" \
 	--timeout 300 --append "clocksource=jiffies" >"$share/boot2.out" 2>&1 || rc=$?
 if [ "$rc" != 3 ] || ! grep -q '^sw-init: ERROR: clocksource jiffies' "$share/boot2.out"; then
-	echo "FAIL: clocksource=jiffies: expected boot-one exit 3 and 'sw-init: ERROR: clocksource jiffies', saw exit $rc:" >&2
-	tail -5 "$share/boot2.out" >&2
-	fail=1
+	tail -5 "$share/boot2.out"
+	fail "clocksource=jiffies: expected boot-one exit 3 and 'sw-init: ERROR: clocksource jiffies', saw exit $rc (its last lines above)"
 else
 	grep '^sw-init: ERROR' "$share/boot2.out"
 fi
-[ "$fail" = 0 ] && echo "PASS: guest clock (base $base, clocksource $cs, min step ${step} ns)"
-exit "$fail"
+sw_done "guest clock (base $base, clocksource $cs, min step ${step} ns)"

@@ -13,20 +13,21 @@
 # SW_KERNEL_BASE (default 6.1) picks the series' base: --kernel patched:B.
 # Skips (77) when no patched kernel of that base is cached:
 # ./stalewin vm kernel build --base B.
+. "$(dirname "$0")/../lib/test-lib.sh"
+sw_immediate=1 # each check stands on the run before it
 set -uo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 B=${SW_BUILD_DIR:-$repo/build}
 base=${SW_KERNEL_BASE:-6.1}
 if ! "$repo/vm/kernel/stalewin-vm-kernel" --print-path --base "$base" >/dev/null 2>&1; then
-	echo "SKIP: no patched $base guest kernel is cached; build one with ./stalewin vm kernel build --base $base" >&2
-	exit 77
+	skip "no patched $base guest kernel is cached; build one with ./stalewin vm kernel build --base $base"
 fi
-command -v qemu-system-x86_64 >/dev/null || { echo "SKIP: qemu-system-x86_64 missing" >&2; exit 77; }
-command -v jq >/dev/null || { echo "SKIP: jq missing" >&2; exit 77; }
+command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 missing"
+command -v jq >/dev/null || skip "jq missing"
 out=$(mktemp -d /tmp/sw-kernel-vmrun.XXXXXX)
 keep=0
 trap '[ "$keep" = 1 ] || rm -rf "$out"' EXIT
-fail() { keep=1; echo "FAIL: $* (run folder kept: $out)" >&2; exit 1; }
+sw_on_fail() { keep=1; echo "run folder kept: $out"; }
 
 # The guest's writeback pinned short (expire 1 s, a flusher run every
 # 0.5 s): the page is cleaned several times in the 6 s run, so under eager
@@ -74,6 +75,6 @@ for d in "$out"/run/*-eager-*/ "$out"/run/*-deferred-*/; do
 	checked=$(jq '.results.observers[0].consistency.checked // 0' "$d/report.json")
 	consistent=$(jq '.results.observers[0].consistency.consistent // 0' "$d/report.json")
 	[ "$checked" -gt 0 ] || fail "$d: the probe saw no change over NFS"
-	echo "ok: $pol: report policy $got, $stores stores, $attributed fault-attributed updates, probe $consistent/$checked consistent"
+	echo "$pol: report policy $got, $stores stores, $attributed fault-attributed updates, probe $consistent/$checked consistent"
 done
-echo "PASS: patched kernel policies through knfsd"
+sw_done "patched kernel policies through knfsd"

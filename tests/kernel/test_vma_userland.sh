@@ -13,20 +13,18 @@
 #     harness does not build.
 # Skips (77, saying why) without the Debian mirror (the source package)
 # or root (apt installs liburcu-dev, vm/kernel/packages.txt).
+. "$(dirname "$0")/../lib/test-lib.sh"
 set -uo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (apt-get install of vm/kernel/packages.txt)"; exit 77; }
+[ "$(id -u)" -eq 0 ] || skip "needs root (apt-get install of vm/kernel/packages.txt)"
 tmp=$(mktemp -d /tmp/sw-vma-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 unreachable() { grep -qE "no source package reachable|could not look for|fetching .* failed" "$1"; }
 
 "$repo/vm/kernel/stalewin-vm-kernel" --vma-test --base 7.2 >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ $rc -ne 0 ] && unreachable "$tmp/err"; then
-	echo "SKIP: linux-source-7.2 not reachable: $(tail -1 "$tmp/err")"
-	exit 77
+	skip "linux-source-7.2 not reachable: $(tail -1 "$tmp/err")"
 fi
 verdict=$(grep -E '^[0-9]+ tests run, [0-9]+ passed, [0-9]+ failed' "$tmp/out" | tail -1)
 echo "series as committed: exit $rc, ${verdict:-no verdict line}"
@@ -51,5 +49,4 @@ rc=$?
 echo "without the stub: exit $rc: $(tail -1 "$tmp/err2")"
 [ $rc -eq 1 ] && grep -q "does not build with the series" "$tmp/err2" ||
 	fail "expected exit 1 and 'does not build with the series' without 0003's stub, saw exit $rc: $(tail -2 "$tmp/err2" | tr '\n' ' ')"
-[ $fails -eq 0 ] && echo PASS
-exit $((fails > 0))
+sw_done

@@ -29,15 +29,16 @@
 # With D = 25 s both lie in [0, 8.4] points, below the 10-point band, and
 # a native run left at the host's 30 s expiry still shows (no writeback
 # before the end: every store uncovered).
+. "$(dirname "$0")/../lib/test-lib.sh"
 set -uo pipefail
 part=${1:-all}
 case $part in all|pin|rows) ;; *) echo "expected all, pin or rows, saw '$part'" >&2; exit 2 ;; esac
 SRC=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 BLD=${SW_BUILD_DIR:-$SRC/build}
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: the demo needs root" >&2; exit 77; }
+[ "$(id -u)" -eq 0 ] || skip "the demo needs root"
 command -v ganesha.nfsd >/dev/null || [ -x /usr/bin/ganesha.nfsd ] ||
-	{ echo "SKIP: nfs-ganesha not installed (./stalewin setup)" >&2; exit 77; }
-[ -x "$BLD/server/stalewin-writer" ] || { echo "expected a build in $BLD" >&2; exit 1; }
+	skip "nfs-ganesha not installed (./stalewin setup)"
+[ -x "$BLD/server/stalewin-writer" ] || { fail "expected a build in $BLD, saw none"; sw_done; }
 . "$SRC/tests/lib/pin.sh"
 sw_skip_if_pinned
 T=$(mktemp -d /tmp/sw-demo-XXXXXX)
@@ -45,8 +46,6 @@ T=$(mktemp -d /tmp/sw-demo-XXXXXX)
 # other pinner holds the lock (its values are its own to restore)
 trap 'if [ "$(cat /proc/sys/vm/dirty_expire_centisecs)" = 150 ] && flock -n /run/stalewin-sysctl.lock true; then echo $O_WB > /proc/sys/vm/dirty_writeback_centisecs; echo $O_EX > /proc/sys/vm/dirty_expire_centisecs; fi; rm -rf "$T"' EXIT
 set -m # the demo in its own process group: INT to it is a Ctrl-C
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 vals() { echo "$(cat /proc/sys/vm/dirty_writeback_centisecs) $(cat /proc/sys/vm/dirty_expire_centisecs)"; }
 export SW_BUILD_DIR=$BLD
 
@@ -78,10 +77,7 @@ else
 	fail "no summary.json in the demo's folder"
 fi
 
-if [ "$part" = rows ]; then
-	[ $fails -eq 0 ] && echo "demo: native and emulated eager rows within 10 points"
-	exit $((fails > 0))
-fi
+[ "$part" != rows ] || sw_done "demo: native and emulated eager rows within 10 points"
 
 # (2) interrupted during the native run: restored
 "$SRC/stalewin" demo --no-build --policies native --workloads rewrite --duration 30 \
@@ -101,5 +97,4 @@ rc=$?
 grep -q "restored vm.dirty_writeback_centisecs=$O_WB vm.dirty_expire_centisecs=$O_EX" "$T/d2.err" ||
 	fail "the interrupted demo did not say it restored: $(tail -5 "$T/d2.err")"
 [ ! -e /run/stalewin-sysctl.lock.saved ] || fail "saved originals left in /run"
-[ $fails -eq 0 ] && echo "demo: native pinned to the model and restored (also on Ctrl-C)$([ "$part" = all ] && echo ", rows within 10 points")"
-exit $((fails > 0))
+sw_done "demo: native pinned to the model and restored (also on Ctrl-C)$([ "$part" = all ] && echo ", rows within 10 points")"

@@ -7,11 +7,12 @@
 # exit 130 / 143, or with SW_PIN_ON_INT=continue restore and tell the
 # caller (SW_PIN_GOT_INT=1).  A broken lock or trap leaves the host pinned here.
 # Needs root (writes /proc/sys/vm); ~10 s.
+. "$(dirname "$0")/../lib/test-lib.sh"
 set -uo pipefail
 SRC=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 LIB=$SRC/scripts/lib/sysctl-pin.sh
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root to write /proc/sys/vm" >&2; exit 77; }
-[ -w /proc/sys/vm/dirty_expire_centisecs ] || { echo "SKIP: /proc/sys/vm not writable" >&2; exit 77; }
+[ "$(id -u)" -eq 0 ] || skip "needs root to write /proc/sys/vm"
+[ -w /proc/sys/vm/dirty_expire_centisecs ] || skip "/proc/sys/vm not writable"
 . "$SRC/tests/lib/pin.sh"
 sw_skip_if_pinned
 T=$(mktemp -d /tmp/sw-pin-XXXXXX)
@@ -21,8 +22,6 @@ trap 'case $(cat /proc/sys/vm/dirty_expire_centisecs) in 17[1-7]) echo $O_WB > /
 # job control: background pinners get INT like a terminal's Ctrl-C would
 # give them (not ignored, as a non-interactive shell's & would make it)
 set -m
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 vals() { echo "$(cat /proc/sys/vm/dirty_writeback_centisecs) $(cat /proc/sys/vm/dirty_expire_centisecs)"; }
 waitfor() { for _ in $(seq 100); do [ -e "$1" ] && return 0; sleep 0.1; done; return 1; }
 orig="$O_WB $O_EX"
@@ -100,5 +99,4 @@ wait $pv; wait $pf
 grep -q "A: restored vm.dirty_writeback_centisecs=$O_WB vm.dirty_expire_centisecs=$O_EX" "$T/A.err" ||
 	fail "A did not say what it restored: $(cat "$T/A.err")"
 [ ! -e /run/stalewin-sysctl.lock.saved ] || fail "saved originals left in /run"
-[ $fails -eq 0 ] && echo "sysctl-pin: one pinner at a time, restored after kill -9, INT, TERM"
-exit $((fails > 0))
+sw_done "sysctl-pin: one pinner at a time, restored after kill -9, INT, TERM"

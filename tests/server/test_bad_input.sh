@@ -5,67 +5,75 @@
 # broken writer shows as a crash, exit 0/1, a multi-line or empty message,
 # or a run that starts on a symlink, a directory or the wrong filesystem.
 # A rate that cannot be met runs, and says so with the achieved rate.
+. "$(dirname "$0")/../lib/test-lib.sh"
 set -u
 W=${SW_BUILD_DIR:?}/server/stalewin-writer
-[ -x "$W" ] || { echo "FAIL: no $W"; exit 1; }
+[ -x "$W" ] || { fail "expected $W, saw none"; sw_done; }
 T=$(mktemp -d /tmp/sw-writer-bad-XXXXXX)
 S=""
 if [ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ]; then
 	S=$(mktemp -d /dev/shm/sw-writer-bad-XXXXXX)
 fi
 trap 'rm -rf "$T" ${S:+"$S"}' EXIT
-fails=0
 ok=${S:-$T}
-expect2() { # NAME ARGS...
-	local name=$1; shift
-	local err rc
+mkdir $ok/dir; ln -s $ok/target $ok/link; : > $ok/target
+: > $T/exists
+expect2() { # ARGS...: refused, exit 2, one line saying what was expected
+	local err rc lines
 	err=$("$W" "$@" 2>&1 >/dev/null); rc=$?
-	local lines; lines=$(printf '%s' "$err" | grep -c '')
+	lines=$(printf '%s' "$err" | grep -c '')
 	if [ $rc -ne 2 ] || [ "$lines" -ne 1 ] || ! grep -q expected <<<"$err"; then
-		echo "FAIL $name: exit $rc, $lines line(s): $err"; fails=$((fails+1))
+		fail "expected exit 2 and one line saying what was expected, saw exit $rc, $lines line(s): $err"
 	else
-		echo "ok   $name: $err"
+		echo "$err"
 	fi
 }
 base=(--workload rewrite --duration 0.2)
-expect2 "unknown policy" --file $ok/f --policy lazy "${base[@]}" --log $T/l
-expect2 "unknown workload" --file $ok/f --policy eager --workload zigzag --log $T/l
-expect2 "size 0" --file $ok/f --policy eager "${base[@]}" --log $T/l --size 0
-expect2 "size beyond memory" --file $ok/f --policy eager "${base[@]}" --log $T/l --size 1T
-[ -e $ok/f ] && { echo "FAIL: a refused run left $ok/f behind"; fails=$((fails+1)); }
-expect2 "bad size suffix" --file $ok/f --policy eager "${base[@]}" --log $T/l --size 12Q
-expect2 "negative rate" --file $ok/f --policy eager --workload random --rate -5 --log $T/l
-expect2 "hot-share > 1" --file $ok/f --policy eager --workload random --hot-pages 2 --hot-share 1.5 --log $T/l
-expect2 "page beyond file" --file $ok/f --policy eager "${base[@]}" --page 999 --log $T/l
-expect2 "missing --file" --policy eager "${base[@]}" --log $T/l
-expect2 "unknown option" --file $ok/f --policy eager "${base[@]}" --log $T/l --frobnicate
-expect2 "unknown --trap" --file $ok/f --policy eager "${base[@]}" --trap sigbus --log $T/l
-expect2 "--trap with native" --file $T/n --policy native "${base[@]}" --trap uffd --log $T/l
-mkdir $ok/dir; ln -s $ok/target $ok/link; : > $ok/target
-expect2 "directory" --file $ok/dir --policy eager "${base[@]}" --log $T/l
-expect2 "symlink" --file $ok/link --policy eager "${base[@]}" --log $T/l
-expect2 "unwritable log path" --file $ok/f --policy eager "${base[@]}" --log /nonexistent/dir/l
-[ -e $ok/f ] && { echo "FAIL: a refused run left $ok/f behind"; fails=$((fails+1)); }
-: > $T/exists
-expect2 "log exists" --file $ok/f --policy eager "${base[@]}" --log $T/exists
-if [ "$(stat -f -c %T "$T")" != tmpfs ]; then
-	expect2 "emulated policy off tmpfs" --file $T/f --policy deferred "${base[@]}" --log $T/l2
-else
-	echo "skip emulated-off-tmpfs case: $T is on tmpfs"
-fi
-[ -e $T/l ] && { echo "FAIL: a refused run left a log $T/l"; fails=$((fails+1)); }
+sw_case unknown-policy expect2 --file $ok/f --policy lazy "${base[@]}" --log $T/l
+sw_case unknown-workload expect2 --file $ok/f --policy eager --workload zigzag --log $T/l
+sw_case size-0 expect2 --file $ok/f --policy eager "${base[@]}" --log $T/l --size 0
+sw_case size-beyond-memory expect2 --file $ok/f --policy eager "${base[@]}" --log $T/l --size 1T
+sw_case bad-size-suffix expect2 --file $ok/f --policy eager "${base[@]}" --log $T/l --size 12Q
+sw_case negative-rate expect2 --file $ok/f --policy eager --workload random --rate -5 --log $T/l
+sw_case hot-share expect2 --file $ok/f --policy eager --workload random --hot-pages 2 --hot-share 1.5 --log $T/l
+sw_case page-beyond-file expect2 --file $ok/f --policy eager "${base[@]}" --page 999 --log $T/l
+sw_case missing-file expect2 --policy eager "${base[@]}" --log $T/l
+sw_case unknown-option expect2 --file $ok/f --policy eager "${base[@]}" --log $T/l --frobnicate
+sw_case unknown-trap expect2 --file $ok/f --policy eager "${base[@]}" --trap sigbus --log $T/l
+sw_case trap-with-native expect2 --file $T/n --policy native "${base[@]}" --trap uffd --log $T/l
+sw_case directory expect2 --file $ok/dir --policy eager "${base[@]}" --log $T/l
+sw_case symlink expect2 --file $ok/link --policy eager "${base[@]}" --log $T/l
+sw_case unwritable-log expect2 --file $ok/f --policy eager "${base[@]}" --log /nonexistent/dir/l
+sw_case log-exists expect2 --file $ok/f --policy eager "${base[@]}" --log $T/exists
+off_tmpfs() {
+	if [ "$(stat -f -c %T "$T")" != tmpfs ]; then
+		expect2 --file $T/f --policy deferred "${base[@]}" --log $T/l2
+	else
+		echo "not checked: $T is on tmpfs"
+	fi
+}
+sw_case emulated-off-tmpfs off_tmpfs
+# no refused run left a data file or a log behind
+nothing_left() {
+	[ ! -e $ok/f ] || fail "expected no $ok/f after refused runs, saw one"
+	[ ! -e $T/l ] || fail "expected no log $T/l after refused runs, saw one"
+}
+sw_case nothing-left nothing_left
 
 # A rate that cannot be met is not refused: the run says so (one stderr
 # line, a WARN NOTE in the log, rate_achieved in the status file).
-if [ -n "$S" ]; then
+unmet_rate() {
+	local err rc
+	[ -n "$S" ] || { echo "not checked: no tmpfs at /dev/shm"; return; }
 	err=$("$W" --file $S/r --policy eager --workload stream --rate 100000000 \
 		--duration 0.5 --log $T/r.log --status-file $T/r.st 2>&1 >/dev/null); rc=$?
 	if [ $rc -ne 0 ] || ! grep -q "rate not met: planned 100000000.0 stores/s, achieved" <<<"$err" ||
 	   ! "${SW_BUILD_DIR}/common/stalewin-logdump" $T/r.log | grep -q "level=1 rate not met" ||
 	   ! grep -q '"rate_achieved":' $T/r.st || ! grep -q '"warning":"rate not met' $T/r.st; then
-		echo "FAIL unmet rate: exit $rc, stderr '$err', status $(cat $T/r.st 2>/dev/null)"; fails=$((fails+1))
+		fail "expected the run to say the rate was not met, saw exit $rc, stderr '$err', status $(cat $T/r.st 2>/dev/null)"
 	else
-		echo "ok   unmet rate: $err"
+		echo "$err"
 	fi
-fi
-exit $((fails > 0))
+}
+sw_case unmet-rate unmet_rate
+sw_done

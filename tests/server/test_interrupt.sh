@@ -17,47 +17,58 @@
 #     a writer that runs on (kill case) or spins on the faulting store until
 #     the timeout (truncate case).  Skipped if uffd-sigbus is unavailable.
 # A broken writer shows as a missing END, a corrupt log, or a hang.
+# The cases, 1-4 in turn: sigterm, sigkill, disk-full, foreign-sigbus.
+. "$(dirname "$0")/../lib/test-lib.sh"
 set -u
 W=${SW_BUILD_DIR:?}/server/stalewin-writer
 LD=${SW_BUILD_DIR}/common/stalewin-logdump
-[ -x "$W" ] && [ -x "$LD" ] || { echo "FAIL: build $W and $LD first"; exit 1; }
-[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || { echo "SKIP: /dev/shm is not tmpfs"; exit 77; }
+[ -x "$W" ] && [ -x "$LD" ] || { fail "expected $W and $LD built, saw them missing"; sw_done; }
+[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || skip "/dev/shm is not tmpfs"
 S=$(mktemp -d /dev/shm/sw-writer-int-XXXXXX)
 SMALL=""
 cleanup() { [ -n "$SMALL" ] && umount "$SMALL" 2>/dev/null && rmdir "$SMALL"; rm -rf "$S"; }
 trap cleanup EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails+1)); }
 
 # 1. SIGTERM
-"$W" --file $S/f1 --policy deferred --workload rewrite --interval-ms 20 \
-	--duration 30 --log $S/l1 --status-file $S/st1 2>$S/e1 & pid=$!
-sleep 1
-grep -q '"state":"running"' $S/st1 || fail "status file not running after 1 s: $(cat $S/st1)"
-kill -TERM $pid; wait $pid; rc=$?
-grep -q '"state":"done"' $S/st1 || fail "status file not done after SIGTERM: $(cat $S/st1)"
-[ $rc -eq 0 ] || fail "SIGTERM: exit $rc: $(cat $S/e1)"
-"$LD" $S/l1 >$S/d1; rc=$?
-[ $rc -eq 0 ] || fail "SIGTERM: logdump exit $rc"
-tail -1 $S/d1 | grep -q 'END .*reason=2' || fail "SIGTERM: last record is not END reason=2: $(tail -1 $S/d1)"
-stores=$(grep -c ' STORE ' $S/d1)
-grep -q "END .* a=$stores " $S/d1 || fail "SIGTERM: END count_a differs from the $stores STORE records"
-grep -q 'UPDATE .*cause=7' $S/d1 || fail "SIGTERM: deferred munmap update missing"
-[ $fails -eq 0 ] && echo "ok   SIGTERM: END reason=2 after $stores stores, munmap update logged"
+sigterm() {
+	local pid rc stores
+	"$W" --file $S/f1 --policy deferred --workload rewrite --interval-ms 20 \
+		--duration 30 --log $S/l1 --status-file $S/st1 2>$S/e1 & pid=$!
+	sleep 1
+	grep -q '"state":"running"' $S/st1 || fail "status file not running after 1 s: $(cat $S/st1)"
+	kill -TERM $pid; wait $pid; rc=$?
+	grep -q '"state":"done"' $S/st1 || fail "status file not done after SIGTERM: $(cat $S/st1)"
+	[ $rc -eq 0 ] || fail "SIGTERM: exit $rc: $(cat $S/e1)"
+	"$LD" $S/l1 >$S/d1; rc=$?
+	[ $rc -eq 0 ] || fail "SIGTERM: logdump exit $rc"
+	tail -1 $S/d1 | grep -q 'END .*reason=2' || fail "SIGTERM: last record is not END reason=2: $(tail -1 $S/d1)"
+	stores=$(grep -c ' STORE ' $S/d1)
+	grep -q "END .* a=$stores " $S/d1 || fail "SIGTERM: END count_a differs from the $stores STORE records"
+	grep -q 'UPDATE .*cause=7' $S/d1 || fail "SIGTERM: deferred munmap update missing"
+	echo "SIGTERM: END reason=2 after $stores stores, munmap update logged"
+}
 
 # 2. SIGKILL
-"$W" --file $S/f2 --policy eager --workload random --rate 20000 --size 4M \
-	--duration 30 --log $S/l2 2>/dev/null & pid=$!
-sleep 1; kill -KILL $pid; wait $pid 2>/dev/null
-"$LD" $S/l2 >$S/d2 2>$S/e2; rc=$?
-if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then fail "SIGKILL: logdump exit $rc: $(cat $S/e2)"; fi
-n=$(grep -c ' STORE ' $S/d2)
-[ "$n" -gt 100 ] || fail "SIGKILL: only $n stores readable after 1 s at 20000/s"
-grep -q ' END ' $S/d2 && fail "SIGKILL: an END record after a kill"
-echo "ok   SIGKILL: $n stores readable, logdump exit $rc"
+sigkill() {
+	local pid rc n
+	"$W" --file $S/f2 --policy eager --workload random --rate 20000 --size 4M \
+		--duration 30 --log $S/l2 2>/dev/null & pid=$!
+	sleep 1; kill -KILL $pid; wait $pid 2>/dev/null
+	"$LD" $S/l2 >$S/d2 2>$S/e2; rc=$?
+	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then fail "SIGKILL: logdump exit $rc: $(cat $S/e2)"; fi
+	n=$(grep -c ' STORE ' $S/d2)
+	[ "$n" -gt 100 ] || fail "SIGKILL: only $n stores readable after 1 s at 20000/s"
+	grep -q ' END ' $S/d2 && fail "SIGKILL: an END record after a kill"
+	echo "SIGKILL: $n stores readable, logdump exit $rc"
+}
 
 # 3. disk full
-if [ "$(id -u)" -eq 0 ]; then
+disk_full() {
+	local rc n
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "not checked: needs root to mount a small tmpfs"
+		return
+	fi
 	SMALL=$(mktemp -d /tmp/sw-writer-full-XXXXXX)
 	mount -t tmpfs -o size=256k tmpfs $SMALL
 	"$W" --file $S/f3 --policy eager --workload random --rate 0 --size 4M \
@@ -69,16 +80,18 @@ if [ "$(id -u)" -eq 0 ]; then
 	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then fail "disk full: logdump exit $rc"; fi
 	n=$(grep -c ' STORE ' $S/d3)
 	[ "$n" -gt 1000 ] || fail "disk full: only $n stores readable"
-	echo "ok   disk full: exit 1 '$(cat $S/e3)', $n stores readable"
-else
-	echo "skip disk-full case: needs root to mount a small tmpfs"
-fi
+	echo "disk full: exit 1 '$(cat $S/e3)', $n stores readable"
+}
+
 # 4. foreign SIGBUS under --trap uffd-sigbus
-"$W" --file $S/f4 --policy eager --workload random --rate 2000 --size 1M \
-	--duration 0.3 --log $S/l4p --trap uffd-sigbus 2>$S/e4p; rc=$?
-if [ $rc -ne 0 ]; then
-	echo "skip foreign-SIGBUS case: uffd-sigbus does not run here: $(cat $S/e4p)"
-else
+foreign_sigbus() {
+	local pid rc
+	"$W" --file $S/f4 --policy eager --workload random --rate 2000 --size 1M \
+		--duration 0.3 --log $S/l4p --trap uffd-sigbus 2>$S/e4p; rc=$?
+	if [ $rc -ne 0 ]; then
+		echo "not checked: uffd-sigbus does not run here: $(cat $S/e4p)"
+		return
+	fi
 	"$W" --file $S/f5 --policy eager --workload random --rate 2000 --size 1M \
 		--duration 20 --log $S/l5 --trap uffd-sigbus 2>/dev/null & pid=$!
 	sleep 1
@@ -96,6 +109,10 @@ else
 		wait $pid 2>/dev/null; rc=$?
 		[ $rc -eq 135 ] || fail "truncated file: writer exit $rc (expected 135, death by SIGBUS)"
 	fi
-	[ $fails -eq 0 ] && echo "ok   foreign SIGBUS (kill -BUS, store past a truncated end) kills the writer by SIGBUS"
-fi
-exit $((fails > 0))
+}
+
+sw_case sigterm sigterm
+sw_case sigkill sigkill
+sw_case disk-full disk_full
+sw_case foreign-sigbus foreign_sigbus
+sw_done

@@ -30,9 +30,9 @@
 # the one input their traces lack is all that separates them, so a model
 # change that moves either shows here (the kernel's first background
 # stretch lasted five runs, the 6-page model's three or four).
-set -u
+# A case per run: run-N.
+. "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/traced_lib.sh"
-traced_start eager-stock
 MODEL=(--policy eager --writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop
 	--create-meta-pages 5 --alloc-meta-pages 2 --wb-run-commit-us 4200
 	--wb-run-alloc-us 17400 --wb-run-pass-us 6000 --wb-run-io-us 1500 --atime-read-ms 60
@@ -40,13 +40,14 @@ MODEL=(--policy eager --writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop
 five=0
 [ "${1:-}" = --five-bdev-pages ] && { five=1; shift; MODEL+=(--create-meta-pages 4); }
 [ $# -gt 0 ] || set -- 1 2
-for n in "$@"; do
+check_run() {
+	local n=$1 d v
 	d=$D/eager-stock-6.1-$n
-	kernel_figures "$d" "$n" || continue
+	kernel_figures "$d" "$n" || return
 	for v in traced wheel exact; do
 		"$SW" --log "$d/writer.swlog" "${MODEL[@]}" --kernel-trace "$d/trace.txt" --bdi 254:0 \
 			--created-s "$(cat "$d/server.prepared")" --period-timer $v >"$T/$n.$v" 2>"$T/$n.err" ||
-			{ fail "run $n ($v): sweep: $(cat "$T/$n.err")"; continue 2; }
+			{ fail "run $n ($v): sweep: $(cat "$T/$n.err")"; return; }
 	done
 	jq -n -r --arg n "$n" --slurpfile k "$T/$n.k" --slurpfile m "$T/$n.traced" \
 		--slurpfile w "$T/$n.wheel" --slurpfile x "$T/$n.exact" "$BANDS_JQ"'
@@ -65,6 +66,8 @@ for n in "$@"; do
 		sweep "$n" "$T/$n.six" --create-meta-pages 5 --period-timer traced &&
 			out_of_bands "$n.six" "$T/$n.k" "$T/$n.six" "run $n with the first bdev writeback at 6 pages"
 	fi
+}
+for n in "$@"; do
+	sw_case "run-$n" check_run "$n"
 done
-[ $fails -eq 0 ] && echo PASS
-exit $((fails > 0))
+sw_done

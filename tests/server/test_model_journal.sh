@@ -17,16 +17,18 @@
 # (--atime-read-ms 0) run 9's second commit comes 0.77 s late; with the
 # run's pages counted at its start (--wb-run-io-us 0), run 5's figures
 # leave the bands (a writeout_period firing 0.3 ms into a run).
-set -u
+# A case per run (run-5 .. run-9) and per rule (no-atime-handle,
+# pages-at-run).
+. "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/traced_lib.sh"
-traced_start journal
 MODEL=(--policy eager --writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop
 	--create-meta-pages 5 --alloc-meta-pages 2 --wb-run-commit-us 4200
 	--wb-run-alloc-us 17400 --wb-run-pass-us 6000 --jiffy-us 4000 --phases 4)
 RULES=(--wb-run-io-us 1500 --atime-read-ms 60)
-for n in 5 6 7 8 9; do
-	kernel_figures "$D/eager-stock-6.1-$n" "$n" || continue
-	sweep "$n" "$T/$n.m" "${RULES[@]}" || continue
+check_run() {
+	local n=$1
+	kernel_figures "$D/eager-stock-6.1-$n" "$n" || return
+	sweep "$n" "$T/$n.m" "${RULES[@]}" || return
 	jq -n -r --arg n "$n" --slurpfile k "$T/$n.k" --slurpfile m "$T/$n.m" "$BANDS_JQ"'
 		$k[0] as $k | $m[0].kernel_phase as $m
 		| $m.commit_traced_mono_ns as $tc | $m.commit_mono_ns as $mc
@@ -38,15 +40,24 @@ for n in 5 6 7 8 9; do
 		bands($m; $k)
 	' >"$T/$n.out" || fail "run $n: the checks (jq) did not run"
 	bad_lines "$n"
-done
+}
 # the rules matter
-if sweep 9 "$T/9.noatime" --wb-run-io-us 1500 --atime-read-ms 0; then
-	jq -r '.kernel_phase | ((.commit_mono_ns[1] - .commit_traced_mono_ns[1]) / 1e9) as $d
-		| "run 9 without the atime handle: second commit \($d) s after the kernel'"'"'s",
-		  (if ($d | fabs) < 0.1 then "BAD expected it at least 0.1 s off" else empty end)' \
-		"$T/9.noatime" >"$T/x1.out" && bad_lines x1 || fail "run 9 without the atime handle: the check (jq) did not run"
-fi
-sweep 5 "$T/5.noio" --wb-run-io-us 0 --atime-read-ms 60 &&
-	out_of_bands x2 "$T/5.k" "$T/5.noio" "run 5 with pages counted at the run"
-[ $fails -eq 0 ] && echo PASS
-exit $((fails > 0))
+no_atime_handle() {
+	if sweep 9 "$T/9.noatime" --wb-run-io-us 1500 --atime-read-ms 0; then
+		jq -r '.kernel_phase | ((.commit_mono_ns[1] - .commit_traced_mono_ns[1]) / 1e9) as $d
+			| "run 9 without the atime handle: second commit \($d) s after the kernel'"'"'s",
+			  (if ($d | fabs) < 0.1 then "BAD expected it at least 0.1 s off" else empty end)' \
+			"$T/9.noatime" >"$T/x1.out" && bad_lines x1 || fail "run 9 without the atime handle: the check (jq) did not run"
+	fi
+}
+pages_at_run() {
+	[ -s "$T/5.k" ] || kernel_figures "$D/eager-stock-6.1-5" 5 || return
+	sweep 5 "$T/5.noio" --wb-run-io-us 0 --atime-read-ms 60 &&
+		out_of_bands x2 "$T/5.k" "$T/5.noio" "run 5 with pages counted at the run"
+}
+for n in 5 6 7 8 9; do
+	sw_case "run-$n" check_run "$n"
+done
+sw_case no-atime-handle no_atime_handle
+sw_case pages-at-run pages_at_run
+sw_done

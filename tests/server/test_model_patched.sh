@@ -49,10 +49,10 @@
 #   store dirtied the inode in jiffy ..693 and returned in ..694, across
 #   the wheel bucket of the flusher's expiry (the first run 33 ms late:
 #   commits 29 and 63 ms off without).
-set -u
+# A case per run: deferred-6.1-5 .. lang-6.1-2.
+. "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/traced_lib.sh"
-traced_start patched
-command -v xz >/dev/null || { echo "SKIP: xz missing (the fixtures' traces are xz)"; exit 77; }
+command -v xz >/dev/null || skip "xz missing (the fixtures' traces are xz)"
 MODEL=(--writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop --create-meta-pages 5
 	--alloc-meta-pages 2 --wb-run-commit-us 4200 --wb-run-alloc-us 17400
 	--wb-run-pass-us 6000 --wb-run-io-us 1500 --atime-read-ms 60
@@ -90,10 +90,11 @@ CHECK_JQ="$BANDS_JQ"'
 		  (if $m.updates != $k.updates then "BAD expected the kernel'"'"'s \($k.updates) updates, saw \($m.updates)" else empty end),
 		  (if near($kc; $mc) | not then "BAD expected the kernel'"'"'s commits \($kc | map(. / 1e9)) within 12 ms, saw \($mc | map(. / 1e9))" else empty end);
 '
-for r in "${RUNS[@]}"; do
+check_run() {
+	local r=$1 d pol v tr l
 	d=$D/$r pol=${r%%-*}
-	xz -dc "$d/trace.txt.xz" >"$T/$r.trace" || { fail "$r: cannot read $d/trace.txt.xz"; continue; }
-	kernel_figures "$d" "$r" || continue
+	xz -dc "$d/trace.txt.xz" >"$T/$r.trace" || { fail "$r: cannot read $d/trace.txt.xz"; return; }
+	kernel_figures "$d" "$r" || return
 	for v in all "${VARIANTS[@]}"; do
 		tr=$T/$r.trace
 		if [ $v != all ]; then
@@ -116,6 +117,8 @@ for r in "${RUNS[@]}"; do
 			fail "$r ($v): expected the model to leave the checks without that trace input, saw it within"
 		fi
 	done
+}
+for r in "${RUNS[@]}"; do
+	sw_case "$r" check_run "$r"
 done
-[ $fails -eq 0 ] && echo PASS
-exit $((fails > 0))
+sw_done

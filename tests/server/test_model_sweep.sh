@@ -17,16 +17,17 @@
 # lead in whole ms starts its model up to 1 ms after the writer's and, in
 # one run of six, moves a flusher tick across a store (CI trial of 5 Dec:
 # p50 0.801 s against the writer's 0.713 s).
+# Cases: phase-0, phases-8, existing-file, stopped-writer, bad-input (the
+# first two and the last on the same writer run, made first).
+. "$(dirname "$0")/../lib/test-lib.sh"
 set -u
 B=${SW_BUILD_DIR:?}
 W=$B/server/stalewin-writer SW=$B/server/stalewin-model-sweep R=$B/analysis/stalewin-report
-for x in "$W" "$SW" "$R"; do [ -x "$x" ] || { echo "FAIL: build $x first"; exit 1; }; done
-command -v jq >/dev/null || { echo "SKIP: jq missing"; exit 77; }
-[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || { echo "SKIP: /dev/shm is not tmpfs"; exit 77; }
+for x in "$W" "$SW" "$R"; do [ -x "$x" ] || { fail "expected $x built, saw none"; sw_done; }; done
+command -v jq >/dev/null || skip "jq missing"
+[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || skip "/dev/shm is not tmpfs"
 S=$(mktemp -d /dev/shm/sw-sweep-XXXXXX)
 trap 'rm -rf "$S"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # report_figs RUN OUT: the run's truth figures and updates (stalewin-report)
 report_figs() {
@@ -51,24 +52,30 @@ sweep_vs_writer() {
 mkdir "$S/run"
 "$W" run --file "$S/f" --policy deferred --workload rewrite --duration 6 \
 	--writeback-ms 500 --expire-ms 1500 --log "$S/run/writer.swlog" >"$S/w.out" 2>&1 ||
-	{ echo "FAIL: writer: $(tail -2 "$S/w.out")"; exit 1; }
-report_figs "$S/run" "$S/rep" || { echo "FAIL: report: $(tail -2 "$S/rep.err")"; exit 1; }
-"$SW" --log "$S/run/writer.swlog" --policy deferred --writeback-ms 500 --expire-ms 1500 \
-	--phases 1 >"$S/sw" 2>"$S/sw.err" || { echo "FAIL: sweep: $(cat "$S/sw.err")"; exit 1; }
-echo "writer (report): $(cat "$S/rep")"
-echo "sweep phase 0:   $(jq -c '.phases[0]' "$S/sw")"
-{
-	sweep_vs_writer "$S/rep" "$S/sw"
-	jq -n -r --slurpfile r "$S/rep" --slurpfile s "$S/sw" '$r[0] as $r | $s[0].phases[0] as $p
-		| if $p.stores != $r.stores then "stores \($p.stores), the log has \($r.stores)" else empty end'
-} >"$S/bad"
-while IFS= read -r l; do fail "expected the sweep at phase 0 to match the writer's own run: $l"; done <"$S/bad"
-[ "$(jq '.updates' "$S/rep")" -ge 3 ] || fail "expected at least 3 updates in 6 s (wb 500 ms, expire 1.5 s), the writer made $(jq '.updates' "$S/rep")"
+	{ fail "writer: $(tail -2 "$S/w.out")"; sw_done; }
 
-"$SW" --log "$S/run/writer.swlog" --policy deferred --writeback-ms 500 --expire-ms 1500 --phases 8 >"$S/sw8" ||
-	fail "sweep over 8 phases failed"
-jq -e '(.phases | length) == 8 and all(.phases[]; .stores == 60) and .p50_ns.min <= .p50_ns.median and .p50_ns.median <= .p50_ns.max' "$S/sw8" >/dev/null ||
-	fail "expected 8 phases of 60 stores with min <= median <= max: $(jq -c '{p50_ns, n: (.phases | length)}' "$S/sw8")"
+phase_0() {
+	local l
+	report_figs "$S/run" "$S/rep" || { fail "report: $(tail -2 "$S/rep.err")"; return; }
+	"$SW" --log "$S/run/writer.swlog" --policy deferred --writeback-ms 500 --expire-ms 1500 \
+		--phases 1 >"$S/sw" 2>"$S/sw.err" || { fail "sweep: $(cat "$S/sw.err")"; return; }
+	echo "writer (report): $(cat "$S/rep")"
+	echo "sweep phase 0:   $(jq -c '.phases[0]' "$S/sw")"
+	{
+		sweep_vs_writer "$S/rep" "$S/sw"
+		jq -n -r --slurpfile r "$S/rep" --slurpfile s "$S/sw" '$r[0] as $r | $s[0].phases[0] as $p
+			| if $p.stores != $r.stores then "stores \($p.stores), the log has \($r.stores)" else empty end'
+	} >"$S/bad"
+	while IFS= read -r l; do fail "expected the sweep at phase 0 to match the writer's own run: $l"; done <"$S/bad"
+	[ "$(jq '.updates' "$S/rep")" -ge 3 ] || fail "expected at least 3 updates in 6 s (wb 500 ms, expire 1.5 s), the writer made $(jq '.updates' "$S/rep")"
+}
+
+phases_8() {
+	"$SW" --log "$S/run/writer.swlog" --policy deferred --writeback-ms 500 --expire-ms 1500 --phases 8 >"$S/sw8" ||
+		fail "sweep over 8 phases failed"
+	jq -e '(.phases | length) == 8 and all(.phases[]; .stores == 60) and .p50_ns.min <= .p50_ns.median and .p50_ns.median <= .p50_ns.max' "$S/sw8" >/dev/null ||
+		fail "expected 8 phases of 60 stores with min <= median <= max: $(jq -c '{p50_ns, n: (.phases | length)}' "$S/sw8")"
+}
 
 # A file created just before the writer (vm/guest/server.sh's order, with
 # a lead shorter than expire + writeback, where the creation's dirty inode
@@ -78,31 +85,34 @@ jq -e '(.phases | length) == 8 and all(.phases[]; .stores == 60) and .p50_ns.min
 # --lead-ms log.  A writer that starts its model at its own start (as
 # before 5 Dec 2026) ran its flusher on another phase than the sweep at
 # the log's lead: its figures differ by more than the 10 ms allowed.
-M=(--policy deferred --writeback-ms 500 --expire-ms 1500 --create-meta-pages 5 --atime-read-ms 60)
-mkdir "$S/pre"
-: >"$S/g" && truncate -s 1M "$S/g"
-sleep 0.1
-cat "$S/g" >/dev/null
-sleep 0.1
-"$W" run --file "$S/g" "${M[@]}" --workload rewrite --duration 6 --log "$S/pre/writer.swlog" >"$S/w2.out" 2>&1 ||
-	{ echo "FAIL: writer (existing file): $(tail -2 "$S/w2.out")"; exit 1; }
-"$B/common/stalewin-logdump" "$S/pre/writer.swlog" >"$S/dump2"
-note=$(grep -o 'writeback model: the file created (its ctime at the open) [0-9.]* s' "$S/dump2")
-lead=$(echo "$note" | grep -o '[0-9.]* s$' | cut -d' ' -f1)
-[ -n "$lead" ] && awk -v l="$lead" 'BEGIN { exit !(l >= 0.19 && l < 1.5) }' ||
-	fail "expected the writer's note that the file was created 0.2-1.5 s before the run, saw '${note:-none}'"
-grep -q ' SETUP .* atime_before=' "$S/dump2" || fail "expected the SETUP record to carry the file's atime at the open: $(grep SETUP "$S/dump2")"
-report_figs "$S/pre" "$S/rep2" || { echo "FAIL: report (existing file): $(tail -2 "$S/rep2.err")"; exit 1; }
-"$SW" --log "$S/pre/writer.swlog" "${M[@]}" --lead-ms log --phases 1 >"$S/sw2" 2>"$S/sw2.err" ||
-	{ echo "FAIL: sweep --lead-ms log: $(cat "$S/sw2.err")"; exit 1; }
-echo "existing file: writer (report): $(cat "$S/rep2")"
-echo "sweep at the log's lead ($(jq -c '{lead_ms, first_read_lead_ms}' "$S/sw2")): $(jq -c '.phases[0]' "$S/sw2")"
-jq -e '.lead_from == "log" and .lead_ms >= 190 and .first_read_lead_ms >= 90 and .first_read_lead_ms < .lead_ms' "$S/sw2" >/dev/null ||
-	fail "expected the sweep's lead (>= 0.2 s) and first read (>= 0.1 s before the start, after the creation) from the log, saw $(jq -c '{lead_ms, lead_from, first_read_lead_ms}' "$S/sw2")"
-sweep_vs_writer "$S/rep2" "$S/sw2" >"$S/bad2"
-while IFS= read -r l; do fail "expected the sweep at the log's lead to match the writer's own run on an existing file: $l"; done <"$S/bad2"
-"$SW" --log "$S/run/writer.swlog" --lead-ms log --phases 1 >/dev/null 2>&1 ||
-	fail "--lead-ms log on a log whose writer created the file: expected a lead of ~0, saw an error"
+existing_file() {
+	local M note lead l
+	M=(--policy deferred --writeback-ms 500 --expire-ms 1500 --create-meta-pages 5 --atime-read-ms 60)
+	mkdir "$S/pre"
+	: >"$S/g" && truncate -s 1M "$S/g"
+	sleep 0.1
+	cat "$S/g" >/dev/null
+	sleep 0.1
+	"$W" run --file "$S/g" "${M[@]}" --workload rewrite --duration 6 --log "$S/pre/writer.swlog" >"$S/w2.out" 2>&1 ||
+		{ fail "writer (existing file): $(tail -2 "$S/w2.out")"; return; }
+	"$B/common/stalewin-logdump" "$S/pre/writer.swlog" >"$S/dump2"
+	note=$(grep -o 'writeback model: the file created (its ctime at the open) [0-9.]* s' "$S/dump2")
+	lead=$(echo "$note" | grep -o '[0-9.]* s$' | cut -d' ' -f1)
+	[ -n "$lead" ] && awk -v l="$lead" 'BEGIN { exit !(l >= 0.19 && l < 1.5) }' ||
+		fail "expected the writer's note that the file was created 0.2-1.5 s before the run, saw '${note:-none}'"
+	grep -q ' SETUP .* atime_before=' "$S/dump2" || fail "expected the SETUP record to carry the file's atime at the open: $(grep SETUP "$S/dump2")"
+	report_figs "$S/pre" "$S/rep2" || { fail "report (existing file): $(tail -2 "$S/rep2.err")"; return; }
+	"$SW" --log "$S/pre/writer.swlog" "${M[@]}" --lead-ms log --phases 1 >"$S/sw2" 2>"$S/sw2.err" ||
+		{ fail "sweep --lead-ms log: $(cat "$S/sw2.err")"; return; }
+	echo "existing file: writer (report): $(cat "$S/rep2")"
+	echo "sweep at the log's lead ($(jq -c '{lead_ms, first_read_lead_ms}' "$S/sw2")): $(jq -c '.phases[0]' "$S/sw2")"
+	jq -e '.lead_from == "log" and .lead_ms >= 190 and .first_read_lead_ms >= 90 and .first_read_lead_ms < .lead_ms' "$S/sw2" >/dev/null ||
+		fail "expected the sweep's lead (>= 0.2 s) and first read (>= 0.1 s before the start, after the creation) from the log, saw $(jq -c '{lead_ms, lead_from, first_read_lead_ms}' "$S/sw2")"
+	sweep_vs_writer "$S/rep2" "$S/sw2" >"$S/bad2"
+	while IFS= read -r l; do fail "expected the sweep at the log's lead to match the writer's own run on an existing file: $l"; done <"$S/bad2"
+	"$SW" --log "$S/run/writer.swlog" --lead-ms log --phases 1 >/dev/null 2>&1 ||
+		fail "--lead-ms log on a log whose writer created the file: expected a lead of ~0, saw an error"
+}
 
 # A writer stopped now and then (a guest's vCPU descheduled under TCG:
 # validate_vm saw the writer's store and flusher tick 10-17 ms late
@@ -116,37 +126,48 @@ while IFS= read -r l; do fail "expected the sweep at the log's lead to match the
 # for 150 ms every 450 ms: the writer's updates must be the sweep's, its
 # truth p50/p90 up to a stop later (an update applied when the writer ran
 # again).  Before the fix: 11-13 updates against the sweep's 10.
-V=(--policy deferred --writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop
-	--create-meta-pages 5 --alloc-meta-pages 2 --wb-run-commit-us 4200 --wb-run-alloc-us 17400
-	--wb-run-pass-us 6000 --wb-run-io-us 1500 --atime-read-ms 60 --wb-run-submit-us 12000)
-mkdir "$S/stop"
-"$W" run --file "$S/h" "${V[@]}" --workload rewrite --duration 20 --log "$S/stop/writer.swlog" \
-	>"$S/w3.out" 2>&1 &
-wp=$!
-stops=0
-sleep 0.5
-while kill -0 $wp 2>/dev/null; do
-	kill -STOP $wp 2>/dev/null || break
-	sleep 0.15
-	kill -CONT $wp 2>/dev/null
-	stops=$((stops + 1))
-	sleep 0.3
-done
-wait $wp || { echo "FAIL: writer (stopped now and then): $(tail -2 "$S/w3.out")"; exit 1; }
-report_figs "$S/stop" "$S/rep3" || { echo "FAIL: report (stopped writer): $(tail -2 "$S/rep3.err")"; exit 1; }
-"$SW" --log "$S/stop/writer.swlog" "${V[@]}" --lead-ms log --phases 1 --store-time start \
-	>"$S/sw3" 2>"$S/sw3.err" || { echo "FAIL: sweep (stopped writer): $(cat "$S/sw3.err")"; exit 1; }
-echo "stopped $stops times: writer (report): $(cat "$S/rep3")"
-echo "sweep at the log's lead: $(jq -c '.phases[0]' "$S/sw3")"
-# the same decisions; its figures up to a stop later (an update applied
-# when the writer ran again: the file's ctime moved then)
-sweep_vs_writer "$S/rep3" "$S/sw3" 160000000 >"$S/bad3"
-while IFS= read -r l; do fail "expected the sweep to match a writer stopped now and then: $l"; done <"$S/bad3"
+stopped_writer() {
+	local V wp stops l
+	V=(--policy deferred --writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop
+		--create-meta-pages 5 --alloc-meta-pages 2 --wb-run-commit-us 4200 --wb-run-alloc-us 17400
+		--wb-run-pass-us 6000 --wb-run-io-us 1500 --atime-read-ms 60 --wb-run-submit-us 12000)
+	mkdir "$S/stop"
+	"$W" run --file "$S/h" "${V[@]}" --workload rewrite --duration 20 --log "$S/stop/writer.swlog" \
+		>"$S/w3.out" 2>&1 &
+	wp=$!
+	stops=0
+	sleep 0.5
+	while kill -0 $wp 2>/dev/null; do
+		kill -STOP $wp 2>/dev/null || break
+		sleep 0.15
+		kill -CONT $wp 2>/dev/null
+		stops=$((stops + 1))
+		sleep 0.3
+	done
+	wait $wp || { fail "writer (stopped now and then): $(tail -2 "$S/w3.out")"; return; }
+	report_figs "$S/stop" "$S/rep3" || { fail "report (stopped writer): $(tail -2 "$S/rep3.err")"; return; }
+	"$SW" --log "$S/stop/writer.swlog" "${V[@]}" --lead-ms log --phases 1 --store-time start \
+		>"$S/sw3" 2>"$S/sw3.err" || { fail "sweep (stopped writer): $(cat "$S/sw3.err")"; return; }
+	echo "stopped $stops times: writer (report): $(cat "$S/rep3")"
+	echo "sweep at the log's lead: $(jq -c '.phases[0]' "$S/sw3")"
+	# the same decisions; its figures up to a stop later (an update applied
+	# when the writer ran again: the file's ctime moved then)
+	sweep_vs_writer "$S/rep3" "$S/sw3" 160000000 >"$S/bad3"
+	while IFS= read -r l; do fail "expected the sweep to match a writer stopped now and then: $l"; done <"$S/bad3"
+}
 
-head -c 100 /dev/zero >"$S/junk"
-"$SW" --log "$S/junk" >/dev/null 2>"$S/e1"; rc=$?
-[ $rc = 1 ] && grep -q 'STALEWIN\|magic\|header\|expected' "$S/e1" || fail "a non-log: expected exit 1 naming the problem, saw $rc: $(cat "$S/e1")"
-"$SW" --log "$S/run/writer.swlog" --phases 0 >/dev/null 2>"$S/e2"; rc=$?
-[ $rc = 2 ] && grep -q "expected --phases as an integer from 1" "$S/e2" || fail "--phases 0: expected exit 2 and the range, saw $rc: $(cat "$S/e2")"
-[ $fails -eq 0 ] && echo PASS
-exit $((fails > 0))
+bad_input() {
+	local rc
+	head -c 100 /dev/zero >"$S/junk"
+	"$SW" --log "$S/junk" >/dev/null 2>"$S/e1"; rc=$?
+	[ $rc = 1 ] && grep -q 'STALEWIN\|magic\|header\|expected' "$S/e1" || fail "a non-log: expected exit 1 naming the problem, saw $rc: $(cat "$S/e1")"
+	"$SW" --log "$S/run/writer.swlog" --phases 0 >/dev/null 2>"$S/e2"; rc=$?
+	[ $rc = 2 ] && grep -q "expected --phases as an integer from 1" "$S/e2" || fail "--phases 0: expected exit 2 and the range, saw $rc: $(cat "$S/e2")"
+}
+
+sw_case phase-0 phase_0
+sw_case phases-8 phases_8
+sw_case existing-file existing_file
+sw_case stopped-writer stopped_writer
+sw_case bad-input bad_input
+sw_done

@@ -16,27 +16,28 @@
 # reach runs 1 and 3 (their first flusher run wrote the file a second
 # time when a store landed after its pages went out: instant runs give
 # 1.69-1.74 s at every constant against the kernel's 1.90 s).
-set -u
+# A case per run: run-1 .. run-4.
+. "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/traced_lib.sh"
-traced_start traced
 MODEL=(--policy deferred --writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop
 	--create-meta-pages 5 --alloc-meta-pages 2 --jiffy-us 4000 --phases 8)
 RUNS=(--wb-run-commit-us 4200 --wb-run-alloc-us 17400 --wb-run-pass-us 6000 --wb-run-io-us 1500)
 ATIME_MS=(20 30 40 50 60 70 80 90)
-for n in 1 2 3 4; do
+check_run() {
+	local n=$1 d v a created extra
 	d=$D/deferred-6.1-$n created=()
 	[ -s "$d/server.prepared" ] && created=(--created-s "$(cat "$d/server.prepared")")
-	kernel_figures "$d" "$n" || continue
+	kernel_figures "$d" "$n" || return
 	for v in runs instant; do
 		extra=("${RUNS[@]}")
 		[ $v = instant ] && extra=()
 		for a in "${ATIME_MS[@]}"; do
 			"$SW" --log "$d/writer.swlog" "${MODEL[@]}" "${extra[@]}" --atime-read-ms "$a" \
 				--kernel-trace "$d/trace.txt" --bdi 254:0 "${created[@]}" >"$T/$n.$v.$a" 2>"$T/$n.err" ||
-				{ fail "run $n ($v, atime $a ms): sweep: $(cat "$T/$n.err")"; continue 3; }
+				{ fail "run $n ($v, atime $a ms): sweep: $(cat "$T/$n.err")"; return; }
 		done
 		jq -s -c '[.[].kernel_phase]' "$T/$n.$v".* >"$T/$n.$v" ||
-			{ fail "run $n ($v): the sweeps' output (jq)"; continue 2; }
+			{ fail "run $n ($v): the sweeps' output (jq)"; return; }
 	done
 	jq -n -r --arg n "$n" --slurpfile k "$T/$n.k" --slurpfile m "$T/$n.runs" --slurpfile i "$T/$n.instant" "$BANDS_JQ"'
 		$k[0] as $k | $m[0] as $m | $i[0] as $i
@@ -47,6 +48,8 @@ for n in 1 2 3 4; do
 		(if ($n == "1" or $n == "3") and hits($i) > 0 then "BAD expected no replay with instant runs within the bands of run \($n) (its first run wrote the file twice), saw \(hits($i))" else empty end)
 	' >"$T/$n.out" || fail "run $n: the checks (jq) did not run"
 	bad_lines "$n"
+}
+for n in 1 2 3 4; do
+	sw_case "run-$n" check_run "$n"
 done
-[ $fails -eq 0 ] && echo PASS
-exit $((fails > 0))
+sw_done

@@ -10,11 +10,12 @@
 # UPDATED flag for it.  A writer that looks only after each store credits
 # the foreign change to the next store's page: that is what made a patched
 # kernel's deferred policy look as if it stamped at the fault.
+. "$(dirname "$0")/../lib/test-lib.sh"
 set -u
 W=${SW_BUILD_DIR:?}/server/stalewin-writer
 LD=${SW_BUILD_DIR}/common/stalewin-logdump
-[ -x "$W" ] && [ -x "$LD" ] || { echo "FAIL: build $W and $LD first"; exit 1; }
-[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || { echo "SKIP: /dev/shm is not tmpfs"; exit 77; }
+[ -x "$W" ] && [ -x "$LD" ] || { fail "expected $W and $LD built, saw them missing"; sw_done; }
+[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || skip "/dev/shm is not tmpfs"
 S=$(mktemp -d /dev/shm/sw-native-attr-XXXXXX)
 wpid=""
 cleanup() { [ -n "$wpid" ] && kill "$wpid" 2>/dev/null; rm -rf "$S"; }
@@ -24,7 +25,7 @@ trap cleanup EXIT
 	--duration 4 --native-poll-ms 600000 --log "$S/log" 2>"$S/err" &
 wpid=$!
 for _ in $(seq 100); do [ -s "$S/f" ] && break; sleep 0.05; done
-[ -s "$S/f" ] || { echo "FAIL: the writer made no file: $(cat "$S/err")"; exit 1; }
+[ -s "$S/f" ] || { fail "expected the writer to make its file, saw none: $(cat "$S/err")"; sw_done; }
 # distinct mtimes, a second apart, set every 330 ms (never a divisor of
 # the 200 ms store period, so the touches fall at all phases of it)
 touched=0
@@ -33,10 +34,11 @@ for i in $(seq 9); do
 	touch -m -d "@$((1000000000 + i))" "$S/f" && touched=$((touched + 1))
 done
 wait "$wpid"; rc=$?; wpid=""
-[ "$rc" -eq 0 ] || { echo "FAIL: writer exited $rc: $(cat "$S/err")"; exit 1; }
-"$LD" "$S/log" >"$S/dump" || { echo "FAIL: log unreadable"; exit 1; }
+[ "$rc" -eq 0 ] || { fail "expected the writer to exit 0, saw $rc: $(cat "$S/err")"; sw_done; }
+"$LD" "$S/log" >"$S/dump" || { fail "expected a readable log, saw logdump fail"; sw_done; }
 
-# mtime=1000000001000000000.. are ours: seconds 1000000001..1000000009
+# mtime=1000000001000000000.. are ours: seconds 1000000001..1000000009;
+# awk's FAIL lines are the test's failures
 awk -v touched="$touched" '
 / STORE / {
 	for (i = 1; i <= NF; i++) {
@@ -79,5 +81,14 @@ END {
 		bad++
 	}
 	if (bad) exit 1
-	printf "PASS: %d foreign changes, all unattributed and seen before the next store\n", ours
-}' "$S/dump"
+	printf "%d foreign changes, all unattributed and seen before the next store\n", ours
+}' "$S/dump" >"$S/check"
+rc=$?
+[ $rc -eq 0 ] || grep -q '^FAIL: ' "$S/check" || fail "expected the check (awk) to run, saw it exit $rc"
+while IFS= read -r l; do
+	case $l in
+	"FAIL: "*) fail "${l#FAIL: }" ;;
+	*) echo "$l" ;;
+	esac
+done <"$S/check"
+sw_done

@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "swlog.h"
 #include "swtime.h"
 
@@ -164,18 +165,18 @@ static int read_log(const char *path, struct ev *e, int *ne)
 	int st, end = 0;
 	*ne = 0;
 	if (swlog_open(&r, path, err)) {
-		printf("FAIL open log: %s\n", err);
+		CHECK(0, "open log: %s", err);
 		return 1;
 	}
 	if (g_meta_want && !strstr(swlog_reader_meta(r), g_meta_want)) {
-		printf("FAIL log %s: meta lacks %s: %s\n", path, g_meta_want,
-		       swlog_reader_meta(r));
+		CHECK(0, "log %s: meta lacks %s: %s", path, g_meta_want,
+		      swlog_reader_meta(r));
 		swlog_reader_close(r);
 		return 1;
 	}
 	if (g_trap_want[0] && !strstr(swlog_reader_meta(r), g_trap_want)) {
-		printf("FAIL log %s: the writer did not run through %s: %s\n",
-		       path, g_trap_want, swlog_reader_meta(r));
+		CHECK(0, "log %s: the writer did not run through %s: %s",
+		      path, g_trap_want, swlog_reader_meta(r));
 		swlog_reader_close(r);
 		return 1;
 	}
@@ -206,30 +207,17 @@ static int read_log(const char *path, struct ev *e, int *ne)
 	}
 	swlog_reader_close(r);
 	if (st != SWLOG_EOF || !end) {
-		printf("FAIL log %s incomplete (status %d, END %d)\n", path, st, end);
+		CHECK(0, "log %s incomplete (status %d, END %d)", path, st, end);
 		return 1;
 	}
 	return 0;
 }
 
-#define CHECK(cond, ...)                                                      \
-	do {                                                                  \
-		if (!(cond)) {                                                \
-			printf("FAIL %s: ", policy);                          \
-			printf(__VA_ARGS__);                                  \
-			printf("\n");                                         \
-			fails++;                                              \
-		}                                                             \
-	} while (0)
-
 /* native on ext4: like eager, the kernel's own stamping at the first
  * fault after each writeback (fsync here). */
-static int check_native(struct obs *o, int no, struct ev *e, int ne, int nupd,
-			int ntrapped, const int *ncause)
+static void check_native(struct obs *o, int no, struct ev *e, int ne, int nupd,
+			 int ntrapped, const int *ncause)
 {
-	const char *policy = "native";
-	int fails = 0;
-
 	int syncs = 0, after_sync_trapped = 0, pending_sync = 0;
 	for (int j = 0; j < ne; j++) {
 		if (e[j].type == SW_REC_SYNC) {
@@ -264,12 +252,13 @@ static int check_native(struct obs *o, int no, struct ev *e, int ne, int nupd,
 	CHECK(ntrapped <= syncs + 3,
 	      "expected faults only at the first store and after cleanings (%d fsyncs), saw %d",
 	      syncs, ntrapped);
-	return fails;
 }
 
+/* Checks one policy's run (its FAIL lines, then a line naming the
+ * policy); returns 1 when a check failed. */
 static int check(const char *policy, struct obs *o, int no, struct ev *e, int ne)
 {
-	int fails = 0, nupd = 0, ntrapped = 0, ncause[16] = { 0 };
+	int before = failures, nupd = 0, ntrapped = 0, ncause[16] = { 0 };
 	int64_t t_first_store = INT64_MAX;
 
 	/* changes before the first store are the writer's setup (extending
@@ -380,8 +369,9 @@ static int check(const char *policy, struct obs *o, int no, struct ev *e, int ne
 		CHECK(nupd == 0 && no == 0, "expected no update at all, saw %d logged, %d seen",
 		      nupd, no);
 	} else { /* native ext4: like eager */
-		fails += check_native(o, no, e, ne, nupd, ntrapped, ncause);
+		check_native(o, no, e, ne, nupd, ntrapped, ncause);
 	}
+	int fails = failures > before;
 	printf("%s %s: %d stores trapped, %d cleanings, %d updates logged, %d changes seen by statx\n",
 	       fails ? "FAIL" : "ok  ", policy, ntrapped, cleans, nupd, no);
 	return fails;
@@ -396,7 +386,7 @@ int main(int argc, char **argv)
 	const char *trap = argc > 2 ? argv[2] : "mprotect";
 	const char *bdir = getenv("SW_BUILD_DIR");
 	char writer[1024], file[512], log[512];
-	int rc, fails = 0, no, ne;
+	int rc, no, ne;
 
 	if (geteuid() != 0) {
 		printf("SKIP: needs root to mount %s\n", fs);
@@ -444,16 +434,9 @@ int main(int argc, char **argv)
 		struct timespec settle = { 0, 20 * 1000 * 1000 };
 		nanosleep(&settle, NULL);
 		rc = watch_run(av, file, o, &no);
-		if (rc != 0) {
-			printf("FAIL %s: writer exited %d\n", pols[i], rc);
-			fails++;
-			continue;
-		}
-		if (read_log(log, e, &ne)) {
-			fails++;
-			continue;
-		}
-		fails += check(pols[i], o, no, e, ne);
+		CHECK(rc == 0, "%s: writer exited %d", pols[i], rc);
+		if (rc == 0 && !read_log(log, e, &ne))
+			check(pols[i], o, no, e, ne);
 	}
-	return fails ? 1 : 0;
+	return failures ? 1 : 0;
 }

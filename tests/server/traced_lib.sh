@@ -1,19 +1,17 @@
 # tests/server/traced_lib.sh: what the traced-run model tests share
-# (sourced by test_model_traced.sh, test_model_eager_stock.sh,
-# test_model_journal.sh and test_model_submit.sh).
-# traced_start NAME: checks the tools, sets SW, R, D (the fixtures), T (a
-# scratch folder removed at exit), fails and fail().
-traced_start() {
-	B=${SW_BUILD_DIR:?}
-	SW=$B/server/stalewin-model-sweep R=$B/analysis/stalewin-report
-	D=$(cd "$(dirname "$0")" && pwd)/data
-	for x in "$SW" "$R"; do [ -x "$x" ] || { echo "FAIL: build $x first"; exit 1; }; done
-	command -v jq >/dev/null || { echo "SKIP: jq missing"; exit 77; }
-	T=$(mktemp -d "/tmp/sw-$1.XXXXXX")
-	trap 'rm -rf "$T"' EXIT
-	fails=0
-}
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# (sourced after tests/lib/test-lib.sh by test_model_traced.sh,
+# test_model_eager_stock.sh, test_model_journal.sh, test_model_submit.sh,
+# test_model_patched.sh and test_model_eager_settled.sh).  Sourcing it
+# checks the tools (skips without jq) and sets SW, R, D (the fixtures)
+# and T (a scratch folder removed at exit).
+set -u
+B=${SW_BUILD_DIR:?}
+SW=$B/server/stalewin-model-sweep R=$B/analysis/stalewin-report
+D=$(cd "$(dirname "$0")" && pwd)/data
+for x in "$SW" "$R"; do [ -x "$x" ] || { fail "expected $x built, saw none"; sw_done; }; done
+command -v jq >/dev/null || skip "jq missing"
+T=$(mktemp -d "/tmp/sw-$sw_test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
 # kernel_figures DIR N: the kernel's truth p50/p90 and updates of fixture
 # DIR's writer.swlog (stalewin-report) into $T/N.k; 1 (and a failure) if
 # the report failed

@@ -1,15 +1,16 @@
-# tests/validate/lib.sh: what every validate test needs (sourced).
+# tests/validate/lib.sh: what every validate test needs (sourced after
+# tests/lib/test-lib.sh).
 SW_SOURCE_DIR=${SW_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 V=$SW_SOURCE_DIR/stalewin
 export SW_BUILD_DIR=${SW_BUILD_DIR:?}
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+# need_host: skips without root, mkfs.ext4, jq, a loop device or a
+# writable /proc/sys/vm
 need_host() {
-	[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (tmpfs, loop ext4, vm sysctls)"; exit 77; }
-	command -v mkfs.ext4 >/dev/null || { echo "SKIP: mkfs.ext4 missing (e2fsprogs)"; exit 77; }
-	command -v jq >/dev/null || { echo "SKIP: jq missing"; exit 77; }
-	losetup -f >/dev/null 2>&1 || { echo "SKIP: no free loop device"; exit 77; }
-	[ -w /proc/sys/vm/dirty_writeback_centisecs ] || { echo "SKIP: /proc/sys/vm not writable here"; exit 77; }
+	[ "$(id -u)" -eq 0 ] || skip "needs root (tmpfs, loop ext4, vm sysctls)"
+	command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 missing (e2fsprogs)"
+	command -v jq >/dev/null || skip "jq missing"
+	losetup -f >/dev/null 2>&1 || skip "no free loop device"
+	[ -w /proc/sys/vm/dirty_writeback_centisecs ] || skip "/proc/sys/vm not writable here"
 }
 # host_test NAME: need_host, no other pinner at work, before = the host's
 # sysctls, out = a fresh folder removed at exit

@@ -5,6 +5,7 @@
 # written (a read-only /proc/sys in a private mount namespace), not root,
 # an unknown pair name, an unknown option, --vm-runs outside 1-9.
 set -u
+. "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
 need_host
 before=$(sysctls)
@@ -31,4 +32,4 @@ for v in 0 10 x; do
 		"$V" validate --vm --vm-runs "$v"
 done
 [ "$(sysctls)" = "$before" ] || fail "sysctls changed: before $before, after $(sysctls)"
-[ $fails -eq 0 ] && echo PASS || exit 1
+sw_done

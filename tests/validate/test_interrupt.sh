@@ -5,10 +5,12 @@
 # validate without its trap shows as sysctls left at the model's values
 # (100 / 300) or a mount left in /proc/mounts.
 set -u
+. "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
 need_host
 before=$(sysctls)
-for sig in INT TERM; do
+interrupt() { # SIG
+	local sig=$1 out pid rc
 	out=$(mktemp -d /tmp/sw-validate-int.XXXXXX)
 	# job control on: a non-interactive shell starts background jobs
 	# with SIGINT ignored, and an ignored signal cannot be trapped
@@ -30,5 +32,8 @@ for sig in INT TERM; do
 	! grep -q sw-validate /proc/mounts || fail "$sig: a sw-validate mount was left behind"
 	! pgrep -f "$out/v/" >/dev/null || fail "$sig: a writer of the pair still runs"
 	rm -rf "$out"
+}
+for sig in INT TERM; do
+	sw_case "$sig" interrupt "$sig"
 done
-[ $fails -eq 0 ] && echo PASS || exit 1
+sw_done

@@ -14,6 +14,7 @@
 #  (SW_VALIDATE_EMULATED_EXTRA="--expire-ms 0"): validate must say OUTSIDE
 #  and exit 1 (this proves the quick test can fail).
 set -u
+. "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
 host_test test
 if [ "${1:-}" = --broken ]; then
@@ -44,4 +45,4 @@ else
 fi
 [ "$(sysctls)" = "$before" ] || fail "sysctls not restored: before $before, after $(sysctls)"
 ! grep -q sw-validate /proc/mounts || fail "a sw-validate mount was left behind"
-[ $fails -eq 0 ] && echo PASS || exit 1
+sw_done

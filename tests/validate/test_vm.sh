@@ -28,23 +28,24 @@
 # after the replay pairs passed, exits 77 saying so.  Skips (77) where qemu
 # cannot run.
 set -u
+. "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; exit 77; }
-command -v qemu-system-x86_64 >/dev/null || { echo "SKIP: qemu-system-x86_64 not installed"; exit 77; }
-command -v jq >/dev/null || { echo "SKIP: jq missing"; exit 77; }
+[ "$(id -u)" -eq 0 ] || skip "needs root"
+command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed"
+command -v jq >/dev/null || skip "jq missing"
 out=$(mktemp -d /tmp/sw-validate-vm.XXXXXX)
 # kept when the test fails (the runs, their traces and validate's JSON:
 # what a disagreement is diagnosed from), removed otherwise
 trap 'if [ "${keep:-0}" = 1 ]; then echo "kept for diagnosis: $out"; else rm -rf "$out"; fi' EXIT
+sw_on_fail() { keep=1; }
 "$V" validate --vm --quick --host-pairs none --json --out "$out/v" >"$out/j" 2>"$out/e"; rc=$?
 if ! jq -e '.pairs' "$out/j" >/dev/null 2>&1; then
 	fail "validate --vm gave no JSON (exit $rc): $(tail -3 "$out/e")"
-	exit 1
+	sw_done
 fi
 if jq -e '[.pairs[] | .fails | index("run failed")] | any' "$out/j" >/dev/null &&
 	grep -qiE "qemu.*(cannot|abort|not found)|kvm" "$out"/v/vm-*.log 2>/dev/null; then
-	echo "SKIP: qemu cannot run here: $(grep -hiE "qemu" "$out"/v/vm-*.log | tail -2)"
-	exit 77
+	skip "qemu cannot run here: $(grep -hiE "qemu" "$out"/v/vm-*.log | tail -2)"
 fi
 jq -r '.pairs[] | "\(.name) \(.workload): p50 \(.model.p50)/\(.real.p50) unresolved \(.model.uncovered)/\(.real.uncovered) within=\(.within) \(.fails | join(","))"' "$out/j"
 n=$(jq '[.pairs[] | select(.name | test("kread"))] | length' "$out/j")
@@ -72,9 +73,5 @@ if [ -z "$vm" ]; then
 	cat "$out/p"
 	while read -r line; do fail "${line#BAD }"; done < <(grep '^BAD' "$out/p")
 fi
-[ $fails -eq 0 ] || { keep=1; exit 1; }
-if [ -n "$vm" ]; then
-	echo "SKIP (replay pairs passed): $vm"
-	exit 77
-fi
-echo PASS
+[ -z "$vm" ] || skip "the replay pairs passed, the deferred pair did not run: $vm"
+sw_done

@@ -16,27 +16,28 @@
 # the replay at the client's traced jiffies: a v4 reader whose
 # revalidations go untraced (0 of N, as close-to-open OPENs were counted
 # before) fails here.
+. "$(dirname "$0")/../lib/test-lib.sh"
 set -u
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 J=$SRC/scripts/validate.jq
 REPORT=${SW_BUILD_DIR:?}/analysis/stalewin-report
-command -v jq >/dev/null || { echo "SKIP: jq missing"; exit 77; }
-[ -x "$REPORT" ] || { echo "FAIL: $REPORT not built"; exit 1; }
+command -v jq >/dev/null || skip "jq missing"
+[ -x "$REPORT" ] || { fail "expected $REPORT built, saw none"; sw_done; }
 T=$(mktemp -d /tmp/sw-vm-offline.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-for tgz in "$SRC"/tests/validate/data/kept-open-*.tar.gz; do
+# replay TGZ: its run folder replayed, every reader row judged
+replay() {
+	local tgz=$1 n run rc k name within fails_ rp50 mp50 runc munc revals traced
 	n=$(basename "$tgz" .tar.gz)
 	mkdir -p "$T/$n"
-	tar xzf "$tgz" -C "$T/$n" || { fail "$n: cannot unpack $tgz"; continue; }
+	tar xzf "$tgz" -C "$T/$n" || { fail "$n: cannot unpack $tgz"; return; }
 	run=$T/$n/vm-replay-quick
 	rm -f "$run/report.json" "$run/report.txt"
 	"$REPORT" "$run" --format json --out "$T/$n/rep" >"$T/$n/report.out" 2>&1
 	rc=$?
-	[ "$rc" -eq 0 ] || { fail "$n: stalewin-report exited $rc, expected 0: $(tail -n2 "$T/$n/report.out")"; continue; }
+	[ "$rc" -eq 0 ] || { fail "$n: stalewin-report exited $rc, expected 0: $(tail -n2 "$T/$n/report.out")"; return; }
 	jq --arg run "$n" --argjson every 100 --arg load "offline" -f "$J" --arg mode kread \
-		"$T/$n/rep/report.json" >"$T/$n/rows.json" || { fail "$n: validate.jq kread failed"; continue; }
+		"$T/$n/rep/report.json" >"$T/$n/rows.json" || { fail "$n: validate.jq kread failed"; return; }
 	k=$(jq length "$T/$n/rows.json")
 	[ "$k" = 4 ] || fail "$n: expected 4 reader rows (v3 and v4.2, kept-open and cto), saw $k"
 	while IFS='|' read -r name within fails_ rp50 mp50 runc munc revals traced; do
@@ -45,6 +46,9 @@ for tgz in "$SRC"/tests/validate/data/kept-open-*.tar.gz; do
 		[ "$revals" -gt 0 ] && [ "$traced" = "$revals" ] ||
 			fail "$name: expected every revalidation of the replay at the client's traced jiffies, saw $traced of $revals"
 	done < <(jq -r '.[] | [.name, .within, (.fails | join(",")), .real.p50, .model.p50, .real.uncovered, .model.uncovered, .replay_rpc.revalidations, .replay_rpc.traced] | map(tostring) | join("|")' "$T/$n/rows.json")
+}
+# a case per validation: kept-open-v3-2026-12-06, kept-open-v4.2-2026-12-06
+for tgz in "$SRC"/tests/validate/data/kept-open-*.tar.gz; do
+	sw_case "$(basename "$tgz" .tar.gz)" replay "$tgz"
 done
-[ "$fails" -eq 0 ] || { echo "$fails failures"; exit 1; }
-echo "vm offline replay: every reader within its bands, every revalidation traced"
+sw_done "every reader within its bands, every revalidation traced"

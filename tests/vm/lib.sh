@@ -1,12 +1,14 @@
-# tests/vm/lib.sh: the start every vm test shares.  Sourced; sets top (the
-# source tree), b (the build dir), loads vm/lib.sh, defines fail(), and
-# skips (77) with the reason when qemu cannot run here.
+# tests/vm/lib.sh: the start every vm test shares.  Sourced after
+# tests/lib/test-lib.sh; sets top (the source tree), b (the build dir),
+# loads vm/lib.sh, puts fail in immediate mode (each check stands on the
+# guests' run before it), and skips with the reason when qemu cannot run
+# here.
+sw_immediate=1
 top=${SW_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 b=${SW_BUILD_DIR:-$top/build}
 . "$top/vm/lib.sh"
 . "$top/tests/lib/left.sh"
-fail() { echo "FAIL: $*"; exit 1; }
-why=$(vm_qemu_check) || { echo "SKIP: qemu cannot run: $why"; exit 77; }
+why=$(vm_qemu_check) || skip "qemu cannot run: $why"
 
 # nothing_left RUN: nothing of `vm run --out RUN` is left: no qemu of its
 # RUN/vm/*.pid (killed, then fail), no work folder (the one named in

@@ -17,6 +17,7 @@
 # dropped the readers fails here ("rows missing").  Skips (77) only when
 # qemu cannot run.
 set -u
+. "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
 for t in server/stalewin-writer client/stalewin-reader client/stalewin-probe client/stalewin-ctl \
 	common/stalewin-logdump common/stalewin-runfolder analysis/stalewin-report; do
@@ -103,5 +104,4 @@ echo "probe: $on stores, p50 $op50 ns, resolution $res ns"
 [ "$op50" -ge $((tp50 - res)) ] ||
 	fail "probe p50 $op50 ns earlier than the truth's $tp50 ns less its resolution $res ns"
 if grep -E 'WARNING:|BUG:|Oops' "$share"/*.dmesg 2>/dev/null; then fail "kernel trouble in a guest's dmesg"; fi
-echo "PASS: own hosts: refusals named; run complete with kernel-mount rows"
-exit 0
+sw_done "own hosts: refusals named; run complete with kernel-mount rows"

@@ -8,12 +8,13 @@
 # SIGTERM ends the log with END reason=signal; the meta names the mount's
 # options.  A broken reader shows as a stuck or decreasing generation,
 # torn/other-run flags, a missing END, or a meta without mount_options.
+. "$(dirname "$0")/../lib/test-lib.sh"
+sw_immediate=1 # each check stands on the run before it
 set -u
 b=${SW_BUILD_DIR:?}
 R=$b/client/stalewin-reader W=$b/server/stalewin-writer D=$b/common/stalewin-logdump
-for x in "$R" "$W" "$D"; do [ -x "$x" ] || { echo "FAIL: $x is not built"; exit 1; }; done
-fail() { echo "FAIL: $*"; exit 1; }
-[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || { echo "SKIP: /dev/shm is not a tmpfs"; exit 77; }
+for x in "$R" "$W" "$D"; do [ -x "$x" ] || fail "$x is not built"; done
+[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || skip "/dev/shm is not a tmpfs"
 T=$(mktemp -d /tmp/sw-reader-XXXXXX) S=$(mktemp -d /dev/shm/sw-reader-XXXXXX)
 trap 'rm -rf "$T" "$S"' EXIT
 
@@ -62,4 +63,4 @@ done
 grep -q ' KREAD .*gen=0 .*flags=0x2' "$T/n.txt" || fail "an untouched page did not read as NOSTAMP (0x2)"
 grep ' KREAD ' "$T/n.txt" | grep -vq 'flags=0x2' && fail "an untouched page read as something else than NOSTAMP"
 grep -q ' END .*reason=2 ' "$T/n.txt" || fail "SIGTERM did not end the log with END reason=2"
-echo "PASS: writer reached gen $last; both modes followed it; NOSTAMP and SIGTERM ok"
+sw_done "writer reached gen $last; both modes followed it; NOSTAMP and SIGTERM ok"

@@ -8,8 +8,10 @@
 # what failed (plus console lines), and every qemu it started must be
 # gone.  A broken harness shows as a hang (test timeout), exit 0, a
 # message that does not say what failed, or a qemu left running.
-# Skips (77) only when qemu cannot run at all.
+# Skips (77) only when qemu cannot run at all.  Cases: mount, knfsd,
+# nopvh, die.
 set -u
+. "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
 for t in server/stalewin-writer client/stalewin-reader; do
 	[ -x "$b/$t" ] || fail "$b/$t is not built"
@@ -38,24 +40,36 @@ expect() { # NAME PATTERN -- vm run args...
 	[ $rc -eq 1 ] || { cat "$T/$name.err"; fail "$name: expected exit 1, saw $rc"; }
 	grep -Eq "$pat" "$T/$name.err" || { cat "$T/$name.err"; fail "$name: the message does not match /$pat/"; }
 	no_qemu_left "$T/$name"
-	echo "ok: $name: $(grep -E "$pat" "$T/$name.err" | head -1 | cut -c1-160)"
+	echo "$name: $(grep -E "$pat" "$T/$name.err" | head -1 | cut -c1-160)"
 }
 
-expect mount 'client guest failed: mount -t nfs -o vers=2' -- --policy eager --mount-opts vers=2,nolock
-SW_VM_FAULT=knfsd expect knfsd 'server guest failed: knfsd failed to start' -- --policy eager
-expect nopvh 'server guest died.*' -- --policy eager --kernel /bin/true
-grep -q 'PVH' "$T/nopvh.err" || { cat "$T/nopvh.err"; fail "nopvh: qemu's complaint (no PVH ELF note) is not shown"; }
-
+bad_mount() {
+	expect mount 'client guest failed: mount -t nfs -o vers=2' -- --policy eager --mount-opts vers=2,nolock
+}
+knfsd_down() {
+	SW_VM_FAULT=knfsd expect knfsd 'server guest failed: knfsd failed to start' -- --policy eager
+}
+no_pvh() {
+	expect nopvh 'server guest died.*' -- --policy eager --kernel /bin/true
+	grep -q 'PVH' "$T/nopvh.err" || { cat "$T/nopvh.err"; fail "nopvh: qemu's complaint (no PVH ELF note) is not shown"; }
+}
 # the server guest dies mid-run: kill its qemu once the experiment started
-"$top/vm/run.sh" --no-report --policy eager --duration 20 --build-dir "$b" --out "$T/die" \
-	>"$T/die.out" 2>"$T/die.err" &
-bgpid=$!
-for ((i = 0; i < 1800; i++)); do [ -e "$T/die/sync/client.go" ] && break; sleep 0.1; done
-[ -e "$T/die/sync/client.go" ] || { kill "$bgpid"; cat "$T/die.err"; fail "die: the experiment never started"; }
-kill -KILL "$(cat "$T/die/vm/server.console.pid")"
-wait "$bgpid"; rc=$?; bgpid=""
-[ $rc -eq 1 ] || { cat "$T/die.err"; fail "die: expected exit 1, saw $rc"; }
-grep -q 'the server guest died' "$T/die.err" || { cat "$T/die.err"; fail "die: no 'the server guest died' message"; }
-no_qemu_left "$T/die"
-echo "ok: die: $(grep 'server guest died' "$T/die.err" | head -1 | cut -c1-160)"
-echo PASS
+guest_dies() {
+	local i rc
+	"$top/vm/run.sh" --no-report --policy eager --duration 20 --build-dir "$b" --out "$T/die" \
+		>"$T/die.out" 2>"$T/die.err" &
+	bgpid=$!
+	for ((i = 0; i < 1800; i++)); do [ -e "$T/die/sync/client.go" ] && break; sleep 0.1; done
+	[ -e "$T/die/sync/client.go" ] || { kill "$bgpid"; cat "$T/die.err"; fail "die: the experiment never started"; }
+	kill -KILL "$(cat "$T/die/vm/server.console.pid")"
+	wait "$bgpid"; rc=$?; bgpid=""
+	[ $rc -eq 1 ] || { cat "$T/die.err"; fail "die: expected exit 1, saw $rc"; }
+	grep -q 'the server guest died' "$T/die.err" || { cat "$T/die.err"; fail "die: no 'the server guest died' message"; }
+	no_qemu_left "$T/die"
+	echo "die: $(grep 'server guest died' "$T/die.err" | head -1 | cut -c1-160)"
+}
+sw_case mount bad_mount
+sw_case knfsd knfsd_down
+sw_case nopvh no_pvh
+sw_case die guest_dies
+sw_done

@@ -25,13 +25,14 @@
 # A run that ends early, a fault missing from faults.json or the report,
 # a log cut or lost, or a qemu left behind fails here.  77 without qemu.
 set -u
+. "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
 kind=${1:?usage: test_vm_faults.sh knfsd-restart|partition|server-guest-kill}
 for t in server/stalewin-writer client/stalewin-reader client/stalewin-probe client/stalewin-ctl \
 	common/stalewin-logdump common/stalewin-runfolder analysis/stalewin-report; do
 	[ -x "$b/$t" ] || fail "$b/$t is not built"
 done
-command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
+command -v jq >/dev/null || skip "jq not installed"
 dump=$b/common/stalewin-logdump
 # 15 s: after a 3 s fault the kernel client reconnects with its own
 # back-off (3 s, then 6 s), and must still have time to read
@@ -140,4 +141,4 @@ partition)
 esac
 
 nothing_left "$run"
-echo "PASS ($kind: exit $rc; $n_f stores in the fault, $n_before in the $el s before it; probe: $p_bad failed/late/gaps, $p_after good after; $first)"
+sw_done "$kind: exit $rc; $n_f stores in the fault, $n_before in the $el s before it; probe: $p_bad failed/late/gaps, $p_after good after; $first"

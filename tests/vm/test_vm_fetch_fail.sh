@@ -6,10 +6,11 @@
 # replaced by a nonexistent name (SW_VM_KERNEL_META, tests only); an
 # unknown kernel name (the known ones listed); an unknown suite.
 # ~5-10 s (one apt-get update of sid's lists when older than 6 h).
+. "$(dirname "$0")/../lib/test-lib.sh"
+sw_immediate=1
 set -u
 top=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 b=${SW_BUILD_DIR:-$top/build}
-fail() { echo "FAIL: $*"; exit 1; }
 T=$(mktemp -d /tmp/sw-vm-fetch.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 host_apt() { (cat /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null; ls -l --time-style=+%s /var/lib/apt/lists/ /etc/apt/) | sha256sum; }
@@ -37,4 +38,4 @@ rc=$?
 rc=$?
 [ $rc -eq 2 ] && grep -q "bookworm" "$T/s.err" || fail "unknown suite: exit $rc, $(cat "$T/s.err")"
 [ "$(host_apt)" = "$before" ] || fail "the host's apt configuration or lists changed"
-echo "PASS: $(cat "$T/a.err")"
+sw_done "$(cat "$T/a.err")"

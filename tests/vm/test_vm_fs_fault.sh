@@ -4,6 +4,7 @@
 # xfs` with one clear cause naming mkfs.xfs and the package, within the
 # boot time, and leaves no qemu running.  ~25 s.
 set -u
+. "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
 T=$(mktemp -d /tmp/sw-vm-fsfault.XXXXXX)
 trap 'rm -rf "$T"' EXIT
@@ -19,4 +20,4 @@ for f in "$T"/run/vm/*.pid; do
 		kill -KILL "$p"; fail "qemu PID $p ($f) was left running"
 	fi
 done
-echo "PASS: $(grep -m1 "mkfs.xfs is not" "$T/err")"
+sw_done "$(grep -m1 "mkfs.xfs is not" "$T/err")"

@@ -28,13 +28,14 @@
 # ~90-110 s on this 2-core machine (TCG).  Skips (77) only when qemu
 # cannot run or Debian's archive is unreachable for the 7.2 kernel.
 set -u
+. "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
 for t in server/stalewin-writer client/stalewin-reader client/stalewin-probe analysis/stalewin-report analysis/stalewin-matrix; do
 	[ -x "$b/$t" ] || fail "$b/$t is not built"
 done
 if ! "$top/vm/build.sh" --quiet --kernel 7.2 --build-dir "$b" >/dev/null 2>"${TMPDIR:-/tmp}/sw-matrix-k.err"; then
 	grep -q 'apt-get update .* failed' "${TMPDIR:-/tmp}/sw-matrix-k.err" &&
-		{ echo "SKIP: Debian's archive unreachable: $(cat "${TMPDIR:-/tmp}/sw-matrix-k.err")"; exit 77; }
+		skip "Debian's archive unreachable: $(cat "${TMPDIR:-/tmp}/sw-matrix-k.err")"
 	fail "the 7.2 kernel part cannot be built: $(cat "${TMPDIR:-/tmp}/sw-matrix-k.err")"
 fi
 T=$(mktemp -d /tmp/sw-vm-matrix.XXXXXX)
@@ -45,4 +46,6 @@ PATH=$b/analysis:$PATH "$top/vm/matrix.sh" --quick --json --build-dir "$b" --out
 rc=$?
 [ $rc -eq 0 ] || { cat "$T/m.err"; fail "vm matrix --quick exited $rc"; }
 echo "vm matrix --quick: $((SECONDS - t0)) s"
-"$b/analysis/stalewin-matrix" "$T/m" --kernels 6.1,7.2 --fs ext4,xfs,tmpfs --workloads rewrite --check || exit 1
+"$b/analysis/stalewin-matrix" "$T/m" --kernels 6.1,7.2 --fs ext4,xfs,tmpfs --workloads rewrite --check ||
+	fail "expected stalewin-matrix --check to pass, saw it fail (above)"
+sw_done

@@ -15,6 +15,7 @@
 # readers, which would end 7 s after the go without it, must run that much
 # longer to see its stores.  Skips (77) only when qemu cannot run at all.
 set -u
+. "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
 for t in server/stalewin-writer client/stalewin-reader client/stalewin-probe \
 	common/stalewin-logdump analysis/stalewin-report; do
@@ -71,5 +72,4 @@ grep -q '"before"' "$run/clock.json" && grep -q '"after"' "$run/clock.json" ||
 	fail "clock.json lacks before/after: $(cat "$run/clock.json")"
 if grep -E 'WARNING:|BUG:|Oops' "$run"/vm/*.dmesg; then fail "kernel trouble in a guest's dmesg"; fi
 [ -s "$T/report.txt" ] || fail "stalewin vm run printed no report"
-echo "PASS: $stores stores, probe $ok GETATTRs ($seen writer mtimes seen), readers good reads: ok"
-exit 0
+sw_done "$stores stores, probe $ok GETATTRs ($seen writer mtimes seen), readers good reads: ok"

@@ -9,47 +9,31 @@
 # (server/policy/*.c) shows here too.  Refresh after an intended change with
 #   tests/analysis/cli/test_golden.sh --update-golden
 # (needs SW_BUILD_DIR, or a build in build-analysis/).
-set -euo pipefail
-SRC=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
-BLD=${SW_BUILD_DIR:-$SRC/build-analysis}
-B=$BLD/analysis
-G=$SRC/tests/analysis/cli/golden
-update=0
-[ "${1:-}" = "--update-golden" ] && update=1
-for x in stalewin-synth stalewin-report; do
-	[ -x "$B/$x" ] || { echo "expected $B/$x to be built" >&2; exit 1; }
-done
-T=$(mktemp -d /tmp/sw-golden-XXXXXX)
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-"$B/stalewin-synth" --out run --duration 40 --lost 30050-30150 --read-every 50 \
+. "$(dirname "$0")/../../lib/test-lib.sh"
+. "$(dirname "$0")/lib.sh"
+golden_start "$@"
+"$SYN" --out run --duration 40 --lost 30050-30150 --read-every 50 \
 	--offset-ns 250000 --err-ns 20000 --kread-ms 500 \
-	--mount-options rw,relatime,vers=3,actimeo=5 >/dev/null
-"$B/stalewin-synth" --out lang --policy lang --duration 40 --msync-async-ms 7000 \
-	--pages 4 --interval-us 50000 >/dev/null
+	--mount-options rw,relatime,vers=3,actimeo=5 >/dev/null || { fail "synth run"; sw_done; }
+"$SYN" --out lang --policy lang --duration 40 --msync-async-ms 7000 \
+	--pages 4 --interval-us 50000 >/dev/null || { fail "synth lang"; sw_done; }
 mkdir -p out
-"$B/stalewin-report" lang >out/report-lang.txt 2>err-lang.txt ||
-	{ echo "FAIL: expected exit 0 on the lang run, saw $?:" >&2; cat err-lang.txt >&2; exit 1; }
+"$REP" lang >out/report-lang.txt 2>err-lang.txt ||
+	{ fail "expected exit 0 on the lang run, saw $?: $(cat err-lang.txt)"; sw_done; }
 rc=0
-"$B/stalewin-report" run --format all --out out 2>err.txt || rc=$?
-if [ $rc -ne 0 ]; then
-	echo "FAIL: expected exit 0 on a complete synthetic run, saw $rc:" >&2
-	cat err.txt >&2
-	exit 1
-fi
+"$REP" run --format all --out out 2>err.txt || rc=$?
+[ $rc -eq 0 ] || { fail "expected exit 0 on a complete synthetic run, saw $rc: $(cat err.txt)"; sw_done; }
+
 # the text report must fit a mail
-awk 'length($0) > 72 { print "FAIL: report.txt line " NR " is " length($0) " columns: " $0; bad=1 } END { exit bad }' out/report.txt >&2
-fail=0
-for f in report.txt report.csv report.json report-lang.txt; do
-	if [ $update -eq 1 ]; then
-		mkdir -p "$G"
-		cp "out/$f" "$G/$f"
-		echo "updated $G/$f"
-	elif ! diff -u "$G/$f" "out/$f" >diff.txt; then
-		echo "FAIL: out/$f differs from the golden file $G/$f:" >&2
-		head -60 diff.txt >&2
-		fail=1
-	fi
-done
-[ $fail -eq 0 ] && [ $update -eq 0 ] && echo "golden: text, CSV, JSON and the lang run match"
-exit $fail
+width() {
+	awk 'length($0) > 72 { print "report.txt line " NR " is " length($0) " columns: " $0; bad=1 } END { exit bad }' \
+		out/report.txt || fail "expected report.txt within 72 columns, saw the lines above"
+}
+golden() {
+	cd out || return
+	golden_compare report.txt report.csv report.json report-lang.txt
+	cd "$T" || exit 1
+}
+sw_case width width
+sw_case golden golden
+golden_done "text, CSV, JSON and the lang run match"

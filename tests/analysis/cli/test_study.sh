@@ -13,8 +13,8 @@
 #    study.json's cells with n, the median's interval and regimes;
 #  - verdict on that study: deferred - eager, the difference of the two
 #    cells' medians (from study.json's runs) inside its interval, n 3 / 3.
-set -uo pipefail
-. "$(dirname "$0")/lib.sh" study
+. "$(dirname "$0")/../../lib/test-lib.sh"
+. "$(dirname "$0")/lib.sh"
 golden_start "$@"
 bad() { # PATTERN plan-text: exit 2 and an error matching PATTERN
 	printf '%s\n' "$2" >p.ini
@@ -22,28 +22,37 @@ bad() { # PATTERN plan-text: exit 2 and an error matching PATTERN
 	local rc=$?
 	[ $rc -eq 2 ] && grep -qE "$1" err.txt || fail "plan '$2': expected exit 2 and /$1/, saw $rc: $(cat err.txt)"
 }
-G1=$'[global]\nrepeats = 3\n[c]\nkernel = patched:6.1\npolicy = eager\nfs = ext4'
-bad 'p.ini:6: unknown key .colour. \(expected kernel' "${G1/fs = ext4/colour = red}"
-bad "p.ini:5: policy: expected one of eager deferred lang, saw 'lazy'" "${G1/policy = eager/policy = eager lazy}"
-bad "p.ini:4: kernel: expected one of stock:6.1 .*, saw 'patched:5.10'" "${G1/patched:6.1/patched:5.10}"
-bad "p.ini:2: repeats: expected a whole number 1..1000, saw '0'" "${G1/repeats = 3/repeats = 0}"
-bad "p.ini:1: expected a \[section\] before 'repeats = 3'" $'repeats = 3\n[c]\nkernel = stock:6.1'
-bad "p.ini:6: expected each section once, saw \[c\] again" $'[c]\nkernel = stock:6.1\npolicy = eager\nfs = ext4\n\n[c]'
-bad "p.ini: expected at least one section besides \[global\], saw none" $'[global]\nrepeats = 3'
-bad "p.ini:3: \[c\]: expected a 'fs' \(here or in \[global\]\), saw none" $'[global]\nrepeats = 3\n[c]\nkernel = stock:6.1\npolicy = eager'
-bad "p.ini:2: writeback: expected 'kernel' or WB_S/EXPIRE_S" $'[c]\nwriteback = fast\nkernel = stock:6.1'
+bad_plans() {
+	local G1=$'[global]\nrepeats = 3\n[c]\nkernel = patched:6.1\npolicy = eager\nfs = ext4'
+	bad 'p.ini:6: unknown key .colour. \(expected kernel' "${G1/fs = ext4/colour = red}"
+	bad "p.ini:5: policy: expected one of eager deferred lang, saw 'lazy'" "${G1/policy = eager/policy = eager lazy}"
+	bad "p.ini:4: kernel: expected one of stock:6.1 .*, saw 'patched:5.10'" "${G1/patched:6.1/patched:5.10}"
+	bad "p.ini:2: repeats: expected a whole number 1..1000, saw '0'" "${G1/repeats = 3/repeats = 0}"
+	bad "p.ini:1: expected a \[section\] before 'repeats = 3'" $'repeats = 3\n[c]\nkernel = stock:6.1'
+	bad "p.ini:6: expected each section once, saw \[c\] again" $'[c]\nkernel = stock:6.1\npolicy = eager\nfs = ext4\n\n[c]'
+	bad "p.ini: expected at least one section besides \[global\], saw none" $'[global]\nrepeats = 3'
+	bad "p.ini:3: \[c\]: expected a 'fs' \(here or in \[global\]\), saw none" $'[global]\nrepeats = 3\n[c]\nkernel = stock:6.1\npolicy = eager'
+	bad "p.ini:2: writeback: expected 'kernel' or WB_S/EXPIRE_S" $'[c]\nwriteback = fast\nkernel = stock:6.1'
+}
 # thread.ini: 24 cells, the 8 patched deferred/lang cells on xfs/btrfs kept with their reason
-"$REP" plan "$SRC/scripts/plans/thread.ini" >thread.txt 2>err.txt || fail "thread.ini: exit $?: $(cat err.txt)"
-nrun=$(grep -c '^run ' thread.txt) nskip=$(grep -c '^skip ' thread.txt)
-[ "$nrun" = 16 ] && [ "$nskip" = 8 ] || fail "thread.ini: expected 16 runnable and 8 listed not runnable, saw $nrun and $nskip"
-grep '^skip ' thread.txt | grep -qv 'defers the update on ext4 only' && fail "thread.ini: a skip without its reason"
-grep -q '^run stock/stock_6.1-eager-ext4-rewrite 10 .* --kernel stock --policy native --fs ext4 .* --lead 115 ' thread.txt ||
-	fail "thread.ini: the stock 6.1 eager cell is not a native run at a settled lead of 115 s"
-grep '^run ' thread.txt | grep -q -- '--sysctl' && fail "thread.ini: a cell scales the kernel's writeback"
-"$REP" plan "$SRC/scripts/plans/quick.ini" | grep -q -- '--sysctl vm.dirty_writeback_centisecs=100 --sysctl vm.dirty_expire_centisecs=500' ||
-	fail "quick.ini: its runs do not carry their scaled writeback"
+thread_plan() {
+	local nrun nskip
+	"$REP" plan "$SRC/scripts/plans/thread.ini" >thread.txt 2>err.txt || fail "thread.ini: exit $?: $(cat err.txt)"
+	nrun=$(grep -c '^run ' thread.txt) nskip=$(grep -c '^skip ' thread.txt)
+	[ "$nrun" = 16 ] && [ "$nskip" = 8 ] || fail "thread.ini: expected 16 runnable and 8 listed not runnable, saw $nrun and $nskip"
+	grep '^skip ' thread.txt | grep -qv 'defers the update on ext4 only' && fail "thread.ini: a skip without its reason"
+	grep -q '^run stock/stock_6.1-eager-ext4-rewrite 10 .* --kernel stock --policy native --fs ext4 .* --lead 115 ' thread.txt ||
+		fail "thread.ini: the stock 6.1 eager cell is not a native run at a settled lead of 115 s"
+	grep '^run ' thread.txt | grep -q -- '--sysctl' && fail "thread.ini: a cell scales the kernel's writeback"
+}
+quick_plan() {
+	"$REP" plan "$SRC/scripts/plans/quick.ini" | grep -q -- '--sysctl vm.dirty_writeback_centisecs=100 --sysctl vm.dirty_expire_centisecs=500' ||
+		fail "quick.ini: its runs do not carry their scaled writeback"
+}
 # a study through a stand-in for vm run: a synthetic run per call, 1 s
-cat >fake-vm-run <<EOS
+study() {
+	local pid rc ndone kept dups calls f
+	cat >fake-vm-run <<EOS
 #!/usr/bin/env bash
 out= pol=eager
 while [ \$# -gt 0 ]; do
@@ -54,51 +63,55 @@ echo "\$out" >>$T/calls
 sleep 1
 exec "$SYN" --out "\$out" --policy "\$pol" --duration 20 --writeback-ms 500 --expire-ms 1500 --random --pages 16 --seed \$RANDOM >/dev/null
 EOS
-chmod +x fake-vm-run
-printf '%s\n' '[global]' 'repeats = 3' 'writeback = 1/5' 'duration_s = 20' \
-	'[p]' 'kernel = patched:6.1' 'policy = eager deferred' 'fs = ext4' >s.ini
-export SW_STUDY_VM_RUN=$T/fake-vm-run SW_NO_BUILD=1 SW_BUILD_DIR=$BLD
-"$SRC/stalewin" study s.ini --out st >st1.log 2>&1 &
-pid=$!
-for _ in $(seq 1 100); do
-	[ "$(ls st/cells/p/*/*.done 2>/dev/null | wc -l)" -ge 2 ] && break
-	sleep 0.2
-done
-kill -TERM $pid
-wait $pid
-rc=$?
-[ $rc -eq 130 ] || fail "a stopped study: expected exit 130, saw $rc: $(tail -3 st1.log)"
-ndone=$(ls st/cells/p/*/*.done | wc -l)
-[ "$ndone" -ge 2 ] && [ "$ndone" -lt 6 ] || fail "expected the study stopped after 2-5 finished runs, saw $ndone"
-stat -c '%n %i %Y' st/cells/p/*/run-*/writer.swlog | sort >before.txt
-kept=$(for f in st/cells/p/*/*.done; do echo "${f%.done}/writer.swlog"; done | sort)
-"$SRC/stalewin" study s.ini --out st >st2.log 2>&1 && fail "a study run twice into one folder without --resume: expected a refusal"
-"$SRC/stalewin" study s.ini --out st --resume >st2.log 2>&1 || fail "--resume: exit $?: $(tail -3 st2.log)"
-[ "$(ls st/cells/p/*/*.done | wc -l)" = 6 ] || fail "--resume: expected 6 finished runs, saw $(ls st/cells/p/*/*.done | wc -l)"
-for f in $kept; do
-	grep -qF "$(stat -c '%n %i %Y' "$f")" before.txt || fail "--resume: a finished run was made again: $f"
-done
-dups=$(sort "$T/calls" | uniq -d | grep -vF "$(sort "$T/calls" | uniq -d | head -1)" | wc -l)
-calls=$(wc -l <"$T/calls")
-[ "$calls" -le 7 ] || fail "expected 6 runs made once and at most one cut short made again: $calls calls"
-[ "$dups" -eq 0 ] || fail "more than one run made twice"
-jq -e '.cells | length == 2 and all(.n == 3) and all(.truth_p50_s.ci_coverage == 0.75) and
-	all(.writeback.scaled) and all(.truth_p50_s.regimes.count == 1)' st/study.json >/dev/null ||
-	fail "study.json: expected 2 cells of 3 runs (coverage 0.75, scaled), saw: $(jq -c '.cells[] | [.id, .n, .truth_p50_s.ci_coverage]' st/study.json)"
-grep -q "truth p50" st2.log || fail "the study's text: no truth p50 line"
-# verdict: deferred against eager, the difference of the medians of the
-# runs study.json lists
-"$SRC/stalewin" verdict st --json >v.json 2>err.txt || fail "verdict: exit $?: $(cat err.txt)"
-want=$(jq '[.cells[] | {p: .policy, m: ([.runs[].truth_p50_s] | sort | .[(length - 1) / 2 | floor])}] |
-	(map(select(.p == "deferred"))[0].m - map(select(.p == "eager"))[0].m)' st/study.json)
-jq -e --argjson w "$want" '.comparisons | length == 1 and .[0].policy == "deferred" and
-	.[0].truth_p50_s.n == 3 and .[0].truth_p50_s.n_eager == 3 and
-	((.[0].truth_p50_s.median_diff - $w) | fabs) < 1e-6 and
-	.[0].truth_p50_s.ci_lo <= .[0].truth_p50_s.median_diff and
-	.[0].truth_p50_s.median_diff <= .[0].truth_p50_s.ci_hi and .[0].writeback.scaled' v.json >/dev/null ||
-	fail "verdict: expected deferred - eager = $want s within its interval, n 3 / 3, scaled; saw $(jq -c '.comparisons' v.json)"
-"$SRC/stalewin" verdict st | grep -q "deferred - eager (scaled)" || fail "verdict text: no 'deferred - eager (scaled)' line"
-"$SRC/stalewin" verdict "$T" >/dev/null 2>err.txt
-[ $? -eq 2 ] && grep -q "expected a study.json" err.txt || fail "verdict without a study: expected exit 2, saw: $(cat err.txt)"
-[ $fails -eq 0 ] && echo "study: bad plans, thread.ini cells, stop and --resume, study.json"
-exit $((fails > 0))
+	chmod +x fake-vm-run
+	printf '%s\n' '[global]' 'repeats = 3' 'writeback = 1/5' 'duration_s = 20' \
+		'[p]' 'kernel = patched:6.1' 'policy = eager deferred' 'fs = ext4' >s.ini
+	export SW_STUDY_VM_RUN=$T/fake-vm-run SW_NO_BUILD=1 SW_BUILD_DIR=$BLD
+	"$SRC/stalewin" study s.ini --out st >st1.log 2>&1 &
+	pid=$!
+	for _ in $(seq 1 100); do
+		[ "$(ls st/cells/p/*/*.done 2>/dev/null | wc -l)" -ge 2 ] && break
+		sleep 0.2
+	done
+	kill -TERM $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq 130 ] || fail "a stopped study: expected exit 130, saw $rc: $(tail -3 st1.log)"
+	ndone=$(ls st/cells/p/*/*.done | wc -l)
+	[ "$ndone" -ge 2 ] && [ "$ndone" -lt 6 ] || fail "expected the study stopped after 2-5 finished runs, saw $ndone"
+	stat -c '%n %i %Y' st/cells/p/*/run-*/writer.swlog | sort >before.txt
+	kept=$(for f in st/cells/p/*/*.done; do echo "${f%.done}/writer.swlog"; done | sort)
+	"$SRC/stalewin" study s.ini --out st >st2.log 2>&1 && fail "a study run twice into one folder without --resume: expected a refusal"
+	"$SRC/stalewin" study s.ini --out st --resume >st2.log 2>&1 || fail "--resume: exit $?: $(tail -3 st2.log)"
+	[ "$(ls st/cells/p/*/*.done | wc -l)" = 6 ] || fail "--resume: expected 6 finished runs, saw $(ls st/cells/p/*/*.done | wc -l)"
+	for f in $kept; do
+		grep -qF "$(stat -c '%n %i %Y' "$f")" before.txt || fail "--resume: a finished run was made again: $f"
+	done
+	dups=$(sort "$T/calls" | uniq -d | grep -vF "$(sort "$T/calls" | uniq -d | head -1)" | wc -l)
+	calls=$(wc -l <"$T/calls")
+	[ "$calls" -le 7 ] || fail "expected 6 runs made once and at most one cut short made again: $calls calls"
+	[ "$dups" -eq 0 ] || fail "more than one run made twice"
+	jq -e '.cells | length == 2 and all(.n == 3) and all(.truth_p50_s.ci_coverage == 0.75) and
+		all(.writeback.scaled) and all(.truth_p50_s.regimes.count == 1)' st/study.json >/dev/null ||
+		fail "study.json: expected 2 cells of 3 runs (coverage 0.75, scaled), saw: $(jq -c '.cells[] | [.id, .n, .truth_p50_s.ci_coverage]' st/study.json)"
+	grep -q "truth p50" st2.log || fail "the study's text: no truth p50 line"
+	# verdict: deferred against eager, the difference of the medians of
+	# the runs study.json lists
+	"$SRC/stalewin" verdict st --json >v.json 2>err.txt || fail "verdict: exit $?: $(cat err.txt)"
+	want=$(jq '[.cells[] | {p: .policy, m: ([.runs[].truth_p50_s] | sort | .[(length - 1) / 2 | floor])}] |
+		(map(select(.p == "deferred"))[0].m - map(select(.p == "eager"))[0].m)' st/study.json)
+	jq -e --argjson w "$want" '.comparisons | length == 1 and .[0].policy == "deferred" and
+		.[0].truth_p50_s.n == 3 and .[0].truth_p50_s.n_eager == 3 and
+		((.[0].truth_p50_s.median_diff - $w) | fabs) < 1e-6 and
+		.[0].truth_p50_s.ci_lo <= .[0].truth_p50_s.median_diff and
+		.[0].truth_p50_s.median_diff <= .[0].truth_p50_s.ci_hi and .[0].writeback.scaled' v.json >/dev/null ||
+		fail "verdict: expected deferred - eager = $want s within its interval, n 3 / 3, scaled; saw $(jq -c '.comparisons' v.json)"
+	"$SRC/stalewin" verdict st | grep -q "deferred - eager (scaled)" || fail "verdict text: no 'deferred - eager (scaled)' line"
+	"$SRC/stalewin" verdict "$T" >/dev/null 2>err.txt
+	[ $? -eq 2 ] && grep -q "expected a study.json" err.txt || fail "verdict without a study: expected exit 2, saw: $(cat err.txt)"
+}
+sw_case bad-plans bad_plans
+sw_case thread-plan thread_plan
+sw_case quick-plan quick_plan
+sw_case study study
+sw_done "bad plans, thread.ini cells, stop and --resume, study.json, verdict"

@@ -7,19 +7,20 @@
 # to a scratch folder, the corpus in git stays as it is).  0 crashes and
 # no sanitizer report, else it fails with the crashing input kept in the
 # log.  Without clang: exit 77.
+. "$(dirname "$0")/../../lib/test-lib.sh"
 set -uo pipefail
 name=${1:?usage: test_fuzz.sh TARGET [CORPUS_DIR]}
 B=${SW_BUILD_DIR:?SW_BUILD_DIR not set}
 SRC=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
-command -v clang >/dev/null || { echo "SKIP: clang not installed (optional: scripts/packages.d/analysis.txt)"; exit 77; }
+command -v clang >/dev/null || skip "clang not installed (optional: scripts/packages.d/analysis.txt)"
 corpus=${2:-$SRC/tests/analysis/pass/corpus/${name#fuzz_}}
-[ -d "$corpus" ] || { echo "FAIL: no corpus $corpus"; exit 1; }
+[ -d "$corpus" ] || { fail "expected a corpus at $corpus, saw none"; sw_done; }
 if ! cmake --build "$B" --target "$name" > /tmp/sw-$name-build.log 2>&1; then
 	grep -q 'fsanitize=fuzzer\|libFuzzer\|cannot find.*fuzzer' /tmp/sw-$name-build.log &&
-		{ echo "SKIP: this clang has no libFuzzer runtime"; exit 77; }
+		skip "this clang has no libFuzzer runtime"
 	tail -n 20 /tmp/sw-$name-build.log
-	echo "FAIL: building $name"
-	exit 1
+	fail "expected $name to build, saw the errors above"
+	sw_done
 fi
 bin=$(find "$B" -name "$name" -type f -perm -u+x | head -n 1)
 T=$(mktemp -d /tmp/sw-$name-XXXXXX)
@@ -30,7 +31,7 @@ cd "$T" || exit 1
 rc=$?
 if [ $rc != 0 ]; then
 	grep -E 'ERROR|runtime error|SUMMARY|Test unit written|outside|deadly signal' "$T/log" | head -n 20
-	echo "FAIL: $name exited $rc (crash input in the lines above)"
-	exit 1
+	fail "expected $name to exit 0, saw $rc (crash input in the lines above)"
+	sw_done
 fi
-echo "PASS: $name $(grep -o '#[0-9]*.*DONE.*' "$T/log" | tail -n 1 || tail -n 1 "$T/log")"
+sw_done "$name $(grep -o '#[0-9]*.*DONE.*' "$T/log" | tail -n 1 || tail -n 1 "$T/log")"

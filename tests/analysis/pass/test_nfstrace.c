@@ -85,7 +85,7 @@ static char *write_tmp(const char *text)
 	return path;
 }
 
-static void parse_and_attach(void)
+SW_CASE(parse_and_attach)
 {
 	struct sw_nfstrace t;
 	char err[256] = "";
@@ -169,7 +169,7 @@ static void parse_and_attach(void)
  * 100 µs after a grid point takes the jiffy before; 500 µs after, its
  * own; one whose GETATTR's kretprobe (jif_ga4) read its jiffies takes
  * those (500 µs after a grid point and still behind: a very late tick). */
-static void late_ticks(void)
+SW_CASE(late_ticks)
 {
 	char text[4096];
 	int o = snprintf(text, sizeof(text), "# trace_clock: mono\n# enabled: nfs:nfs_refresh_inode_enter\n# dev: 0 0:26\n# pid: 0 7\n");
@@ -234,7 +234,7 @@ static void jiffies_replay(struct sw_readtimes *rt, struct sw_readtimes_array *a
  * from 0.3 ms, the open's READ 7 ms long; the revalidation at 3.0003 s
  * (read k1) lasts dur_us.  With traced times given for that read the
  * client's own jiffies decide; without, the estimates of replay.h. */
-static void traced_replay(void)
+SW_CASE(traced_replay)
 {
 	static const struct {
 		const char *line;
@@ -357,7 +357,7 @@ static void attach_one(const char *text, struct sw_read_time *q)
  * tracepoint): it is the refresh's, not the GETATTR kretprobe's before
  * it (a tick in between moves attrtimeo's doubling jiffy); one in
  * another task changes nothing. */
-static void update_jiffy(void)
+SW_CASE(update_jiffy)
 {
 	for (int upd = 0; upd < 3; upd++) {
 		char text[2048];
@@ -381,7 +381,7 @@ static void update_jiffy(void)
 	}
 }
 
-static void check_and_open_jiffy(void)
+SW_CASE(check_and_open_jiffy)
 {
 	static int64_t tb[100], chk[100], op[100];
 	for (int traced = 0; traced < 2; traced++) {
@@ -405,7 +405,7 @@ static void check_and_open_jiffy(void)
  * of the task before the reply's refresh wins (the allocation's init
  * comes first, a tick can fall after the procedure's entry).  Another
  * task's init, or the READ's init after the refresh, change nothing. */
-static void fattr_init_jiffy(void)
+SW_CASE(fattr_init_jiffy)
 {
 	static const struct {
 		const char *name, *lines; /* lines between the send and the reply */
@@ -460,7 +460,7 @@ static void fattr_init_jiffy(void)
  * (jiffy 1) it does not, next at 2.0003 s (VM, v4.2 acregmin=1,acregmax=10
  * kept-open: the kernel revalidated 1 s later, the replay 2 s, and it
  * stayed a revalidation apart for the run, 16 unresolved against 0). */
-static void open_inode_jiffy(void)
+SW_CASE(open_inode_jiffy)
 {
 	static const struct {
 		const char *name, *lines;
@@ -532,7 +532,7 @@ static void open_inode_jiffy(void)
  *    jiffy began, is pending (VM, v3 nocto reopening reader: p50 3.56 s
  *    replayed against the client's 2.87 s, 3 of 12 revalidations traced;
  *    with both rules 2.85 s, 11 of 11). */
-static void access_at_open(void)
+SW_CASE(access_at_open)
 {
 	static const struct {
 		const char *name, *lines;
@@ -637,19 +637,4 @@ static void access_at_open(void)
 	}
 }
 
-int main(void)
-{
-	access_at_open();
-	late_ticks();
-	fattr_init_jiffy();
-	open_inode_jiffy();
-	update_jiffy();
-	check_and_open_jiffy();
-	parse_and_attach();
-	traced_replay();
-	if (failures)
-		fprintf(stderr, "%d failures\n", failures);
-	else
-		printf("nfstrace: all checks passed\n");
-	return failures ? 1 : 0;
-}
+SW_MAIN()

@@ -58,7 +58,7 @@ static void attach_text(const char *text, struct sw_read_time *q)
 /* The OPEN's entry in jiffy 250 (1.0039 s), a tick at 1.004 s: its fattr
  * set up in 251 when jif_fattr says so (the middle of grid jiffy 251 is
  * 1.006 s), in 250 otherwise. */
-static void open_fattr_jiffy(void)
+SW_CASE(open_fattr_jiffy)
 {
 	static const struct {
 		const char *name, *lines; /* between the OPEN's entry and nfs_fhget */
@@ -94,7 +94,7 @@ static void open_fattr_jiffy(void)
  * and its nfs_initiate_read came after the tick (gap_us later): the READ's
  * send is jiffy 250 (1.002 s) whatever the gap, unless another READ
  * kprobe of the task came between (then that one's). */
-static void preempted_pair(void)
+SW_CASE(preempted_pair)
 {
 	static const struct {
 		const char *name;
@@ -130,7 +130,7 @@ static void preempted_pair(void)
  * read's check.  Attached as the OPEN's send and refresh; replayed, every
  * read's revalidation is traced when every read carries them, none when
  * none does. */
-static void cto_open_traced(void)
+SW_CASE(cto_open_traced)
 {
 	struct sw_read_time q = { .tb_mono_ns = US(1003800), .ta_mono_ns = US(1009500) };
 	attach_text(HEAD CHECKS
@@ -174,14 +174,4 @@ static void cto_open_traced(void)
 	}
 }
 
-int main(void)
-{
-	open_fattr_jiffy();
-	preempted_pair();
-	cto_open_traced();
-	if (failures)
-		fprintf(stderr, "%d failures\n", failures);
-	else
-		printf("nfstrace_open: all checks passed\n");
-	return failures ? 1 : 0;
-}
+SW_MAIN()

@@ -35,7 +35,7 @@ static const struct sw_profile *prof(const char *name)
 }
 
 /* revalidation times of a profile with no change, hand-computed */
-static void adaptive(void)
+SW_CASE(adaptive)
 {
 	struct sw_profile p;
 	char err[256];
@@ -78,7 +78,7 @@ static void adaptive(void)
 	      (unsigned long long)r.revals);
 }
 
-static void fixed_profiles(void)
+SW_CASE(fixed_profiles)
 {
 	struct sw_replay r;
 	/* noac, reads every 100 ms: a change at 1.05 s is seen at 1.1 s */
@@ -121,7 +121,7 @@ static void fixed_profiles(void)
  * (nfs4_xdr_enc_read: SEQUENCE PUTFH READ).  Reads every 100 ms, 3..60 s;
  * VM trace (6.1 client): v4.2 kept-open revalidated 3.000 s after a
  * change, v3 3.1 s. */
-static void refetch_attrs(void)
+SW_CASE(refetch_attrs)
 {
 	static const struct {
 		const char *line;
@@ -161,7 +161,7 @@ static void refetch_attrs(void)
 	}
 }
 
-static void timeout_boundary(void)
+SW_CASE(timeout_boundary)
 {
 	static const struct {
 		int64_t period_ms, acregmin_s, want_ms;
@@ -184,7 +184,7 @@ static void timeout_boundary(void)
 	}
 }
 
-static void parsing(void)
+SW_CASE(parsing)
 {
 	struct sw_profile p;
 	char err[256];
@@ -228,7 +228,7 @@ static void replay_on(struct sw_readtimes *rt, struct sw_readtimes_array *a,
  * nfs3_read_done -> nfs_refresh_inode), only the reads are the logged
  * ones, so a stalled read moves the revalidation as it did in the guest.
  * Reads: up to three runs [from, to] every step ms. */
-static void logged_reads(void)
+SW_CASE(logged_reads)
 {
 	static const struct {
 		const char *line;
@@ -337,7 +337,7 @@ static void logged_reads(void)
  *  - v4.2: the OPEN's GETATTR, OPEN_NS after the first read began, stamps
  *    the cache: from t0 = 0.3 ms the first revalidation is at 3.0003 s,
  *    from t0 = 2.5 ms (OPEN in jiffy 1) at 3.1025 s. */
-static void jiffies_mode(void)
+SW_CASE(jiffies_mode)
 {
 	static const struct {
 		const char *line;
@@ -397,18 +397,4 @@ static void jiffies_mode(void)
 	}
 }
 
-int main(void)
-{
-	adaptive();
-	fixed_profiles();
-	refetch_attrs();
-	logged_reads();
-	timeout_boundary();
-	jiffies_mode();
-	parsing();
-	if (failures)
-		fprintf(stderr, "%d failures\n", failures);
-	else
-		printf("replay: all checks passed\n");
-	return failures ? 1 : 0;
-}
+SW_MAIN()

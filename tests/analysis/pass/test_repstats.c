@@ -41,7 +41,7 @@ static double normal(double mu, double sd)
 
 #define S(x) ((int64_t)((x) * 1e9))
 
-static void coverage(void)
+SW_CASE(coverage)
 {
 	int trials = 20000, covered = 0;
 	double stated = 0;
@@ -76,7 +76,7 @@ static void coverage(void)
 	      "expected -1 for no values and for level 1.0");
 }
 
-static void regimes(void)
+SW_CASE(regimes)
 {
 	int trials = 2000, bi = 0, uni = 0;
 	rng_state = 7;
@@ -122,7 +122,7 @@ static void regimes(void)
 	      (long long)st.regime_b_median_ns);
 }
 
-static void floats(void)
+SW_CASE(floats)
 {
 	double u[5] = { 20, 18, 25, 19, 21 };
 	struct sw_repstats_f st;
@@ -135,7 +135,7 @@ static void floats(void)
 /* deferred - eager: two sets of 10 lognormal runs whose medians differ by
  * exactly 0.5 s; the interval of the difference covers it in 90-99 % of
  * 2,000 seeded trials; >end in a median is an unbounded difference */
-static void difference(void)
+SW_CASE(difference)
 {
 	int trials = 2000, covered = 0;
 	rng_state = 99;
@@ -165,15 +165,4 @@ static void difference(void)
 	      (long long)d.diff_ns);
 }
 
-int main(void)
-{
-	coverage();
-	difference();
-	regimes();
-	floats();
-	if (failures)
-		fprintf(stderr, "%d failures\n", failures);
-	else
-		printf("repstats: all checks passed\n");
-	return failures ? 1 : 0;
-}
+SW_MAIN()

@@ -1,6 +1,8 @@
-# tests/client/probe/lib.sh: shared set-up of the probe's integration tests (sourced).
-# Each test gets its own tmpfs export and its own ganesha (scripts/ganesha-ns),
-# torn down on exit whatever happens.
+# tests/client/probe/lib.sh: shared set-up of the probe's integration
+# tests (sourced after tests/lib/test-lib.sh).  Each test gets its own
+# tmpfs export and its own ganesha (scripts/ganesha-ns), torn down on exit
+# whatever happens; each step needs the one before (immediate mode).
+sw_immediate=1
 set -euo pipefail
 src=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 bld=${SW_BUILD_DIR:-$src/build}
@@ -8,8 +10,6 @@ gns=$src/scripts/ganesha-ns
 probe=$bld/client/stalewin-probe
 check=$bld/tests/client/probe/probe_logcheck
 
-skip() { echo "SKIP: $*"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
 [ "$(id -u)" -eq 0 ] || skip "needs root (netns, tmpfs mount)"
 command -v ganesha.nfsd >/dev/null || skip "ganesha.nfsd not installed (nfs-ganesha)"
 [ -x "$probe" ] || fail "stalewin-probe not built at $probe"

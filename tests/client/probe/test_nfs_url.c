@@ -8,24 +8,19 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "check.h"
 #include "nfs_url.h"
-
-static int fails;
-#define CHECK(c) do { if (!(c)) { printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); fails++; } } while (0)
 
 static void bad(const char *url, const char *want)
 {
 	struct sw_nfs_url u;
 	char err[512] = "";
 	int rc = sw_nfs_url_parse(url, &u, err, sizeof(err));
-	if (rc == 0 || !strstr(err, want)) {
-		printf("FAIL: '%s' gave rc %d err '%s', expected an error containing '%s'\n",
-		       url, rc, err, want);
-		fails++;
-	}
+	CHECK(rc != 0 && strstr(err, want), "'%s' gave rc %d err '%s', expected an error containing '%s'",
+	      url, rc, err, want);
 }
 
-int main(void)
+SW_CASE(accepted)
 {
 	struct sw_nfs_url u;
 	char err[512];
@@ -36,7 +31,10 @@ int main(void)
 	CHECK(sw_nfs_url_parse("nfs://server/a/b/file.bin?mountport=20048&nfsport=2049", &u, err, sizeof(err)) == 0);
 	CHECK(u.version == 3 && !strcmp(u.export, "/a/b") && !strcmp(u.file, "file.bin") && u.mountport == 20048);
 	CHECK(sw_nfs_url_parse("nfs://h/e/f", &u, err, sizeof(err)) == 0 && u.version == 3);
+}
 
+SW_CASE(refused)
+{
 	bad("", "empty");
 	bad("http://h/e/f", "nfs://");
 	bad("nfs:/h/e/f", "nfs://");
@@ -55,7 +53,6 @@ int main(void)
 	bad("nfs://h/e/f?bogus=1", "expected one of");
 	bad("nfs://h/e/f?version", "KEY=VALUE");
 	bad("nfs://h/e/f%20", "percent");
-	if (!fails)
-		printf("PASS\n");
-	return fails ? 1 : 0;
 }
+
+SW_MAIN()

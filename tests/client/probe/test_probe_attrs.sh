@@ -6,6 +6,7 @@
 # attribute (v4); a size change likewise.  SIGTERM ends the log cleanly.  A
 # broken probe (wrong fattr3/fattr4 decoding, a cached or invented reply,
 # lost records) or a fixture whose server caches attributes fails here.
+. "$(dirname "$0")/../../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
 
 printf 0123456789 > "$T/exp/f"
@@ -57,4 +58,4 @@ n3=$(awk '$1=="ATTR" && $2==0' "$T/p.txt" | wc -l)
 n4=$(awk '$1=="ATTR" && $2==1' "$T/p.txt" | wc -l)
 bad=$(awk '$1=="ATTR" && $5!=0' "$T/p.txt" | wc -l)
 [ "$bad" = 0 ] || fail "$bad failed GETATTRs against a healthy server"
-echo "PASS ($n3 v3 and $n4 v4 replies logged, END clean)"
+sw_done "$n3 v3 and $n4 v4 replies logged, END clean"

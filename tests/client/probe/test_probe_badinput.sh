@@ -6,6 +6,7 @@
 # (input) or 1 (no usable answer within --connect-timeout-ms), within a
 # bounded time, never a crash or a hang; the log, when created, must end
 # with an END record (reason ERROR) and read back clean.
+. "$(dirname "$0")/../../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
 
 echo x > "$T/exp/f"
@@ -47,4 +48,4 @@ expect 2 "nfs://" "http://127.0.0.1/sw0/f"
 touch "$T/exists.log"
 rc=0; "$probe" --url "$base/f" --log "$T/exists.log" --quiet 2>"$T/b.err" || rc=$?
 [ $rc = 2 ] && grep -q -- "--force" "$T/b.err" || fail "existing log: exit $rc, stderr $(cat "$T/b.err")"
-echo "PASS ($n URLs + existing log)"
+sw_done "$n URLs + existing log"

@@ -5,6 +5,7 @@
 # the path up again (RELOOKUP event, err 0, new fileid) and keep polling the
 # new file.  A broken probe stops polling, crashes, loops on the stale
 # handle, or reports the new file under the old fileid.
+. "$(dirname "$0")/../../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
 
 echo old > "$T/exp/f"
@@ -30,4 +31,4 @@ for tg in 0 1; do
 	[ "$sz" = 13 ] || fail "target $tg: new file's size $sz, expected 13"
 done
 stop_probe
-echo "PASS (fileid $old_ino -> $new_ino on v3 and v4; $(grep -c '^EVENT [01] 3 ' "$T/p.txt") ESTALE events)"
+sw_done "fileid $old_ino -> $new_ino on v3 and v4; $(grep -c '^EVENT [01] 3 ' "$T/p.txt") ESTALE events"

@@ -9,6 +9,7 @@
 # (TIMEOUT event, ATTR status -110), a second gap opens and closes after
 # SIGCONT.  A broken probe hangs, exits, spins without back-off, waits
 # forever on a silent server, or never closes the gap.
+. "$(dirname "$0")/../../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
 
 echo data > "$T/exp/f"
@@ -51,4 +52,4 @@ done
 echo "pause: TIMEOUT events, -110 ATTR records, second gap closed, polling resumed"
 stop_probe
 awk '$1=="END" {exit !($4>=4)}' "$T/p.txt" || fail "END record counts fewer than 4 gaps"
-echo PASS
+sw_done

@@ -6,6 +6,7 @@
 # attributes the server returned alongside; a page with a wrong check word
 # is flagged TORN, a page never stamped NOSTAMP, another run's stamp
 # OTHERRUN.  A broken probe logs the wrong generation or invents attributes.
+. "$(dirname "$0")/../../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
 
 head -c 16384 /dev/zero > "$T/exp/f"
@@ -41,4 +42,4 @@ for tg in 0 1; do
 		fail "target $tg: READ's attributes: mtime $mt (valid $valid), expected $M as stat says"
 done
 stop_probe
-echo "PASS (generation 2 seen by the first READ after the store on v3 and v4, with mtime $M)"
+sw_done "generation 2 seen by the first READ after the store on v3 and v4, with mtime $M"

@@ -7,17 +7,19 @@
 # the root), two concurrent starts both succeeding, a stop that does not end
 # the child, a fetched log that is not the writer's whole swlog, or a
 # same-host clock offset estimate whose error bound excludes the true 0.
+. "$(dirname "$0")/../../lib/test-lib.sh"
+sw_immediate=1 # each step needs the one before it
 set -euo pipefail
 B=${SW_BUILD_DIR:?SW_BUILD_DIR not set}
 W=$B/server/stalewin-writer
 CTL=$B/client/stalewin-ctl
 DUMP=$B/common/stalewin-logdump
 for x in "$W" "$CTL" "$DUMP"; do
-	[ -x "$x" ] || { echo "SKIP: $x not built"; exit 77; }
+	[ -x "$x" ] || skip "$x not built"
 done
-command -v curl >/dev/null || { echo "SKIP: curl(1) not installed"; exit 77; }
-command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
-[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || { echo "SKIP: /dev/shm is not tmpfs"; exit 77; }
+command -v curl >/dev/null || skip "curl(1) not installed"
+command -v jq >/dev/null || skip "jq not installed"
+[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || skip "/dev/shm is not tmpfs"
 
 T=$(mktemp -d /tmp/sw-ctltest-XXXXXX)
 ROOT=$(mktemp -d /dev/shm/sw-ctlroot-XXXXXX)
@@ -27,7 +29,7 @@ cleanup() {
 	rm -rf "$T" "$ROOT"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; echo "--- server log:" >&2; cat "$T/serve.log" >&2; exit 1; }
+sw_on_fail() { echo "--- server log:"; cat "$T/serve.log"; }
 
 "$W" serve --token-file "$T/tok" --root "$ROOT" --runs "$T/runs" --url-file "$T/url" \
 	2>"$T/serve.log" &
@@ -162,4 +164,4 @@ echo "== SIGTERM: the server stops and removes its token"
 kill "$SP"; wait "$SP" || fail "serve exited $? on SIGTERM"
 SP=
 [ ! -e "$T/tok" ] || fail "token file left after exit"
-echo PASS
+sw_done

@@ -13,24 +13,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "control_runs.h"
-
-static int fails;
 
 static void expect(const char *root, const char *req, int ok, const char *want)
 {
 	char out[PATH_MAX] = "", err[1024] = "";
 	int rc = ctl_resolve_under_root(root, req, out, sizeof(out), err, sizeof(err));
-	if ((rc == 0) != ok) {
-		fprintf(stderr, "FAIL: '%s': expected %s, saw %s (%s%s)\n", req,
-			ok ? "accepted" : "refused", rc == 0 ? "accepted" : "refused", out, err);
-		fails++;
-	} else if (ok && want && strcmp(out, want)) {
-		fprintf(stderr, "FAIL: '%s': expected path %s, saw %s\n", req, want, out);
-		fails++;
-	} else if (!ok && !err[0]) {
-		fprintf(stderr, "FAIL: '%s': refused without a message\n", req);
-		fails++;
+	CHECK((rc == 0) == ok, "'%s': expected %s, saw %s (%s%s)", req, ok ? "accepted" : "refused",
+	      rc == 0 ? "accepted" : "refused", out, err);
+	if ((rc == 0) == ok) {
+		CHECK(!ok || !want || !strcmp(out, want), "'%s': expected path %s, saw %s", req, want, out);
+		CHECK(ok || err[0], "'%s': refused without a message", req);
 	}
 }
 
@@ -76,11 +70,5 @@ int main(void)
 	expect(root, p, 0, NULL);
 	expect(root, "a..b.dat", 1, NULL);
 
-	snprintf(p, sizeof(p), "rm -rf '%s'", root);
-	if (system(p))
-		fprintf(stderr, "could not remove %s\n", root);
-	if (fails)
-		return 1;
-	printf("PASS\n");
-	return 0;
+	return check_finish(root, "PASS");
 }

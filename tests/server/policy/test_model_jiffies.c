@@ -16,53 +16,50 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "check.h"
 #include "model.h"
 #include "records.h"
 
 #define MS ((int64_t)1000000)
 
-static const struct {
-	const char *name;
+static const struct jiffy_case {
+	const char *name, *what;
 	int64_t jiffy_mono_ns; /* cfg.jiffy_mono_ns */
 	int64_t want_us;       /* the flush */
 } cases[] = {
-	{ "3.906 ms jiffies: the run at jiffy 1274 (4.977 s) is 1250 jiffies after the store", 3906250,
-	  4976562 },
-	{ "4 ms jiffies: the run at jiffy 1274 (5.096 s)", 4000000, 5096000 },
+	{ .name = "3.906ms",
+	  .what = "3.906 ms jiffies: the run at jiffy 1274 (4.977 s) is 1250 jiffies after the store",
+	  .jiffy_mono_ns = 3906250, .want_us = 4976562 },
+	{ .name = "4ms", .what = "4 ms jiffies: the run at jiffy 1274 (5.096 s)",
+	  .jiffy_mono_ns = 4000000, .want_us = 5096000 },
 };
 
-int main(void)
+static void run(const struct jiffy_case *c)
 {
-	int fail = 0;
-	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		struct sw_model_cfg cfg = {
-			.npages = 4, .page_size = 4096, .writeback_ns = 100 * MS,
-			.expire_ns = 5000 * MS, .jiffy_ns = 4 * MS,
-			.jiffy_mono_ns = cases[c].jiffy_mono_ns,
-		};
-		struct sw_model m;
-		struct sw_decision d;
-		char err[256];
-		int64_t flushed = -1;
-		if (sw_model_init(&m, &cfg, sw_policy_find("eager"), 0, err, sizeof(err))) {
-			printf("FAIL %s: init: %s\n", cases[c].name, err);
-			return 1;
-		}
-		sw_model_trap(&m, 0, 0, &d);
-		while (flushed < 0 && sw_model_next_tick(&m) <= 10000 * MS) {
-			int64_t t = sw_model_next_tick(&m);
-			sw_model_tick(&m, t, NULL, &d);
-			if (d.flushed)
-				flushed = t;
-		}
-		if (flushed / 1000 != cases[c].want_us) {
-			printf("FAIL %s: expected the flush at %" PRId64 " us, saw %" PRId64 " us\n",
-			       cases[c].name, cases[c].want_us, flushed / 1000);
-			fail = 1;
-		} else {
-			printf("ok   %s\n", cases[c].name);
-		}
-		sw_model_free(&m);
+	struct sw_model_cfg cfg = {
+		.npages = 4, .page_size = 4096, .writeback_ns = 100 * MS,
+		.expire_ns = 5000 * MS, .jiffy_ns = 4 * MS,
+		.jiffy_mono_ns = c->jiffy_mono_ns,
+	};
+	struct sw_model m;
+	struct sw_decision d;
+	char err[256];
+	int64_t flushed = -1;
+	if (sw_model_init(&m, &cfg, sw_policy_find("eager"), 0, err, sizeof(err))) {
+		CHECK(0, "%s: init: %s", c->what, err);
+		return;
 	}
-	return fail;
+	sw_model_trap(&m, 0, 0, &d);
+	while (flushed < 0 && sw_model_next_tick(&m) <= 10000 * MS) {
+		int64_t t = sw_model_next_tick(&m);
+		sw_model_tick(&m, t, NULL, &d);
+		if (d.flushed)
+			flushed = t;
+	}
+	CHECK(flushed / 1000 == c->want_us, "%s: expected the flush at %" PRId64 " us, saw %" PRId64 " us",
+	      c->what, c->want_us, flushed / 1000);
+	sw_model_free(&m);
 }
+SW_VARIANTS(jiffy, cases, run)
+
+SW_MAIN()

@@ -33,6 +33,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "check.h"
 #include "model.h"
 #include "model_int.h"
 #include "records.h"
@@ -127,28 +128,21 @@ static const struct {
 	{ "a commit at 250 ms ends at the traced 300 ms", 250 * MS, 50 * MS },
 };
 
-static int check(const char *name, int64_t want, int64_t saw)
+static void check(const char *name, int64_t want, int64_t saw)
 {
-	if (want == saw) {
-		printf("ok   %s\n", name);
-		return 0;
-	}
-	printf("FAIL %s: expected %" PRId64 " ns, saw %" PRId64 " ns\n", name, want, saw);
-	return 1;
+	CHECK(want == saw, "%s: expected %" PRId64 " ns, saw %" PRId64 " ns", name, want, saw);
 }
 
 static int init(struct sw_model *m, const struct sw_model_cfg *cfg, const char *pol)
 {
 	char err[256];
-	if (sw_model_init(m, cfg, sw_policy_find(pol), 0, err, sizeof(err)) == 0)
-		return 0;
-	printf("FAIL init: %s\n", err);
-	return 1;
+	int rc = sw_model_init(m, cfg, sw_policy_find(pol), 0, err, sizeof(err));
+	CHECK(rc == 0, "init: %s", err);
+	return rc != 0;
 }
 
 int main(void)
 {
-	int fail = 0;
 	struct sw_model m;
 	struct sw_decision d;
 
@@ -161,7 +155,7 @@ int main(void)
 		if (init(&m, &cfg, "eager"))
 			return 1;
 		sw_model_trap(&m, 0, 0, &d);
-		fail |= check(jiffy_cases[c].name, jiffy_cases[c].want_ns, sw_model_next_tick(&m));
+		check(jiffy_cases[c].name, jiffy_cases[c].want_ns, sw_model_next_tick(&m));
 		sw_model_free(&m);
 	}
 	for (size_t c = 0; c < sizeof(atime_cases) / sizeof(atime_cases[0]); c++) {
@@ -184,13 +178,10 @@ int main(void)
 			if (d.flushed)
 				flushed = t;
 		}
-		if (flushed != 104 * MS) {
-			printf("FAIL %s: expected the deferred flush at 104 ms, saw %" PRId64 " ns\n",
-			       atime_cases[c].name, flushed);
-			fail = 1;
-		} else {
-			fail |= check(atime_cases[c].name, atime_cases[c].want_ns, m.t_next_tick_mono_ns);
-		}
+		CHECK(flushed == 104 * MS, "%s: expected the deferred flush at 104 ms, saw %" PRId64 " ns",
+		      atime_cases[c].name, flushed);
+		if (flushed == 104 * MS)
+			check(atime_cases[c].name, atime_cases[c].want_ns, m.t_next_tick_mono_ns);
 		sw_model_free(&m);
 	}
 	for (size_t c = 0; c < sizeof(pending_cases) / sizeof(pending_cases[0]); c++) {
@@ -203,7 +194,7 @@ int main(void)
 			return 1;
 		sw_model_trap(&m, 0, 0, &d);
 		sw_model_trap(&m, 1, 20 * MS, &d);
-		fail |= check(pending_cases[c].name, pending_cases[c].want_ns, m.t_atime_mono_ns);
+		check(pending_cases[c].name, pending_cases[c].want_ns, m.t_atime_mono_ns);
 		sw_model_free(&m);
 	}
 	for (size_t c = 0; c < sizeof(first_read_cases) / sizeof(first_read_cases[0]); c++) {
@@ -218,7 +209,7 @@ int main(void)
 			return 1;
 		sw_model_start(&m, first_read_cases[c].start_ns);
 		sw_model_advance(&m, first_read_cases[c].until_ns, NULL);
-		fail |= check(first_read_cases[c].name, first_read_cases[c].want_ns,
+		check(first_read_cases[c].name, first_read_cases[c].want_ns,
 			      m.t_next_tick_mono_ns);
 		sw_model_free(&m);
 	}
@@ -230,9 +221,9 @@ int main(void)
 		};
 		if (init(&m, &cfg, "deferred"))
 			return 1;
-		fail |= check(commit_cases[c].name, commit_cases[c].want_ns,
+		check(commit_cases[c].name, commit_cases[c].want_ns,
 			      swm_commit_len(&m, commit_cases[c].start_ns));
 		sw_model_free(&m);
 	}
-	return fail;
+	return check_finish(NULL, "traced inputs: jiffies, atime handles, first read, commit ends");
 }

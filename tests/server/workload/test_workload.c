@@ -11,26 +11,22 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "swtime.h"
 #include "workload.h"
-
-static int fails;
-#define CHECK(c, ...) do { if (!(c)) { printf("FAIL " __VA_ARGS__); printf("\n"); fails++; } } while (0)
 
 static void init(struct sw_wl *w, const char *name, struct sw_wl_params p)
 {
 	char err[256];
-	if (sw_wl_init(w, sw_workload_find(name), &p, err, sizeof(err)))
-		printf("FAIL init %s: %s\n", name, err), fails++;
+	CHECK(!sw_wl_init(w, sw_workload_find(name), &p, err, sizeof(err)), "init %s: %s", name, err);
 }
 
-int main(void)
+SW_CASE(random)
 {
 	struct sw_wl a, b, c;
 	uint64_t pa, pb, pc;
 	int64_t ta, tb, tc;
 	struct sw_wl_params p = { .npages = 1000, .rate = 1000, .seed = 42 };
-	char err[256];
 
 	init(&a, "random", p);
 	init(&b, "random", p);
@@ -48,9 +44,15 @@ int main(void)
 	}
 	CHECK(same, "random: same seed gave different sequences");
 	CHECK(diff > 9000, "random: seeds 42 and 43 agree on %d of 10000", 10000 - diff);
+}
 
-	p = (struct sw_wl_params){ .npages = 1000, .pages = 500, .hot_pages = 10,
-				   .hot_share = 0.9, .seed = 7 };
+SW_CASE(hot_set)
+{
+	struct sw_wl a;
+	uint64_t pa;
+	int64_t ta;
+	struct sw_wl_params p = { .npages = 1000, .pages = 500, .hot_pages = 10,
+				  .hot_share = 0.9, .seed = 7 };
 	init(&a, "random", p);
 	int hot = 0;
 	for (int i = 0; i < 100000; i++) {
@@ -59,28 +61,51 @@ int main(void)
 		CHECK(pa < 500, "hot-set page %llu outside the 500-page working set", (unsigned long long)pa);
 	}
 	CHECK(hot > 89000 && hot < 91000, "hot share 0.9: %d of 100000 stores hot", hot);
+}
 
-	p = (struct sw_wl_params){ .npages = 4, .rate = 10 };
-	init(&a, "stream", p);
+SW_CASE(stream)
+{
+	struct sw_wl a;
+	uint64_t pa;
+	int64_t ta;
+	init(&a, "stream", (struct sw_wl_params){ .npages = 4, .rate = 10 });
 	for (int i = 0; i < 9; i++) {
 		sw_wl_next(&a, &pa, &ta);
 		CHECK(pa == (uint64_t)(i % 4) && ta == (int64_t)i * 100 * SW_NS_PER_MS,
 		      "stream store %d: page %llu at %lld", i, (unsigned long long)pa, (long long)ta);
 	}
-	p = (struct sw_wl_params){ .npages = 4, .page = 3, .interval_ns = 100 * SW_NS_PER_MS };
-	init(&a, "rewrite", p);
+}
+
+SW_CASE(rewrite)
+{
+	struct sw_wl a;
+	uint64_t pa;
+	int64_t ta;
+	init(&a, "rewrite", (struct sw_wl_params){ .npages = 4, .page = 3, .interval_ns = 100 * SW_NS_PER_MS });
 	for (int i = 0; i < 5; i++) {
 		sw_wl_next(&a, &pa, &ta);
 		CHECK(pa == 3 && ta == (int64_t)i * 100 * SW_NS_PER_MS, "rewrite store %d", i);
 	}
-	p = (struct sw_wl_params){ .npages = 100, .burst_stores = 3, .silence_ns = SW_NS_PER_S };
-	init(&a, "burst", p);
+}
+
+SW_CASE(burst)
+{
+	struct sw_wl a;
+	uint64_t pa;
+	int64_t ta;
+	init(&a, "burst", (struct sw_wl_params){ .npages = 100, .burst_stores = 3, .silence_ns = SW_NS_PER_S });
 	int64_t want[] = { 0, 0, 0, SW_NS_PER_S, SW_NS_PER_S, SW_NS_PER_S, 2 * SW_NS_PER_S };
 	for (int i = 0; i < 7; i++) {
 		sw_wl_next(&a, &pa, &ta);
 		CHECK(ta == want[i] && pa == (uint64_t)i, "burst store %d: page %llu at %lld",
 		      i, (unsigned long long)pa, (long long)ta);
 	}
+}
+
+SW_CASE(bad_params)
+{
+	struct sw_wl a;
+	char err[256];
 	struct { const char *wl; struct sw_wl_params p; } bad[] = {
 		{ "rewrite", { .npages = 4, .page = 4, .interval_ns = 1 } },
 		{ "rewrite", { .npages = 4, .interval_ns = 0 } },
@@ -95,6 +120,6 @@ int main(void)
 		CHECK(rc != 0 && strstr(err, "expected"), "bad %s case %zu accepted (%s)",
 		      bad[i].wl, i, err);
 	}
-	printf("%s workloads\n", fails ? "FAIL" : "ok  ");
-	return fails ? 1 : 0;
 }
+
+SW_MAIN()
