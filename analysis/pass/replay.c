@@ -2,8 +2,6 @@
 /* replay.c - the Linux NFS client's cache rules as a small state machine. */
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "replay.h"
 
@@ -333,7 +331,6 @@ static void reval_at(struct sw_replay *r, int64_t t)
 	}
 	if (jiffies_mode(r) && r->reads->get(r->reads->ctx, t, &q)) {
 		jif_reval(r, &q, changed);
-		if (getenv("SWDBG") && r->p->vers == atoi(getenv("SWDBG")) && !r->p->cto) fprintf(stderr, "reval tb %.6f changed %d rcj %lld ts %lld timeo %lld ga %.6f rd %.6f/%.6f\n", q.tb_mono_ns/1e9, changed, (long long)r->rcj, (long long)r->ts_j, (long long)r->timeo_ns/1000000, q.ga_send_mono_ns/1e9, q.rd_send_mono_ns/1e9, q.rd_reply_mono_ns/1e9);
 		note_seen(r, t, &q, changed);
 		return;
 	}
