@@ -7,8 +7,6 @@
 
 #include "mailfacts.h"
 
-#define add sw_findings_add
-
 /* "a, b, c" of the rows where keep(i) */
 static void rows_where(const struct sw_runrow *rows, int n, const int *keep, char *dst, size_t len)
 {
@@ -41,10 +39,10 @@ void sw_mail_refusals(const struct sw_runrow *rows, const struct sw_runfacts *fa
 		ganesha += !strcmp(fa[i].server, "ganesha");
 	}
 	if (n && emulated == n)
-		add(out, "every row is emulated by the writer: no row measures a kernel's "
+		sw_findings_add(out, "every row is emulated by the writer: no row measures a kernel's "
 		    "timestamps (vm run on the stock or patched guest kernels does).");
 	if (n && ganesha == n)
-		add(out, "every row is served by nfs-ganesha on this host: no row has the "
+		sw_findings_add(out, "every row is served by nfs-ganesha on this host: no row has the "
 		    "kernel's NFS server and client (vm run has both).");
 	/* writeback scaled from the kernel's defaults */
 	for (int i = 0; i < n; i++) {
@@ -57,7 +55,7 @@ void sw_mail_refusals(const struct sw_runrow *rows, const struct sw_runfacts *fa
 		while (!keep[i])
 			i++;
 		rows_where(rows, n, keep, list, sizeof(list));
-		add(out, "writeback scaled from the kernel's defaults (writeback every %.1f s, "
+		sw_findings_add(out, "writeback scaled from the kernel's defaults (writeback every %.1f s, "
 		    "expire %.1f s; the kernel's %d s and %d s, so times scale by about x%.0f) "
 		    "in: %s.", fa[i].wb_ms / 1e3, fa[i].expire_ms / 1e3, SW_KERNEL_WB_MS / 1000,
 		    SW_KERNEL_EXPIRE_MS / 1000,
@@ -69,7 +67,7 @@ void sw_mail_refusals(const struct sw_runrow *rows, const struct sw_runfacts *fa
 		k += keep[i] = fa[i].settled == 0;
 	if (k) {
 		rows_where(rows, n, keep, list, sizeof(list));
-		add(out, "the file was not settled at the writer's set-up (changed less than "
+		sw_findings_add(out, "the file was not settled at the writer's set-up (changed less than "
 		    "2 expire + 10 writeback + commit before it: the writeback's phase at the "
 		    "first store then turns on how long before; vm run --lead) in: %s.", list);
 	}
@@ -91,7 +89,7 @@ void sw_mail_refusals(const struct sw_runrow *rows, const struct sw_runfacts *fa
 	}
 	if (k) {
 		rows_where(rows, n, keep, list, sizeof(list));
-		add(out, "fewer than %d runs of one command (one run is one draw; the median "
+		sw_findings_add(out, "fewer than %d runs of one command (one run is one draw; the median "
 		    "of repeats with its interval is what to post): %s.", SW_MAIL_MIN_REPEATS, list);
 	}
 	/* caveats the reports carry */
@@ -100,7 +98,7 @@ void sw_mail_refusals(const struct sw_runrow *rows, const struct sw_runfacts *fa
 		k += keep[i] = fa[i].emulated && !fa[i].validated;
 	if (k) {
 		rows_where(rows, n, keep, list, sizeof(list));
-		add(cav, "the writeback model of these emulated rows rests on no validate run "
+		sw_findings_add(cav, "the writeback model of these emulated rows rests on no validate run "
 		    "(stalewin validate; report --validation FILE): %s.", list);
 	}
 	k = 0;
@@ -108,7 +106,7 @@ void sw_mail_refusals(const struct sw_runrow *rows, const struct sw_runfacts *fa
 		k += keep[i] = fa[i].tcg;
 	if (k) {
 		rows_where(rows, n, keep, list, sizeof(list));
-		add(cav, "these rows ran in qemu TCG guests (an emulated CPU): their counts "
+		sw_findings_add(cav, "these rows ran in qemu TCG guests (an emulated CPU): their counts "
 		    "and ratios hold, their trap latencies are not shown (tcg): %s.", list);
 	}
 }

@@ -180,8 +180,6 @@ void sw_findings_add(struct sw_findings *o, const char *fmt, ...)
 	vsnprintf(o->text[o->n++], sizeof(o->text[0]), fmt, ap);
 	va_end(ap);
 }
-#define add sw_findings_add
-
 static double s_of(int64_t ns) { return (double)ns / 1e9; }
 
 /* a duration with its unit, as the table writes it (one word, so a
@@ -217,7 +215,7 @@ static void finding_uncovered(const struct sw_runrow *r, struct sw_findings *o)
 		snprintf(seen, sizeof(seen), "; on a default mount (%s, %s) %llu of its %llu stores "
 			 "were still unseen at the end", v->name, view_src(v),
 			 (unsigned long long)v->unresolved, (unsigned long long)v->n);
-	add(o, "%s: %llu of %llu stores (%.1f%%) were never followed by a timestamp "
+	sw_findings_add(o, "%s: %llu of %llu stores (%.1f%%) were never followed by a timestamp "
 	    "update before the run ended (counted exactly in the writer's log): a "
 	    "client sees such a store only when it refetches the data for an "
 	    "earlier change%s.", r->label,
@@ -235,14 +233,14 @@ static void finding_bound(const struct sw_runrow *r, const struct sw_runfacts *f
 		return;
 	double bound = (double)(f->expire_ms + f->wb_ms) / 1e3;
 	if (r->truth_max_ns < 0) {
-		add(o, "%s: some stores had no update before the run ended, so the "
+		sw_findings_add(o, "%s: some stores had no update before the run ended, so the "
 		    "bound expire + writeback interval = %.1f s (%.1f s + %.1f s) "
 		    "could not be checked.", r->label, bound, f->expire_ms / 1e3,
 		    f->wb_ms / 1e3);
 		return;
 	}
 	double mx = s_of(r->truth_max_ns);
-	add(o, "%s: the longest truth window was %.2f s against the bound expire + "
+	sw_findings_add(o, "%s: the longest truth window was %.2f s against the bound expire + "
 	    "writeback interval = %.1f s (%.1f s + %.1f s); %s (windows are read "
 	    "from a histogram with < 0.8%% relative error).", r->label, mx, bound,
 	    f->expire_ms / 1e3, f->wb_ms / 1e3,
@@ -260,7 +258,7 @@ static void finding_observed(const struct sw_runrow *r, struct sw_findings *o)
 	if (d <= r->resolution_ns)
 		return;
 	char a[32], b[32], c[32], e[32];
-	add(o, "%s: the probe's median window (%s) differs from the truth's "
+	sw_findings_add(o, "%s: the probe's median window (%s) differs from the truth's "
 	    "(%s) by %s, more than the probe's resolution of %s: see "
 	    "the run's report for why.", r->label, dur(a, sizeof(a), r->observed_p50_ns),
 	    dur(b, sizeof(b), r->truth_p50_ns), dur(c, sizeof(c), d),
@@ -280,7 +278,7 @@ static void finding_native(const struct sw_runrow *rows, int n, int i,
 		if (strcmp(e->policy, "eager") || strcmp(e->workload, nat->workload))
 			continue;
 		double d = 100.0 * (nat->uncovered_share - e->uncovered_share);
-		add(o, "Stores never made visible before the end: %.1f%% under %s, "
+		sw_findings_add(o, "Stores never made visible before the end: %.1f%% under %s, "
 		    "%.1f%% under %s (exact counts), %.1f points apart%s.",
 		    100.0 * nat->uncovered_share, nat->label, 100.0 * e->uncovered_share,
 		    e->label, d < 0 ? -d : d,
@@ -320,7 +318,7 @@ static void finding_views(const struct sw_runrow *rows, int n, struct sw_finding
 	}
 	if (!k)
 		return;
-	add(o, "On a default mount a reader saw half of the stores within: %s (%s).", list,
+	sw_findings_add(o, "On a default mount a reader saw half of the stores within: %s (%s).", list,
 	    srcs == (1 << SW_VIEW_KERNEL) ? "k: the kernel client"
 	    : srcs == (1 << SW_VIEW_REPLAY) ? "r: the replay of the client's rules"
 	    : "k: the kernel client, r: the replay of the client's rules");

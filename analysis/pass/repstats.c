@@ -49,16 +49,16 @@ static void boot_interval(int n, double level, int *lo, int *hi, double *coverag
 		*coverage = 0;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
 /* >end above every figure */
 static int64_t key(int64_t v)
 {
 	return v < 0 ? INT64_MAX : v;
-}
-
-static int cmp_key(const void *a, const void *b)
-{
-	int64_t x = key(*(const int64_t *)a), y = key(*(const int64_t *)b);
-	return (x > y) - (x < y);
 }
 
 static int64_t out(int64_t k)
@@ -118,10 +118,9 @@ int sw_repstats(const int64_t *v, int n, double level, int64_t floor_ns, struct 
 	if (n > SW_REPSTATS_MAX)
 		n = SW_REPSTATS_MAX;
 	int64_t s[SW_REPSTATS_MAX];
-	memcpy(s, v, (size_t)n * sizeof(*s));
-	qsort(s, (size_t)n, sizeof(*s), cmp_key);
 	for (int i = 0; i < n; i++)
-		s[i] = key(s[i]);
+		s[i] = key(v[i]);
+	qsort(s, (size_t)n, sizeof(*s), cmp_i64);
 	st->n = n;
 	st->level = level;
 	st->median_ns = out(s[(n - 1) / 2]);
@@ -174,12 +173,6 @@ static uint64_t mix(uint64_t *s)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
 }
 
 /* the lower-middle median of one resample of the sorted keys s[0..n) */

@@ -234,9 +234,13 @@ int sw_study_main(int argc, char **argv)
 		return 2;
 	}
 	s.cells = json_array();
-	s.txt = json ? stderr : stdout;
-	if (json)
-		s.txt = fopen("/dev/null", "w");
+	s.txt = json ? fopen("/dev/null", "w") : stdout;
+	if (!s.txt) {
+		perror("stalewin-report study: /dev/null");
+		free(p);
+		free(s.S);
+		return 1;
+	}
 	fprintf(s.txt, "stalewin study %s (plan %s)\n", s.dir, path);
 	sw_plan_cells(p, study_cell, &s);
 	json_t *root = json_pack("{s:s,s:i,s:s,s:o,s:i,s:i}", "schema", "stalewin-study", "schema_version", 1,

@@ -114,6 +114,11 @@ int sw_verdict_main(int argc, char **argv)
 		return 2;
 	}
 	FILE *f = json ? fopen("/dev/null", "w") : stdout;
+	if (!f) {
+		perror("stalewin-report verdict: /dev/null");
+		json_decref(st);
+		return 1;
+	}
 	json_t *out = json_array();
 	size_t i, j;
 	int groups = 0;
