@@ -10,7 +10,7 @@
 VM_SYS=(--sysctl vm.dirty_expire_centisecs=500 --sysctl vm.dirty_writeback_centisecs=100)
 # The writeback model of the 6.1 TCG guest: a flusher run finds the disk's
 # wb over its background threshold while its writeout share reads 0
-# (wb_check_background_flush; traced, server/policy/model.h SW_BG_FPROP);
+# (wb_check_background_flush; traced, server/model/model.h SW_BG_FPROP);
 # the host's runs never do.
 # The file is created at the run's start: its creation journals 5 metadata
 # blocks that the first checkpoint writeback writes (traced, model.h).
@@ -99,7 +99,7 @@ vm_replay_run() { # name reader_every_ms duration mount-opts...
 self_replay() {
 	local t
 	for t in start end; do
-		"$SW_BUILD_DIR/server/stalewin-model-sweep" --log "$1" --policy "$2" "${VM_SELF_ARGS[@]}" \
+		"$SW_BUILD_DIR/analysis/stalewin-model-sweep" --log "$1" --policy "$2" "${VM_SELF_ARGS[@]}" \
 			--store-time $t >"$3.$t" 2>"$3.err" || {
 			echo "$prog: vm $2: no replay of the emulated run: $(tail -n1 "$3.err")" >&2
 			echo '{}' >"$3"
@@ -114,7 +114,7 @@ self_replay() {
 # the wb's writeout share) and the model replayed on its stores at the
 # kernel's phase, as for the patched pairs
 vm_eager_stock() {
-	local P=$out/vm-eager-stock l0 N sweep="$SW_BUILD_DIR/server/stalewin-model-sweep" created=() s=()
+	local P=$out/vm-eager-stock l0 N sweep="$SW_BUILD_DIR/analysis/stalewin-model-sweep" created=() s=()
 	l0=$(load)
 	if ! SW_VM_TRACE_EVENTS="$VM_TRACE timer:timer_start $VM_TRACE_STOCK" nice -n 10 "$SW_TOP/stalewin" vm run \
 		--policy eager --policy native --workload rewrite \
@@ -185,7 +185,7 @@ vm_policy_patched() {
 			'{model: $m[0], real: $r[0], compared: {model: $mk, real: $rk}}' >"$P.runs.json" &&
 			runs=(--slurpfile runs "$P.runs.json") || ok=0
 	fi
-	local sweep="$SW_BUILD_DIR/server/stalewin-model-sweep" created=()
+	local sweep="$SW_BUILD_DIR/analysis/stalewin-model-sweep" created=()
 	# the guest's uptime when the file existed (vm/guest/server.sh)
 	[ -s "$P/real/vm/sync-run/server.prepared" ] &&
 		created=(--created-s "$(cat "$P/real/vm/sync-run/server.prepared")")

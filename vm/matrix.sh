@@ -18,7 +18,7 @@
 # GETATTR/s each); kernel mounts vers=3,nolock and vers=4.2, each read by a
 # kept-open reader every 100 ms.  Run folders: OUT/<kernel>/<n>-native-
 # <fs>[-<workload>]/, each with report.json (stalewin-report), from which
-# stalewin-matrix (analysis/tools/matrix*.c) builds one table per
+# stalewin-matrix (analysis/validate/matrix*.c) builds one table per
 # workload, the findings, and OUT/matrix.json (the --json output).
 # Before knfsd serves anyone, the server guest runs the quiet runs
 # (SW_MATRIX_QUIET_S, default 2 s; 0 = none): the writer alone, burst, on

@@ -4,7 +4,7 @@
  *                 [--sysctls S] [--writer-args S] [--duration N] [--wall S]
  *                 [--json] [--check]
  * The tables and findings of `stalewin vm matrix` (vm/matrix.sh) from its
- * output folder OUT (analysis/tools/matrix.h); writes OUT/matrix.json and
+ * output folder OUT (analysis/validate/matrix.h); writes OUT/matrix.json and
  * prints the text (or, with --json, the JSON object).  --check: the quick
  * test's assertions instead, one "FAIL: ..." line each.
  * Exit: 0 every cell present and complete (--check: every assertion

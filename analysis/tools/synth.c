@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* synth.c - a scripted writer + probe (+ kernel reader) timeline written as
  * real swlog files.  See synth.h.  The policy and the writeback model are
- * the writer's own (libswpolicy, server/policy/model.h): what a policy does
+ * the writer's own (libswmodel, server/model/model.h): what a policy does
  * is written once, and the goldens check it. */
 #include <errno.h>
 #include <stdio.h>

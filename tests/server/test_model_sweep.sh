@@ -22,7 +22,7 @@
 . "$(dirname "$0")/../lib/test-lib.sh"
 set -u
 B=${SW_BUILD_DIR:?}
-W=$B/server/stalewin-writer SW=$B/server/stalewin-model-sweep R=$B/analysis/stalewin-report
+W=$B/server/stalewin-writer SW=$B/analysis/stalewin-model-sweep R=$B/analysis/stalewin-report
 for x in "$W" "$SW" "$R"; do [ -x "$x" ] || { fail "expected $x built, saw none"; sw_done; }; done
 command -v jq >/dev/null || skip "jq missing"
 [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || skip "/dev/shm is not tmpfs"

@@ -6,7 +6,7 @@
 # and T (a scratch folder removed at exit).
 set -u
 B=${SW_BUILD_DIR:?}
-SW=$B/server/stalewin-model-sweep R=$B/analysis/stalewin-report
+SW=$B/analysis/stalewin-model-sweep R=$B/analysis/stalewin-report
 D=$(cd "$(dirname "$0")" && pwd)/data
 for x in "$SW" "$R"; do [ -x "$x" ] || { fail "expected $x built, saw none"; sw_done; }; done
 command -v jq >/dev/null || skip "jq missing"

@@ -5,7 +5,7 @@
 # lang run over 4 pages with msync(MS_ASYNC) every 7 s (trap updates,
 # pending flushes).  Any change in a figure, a column, a key or the layout
 # shows as a diff; a broken analysis shows as different numbers.  synth
-# runs the writer's own policies (libswpolicy), so a broken policy
+# runs the writer's own policies in its model (libswmodel), so a broken policy
 # (server/policy/*.c) shows here too.  Refresh after an intended change with
 #   tests/analysis/cli/test_golden.sh --update-golden
 # (needs SW_BUILD_DIR, or a build in build-analysis/).

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: table-driven unit test of the writer's policy state machine
- * and writeback model (server/model.c, server/policy_*.c).  Each case feeds
+ * and writeback model (server/model/model.c, server/policy/<name>.c).  Each case feeds
  * a scripted timeline (stores, kupdate ticks, msync, fsync, munmap) to one
  * policy and checks the exact times and causes of the timestamp updates it
  * decides, and the number of traps.  A broken model shows as an update at

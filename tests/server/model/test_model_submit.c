@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: the stock ext4 run's submission of never-written pages
- * (server/policy/model.c submit_at/submit_now; model.h run_submit_ns,
+ * (server/model/model.c submit_at/submit_now; model.h run_submit_ns,
  * submit_mono_ns).  Stock ext4 write-protects a page only as it submits
  * it (ext4_writepages -> mpage_map_and_submit_extent -> mpage_submit_page
  * -> clear_page_dirty_for_io), and a page with no block yet is submitted

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: the writeback model counts the kernel's intervals in
- * jiffies (server/policy/model_clock.c swm_passed): wb_writeback's
+ * jiffies (server/model/model_clock.c swm_passed): wb_writeback's
  * dirtied_before = jiffies - msecs_to_jiffies(expire) and
  * wb_check_old_data_flush's last_old_flush + msecs_to_jiffies(interval)
  * compare jiffies, and a guest's jiffy need not last 4 ms of

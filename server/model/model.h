@@ -74,7 +74,7 @@
  * writeback of the block device inode writes them ("ino=<bdev> wrote=5",
  * later commits 1); with the file's 6 pages before it the count folds,
  * background stops, and the file waits for expiry (create_meta_pages).
- * Traced again with 0008 (patched guest; tests/server/policy/test_model.c
+ * Traced again with 0008 (patched guest; tests/server/model/test_model.c
  * run_traced): the count moves one page at a time (__folio_end_writeback
  * per folio), so it folds at exactly 8; the file's creation leaves the
  * inode dirty (meta_dirty) and arms the flusher, whose phase and the
