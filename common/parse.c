@@ -88,6 +88,23 @@ const void *sw_parse_named(const void *const *list, const char *name)
 	return NULL;
 }
 
+const char *sw_parse_names(const void *const *list, const char *sep, char *buf,
+			   size_t len)
+{
+	size_t n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; list[i] && n < len; i++) {
+		int w = snprintf(buf + n, len - n, "%s%s", i ? sep : "",
+				 *(const char *const *)list[i]);
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+	return buf;
+}
+
 int sw_parse_range(const char *s, double *from, double *to)
 {
 	char buf[128], *d;

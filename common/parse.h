@@ -5,6 +5,7 @@
  * the caller names the option in its message. */
 #ifndef STALEWIN_PARSE_H
 #define STALEWIN_PARSE_H
+#include <stddef.h>
 #include <stdint.h>
 
 /* sw_parse_u64 flags */
@@ -21,6 +22,10 @@ int sw_parse_double(const char *s, double lo, double hi, double *out);
  * pointers to ops structs whose first member is `const char *name`
  * (policies, traps, workloads).  NULL if none is called name. */
 const void *sw_parse_named(const void *const *list, const char *name);
+/* The names of a NULL-ended list of structs whose first member is their
+ * name, joined by sep into buf ("eager|deferred|..."); cut to fit. */
+const char *sw_parse_names(const void *const *list, const char *sep, char *buf,
+			   size_t len);
 /* "A-B": two numbers >= 0 (sw_parse_double rules), A <= B. */
 int sw_parse_range(const char *s, double *from, double *to);
 #endif

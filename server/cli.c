@@ -74,14 +74,15 @@ void sw_opts_usage(FILE *f)
 	fprintf(f,
 "usage: stalewin-writer [run] --file PATH --policy POLICY --workload WL --log PATH [options]\n"
 "       stalewin-writer serve ...   (control API, see stalewin-writer serve --help)\n"
-"  --policy   eager|deferred|lang|none (emulated, tmpfs) | native (any fs)\n"
-"  --workload rewrite|stream|random|burst\n"
+"  --policy   %s (native: the kernel's own, any fs;\n"
+"             the others emulated, on tmpfs)\n"
+"  --workload %s\n"
 "  --size BYTES (K/M/G suffix, default 1M)   --duration SEC (default 10)\n"
 "  --run-id HEX   --status-file PATH   --force (overwrite an existing log)\n"
 "  --lead-ms N  set up and store no sooner than N ms after the file's ctime\n"
 "             (waits; the time from a file's creation to its first store\n"
 "             decides the kernel's writeback regime: server/README.md)\n"
-"  --trap uffd-sigbus|mprotect|uffd (default: uffd-sigbus if the kernel offers it,\n"
+"  --trap %s (default: uffd-sigbus if the kernel offers it,\n"
 "             else mprotect if the mapping fits vm.max_map_count, else uffd)\n"
 "  workload: --interval-ms N (100) --page N (0) --rate N (1000; 0 = flat out)\n"
 "            --pages N --hot-pages N --hot-share F --seed N\n"
@@ -120,7 +121,8 @@ void sw_opts_usage(FILE *f)
 "  native: --populate (map pages by MADV_POPULATE_READ first)\n"
 "          --native-poll-ms N (fstat between stores, default 10)\n"
 "          --native-poll-only (no fstat just before and after each store)\n"
-"  uffd: --uffd-spin-us N (handler busy-poll, default 200)\n");
+"  uffd: --uffd-spin-us N (handler busy-poll, default 200)\n",
+		sw_policy_names(), sw_workload_names(), sw_trap_names());
 }
 
 /* a finite number (parse.h) */
@@ -262,9 +264,9 @@ static int opts_check(struct sw_opts *o, const char *policy, const char *workloa
 	if (!(o->policy = sw_policy_find(policy)))
 		BAD("expected --policy %s, saw '%s'", sw_policy_names(), policy);
 	if (!workload)
-		BAD("expected --workload rewrite|stream|random|burst");
+		BAD("expected --workload %s", sw_workload_names());
 	if (!(o->workload = sw_workload_find(workload)))
-		BAD("expected --workload rewrite|stream|random|burst, saw '%s'", workload);
+		BAD("expected --workload %s, saw '%s'", sw_workload_names(), workload);
 	if (o->size == 0)
 		BAD("expected --size > 0 bytes, saw 0");
 	if (o->trap && !o->policy->emulated)
@@ -321,7 +323,7 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 		case O_STATUS: o->status_file = optarg; break;
 		case O_TRAP:
 			if (!sw_trap_find(optarg))
-				BAD("expected --trap uffd-sigbus|mprotect|uffd, saw '%s'", optarg);
+				BAD("expected --trap %s, saw '%s'", sw_trap_names(), optarg);
 			o->trap = optarg;
 			break;
 		case O_NOMUNMAP: o->no_munmap = 1; break;

@@ -71,9 +71,8 @@ done
 for f in "${flist[@]}"; do
 	case "$f" in ext4|xfs|btrfs|tmpfs) ;; *) vm_usage_die "--fs: expected ext4, xfs, btrfs or tmpfs, saw '$f'" ;; esac
 done
-for w in "${workloads[@]}"; do
-	case "$w" in rewrite|stream|random|burst) ;; *) vm_usage_die "--workload: expected rewrite, stream, random or burst, saw '$w'" ;; esac
-done
+. "$SW_TOP/scripts/lib/names.sh"
+e=$(sw_name_check "$build_dir" workloads --workload "${workloads[@]}") || vm_usage_die "$e"
 [[ "$duration" =~ ^[0-9]+$ ]] && [ "$duration" -ge 1 ] || vm_usage_die "--duration: expected whole seconds >= 1, saw '$duration'"
 why=$(vm_qemu_check) || vm_die "$why"
 mx=$build_dir/analysis/stalewin-matrix

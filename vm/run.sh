@@ -114,11 +114,23 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
+# ------------------------------------------------------------ binaries
+# first: the names of policies and workloads are the writer's own
+if [ ! -x "$build_dir/server/stalewin-writer" ] || [ ! -x "$build_dir/client/stalewin-reader" ]; then
+	vm_log "building the project in $build_dir (writer, probe, reader, ctl)"
+	cmake -S "$SW_TOP" -B "$build_dir" >/dev/null 2>&1 || vm_die "cmake configure of $build_dir failed (./stalewin build shows why)"
+	for t in stalewin-writer stalewin-reader stalewin-probe stalewin-ctl stalewin-logdump stalewin-report; do
+		cmake --build "$build_dir" -j2 --target "$t" >/dev/null 2>&1 || vm_log "could not build $t (not there yet?)"
+	done
+fi
+[ -x "$build_dir/server/stalewin-writer" ] || vm_die "no stalewin-writer in $build_dir/server (./stalewin build)"
+[ -x "$build_dir/client/stalewin-reader" ] || vm_die "no stalewin-reader in $build_dir/client (./stalewin build)"
+
 # ------------------------------------------------------------ validation
-for p in "${policies[@]}"; do
-	case "$p" in eager|deferred|lang|none|native) ;;
-	*) vm_usage_die "--policy: expected eager, deferred, lang, none or native, saw '$p'" ;; esac
-done
+. "$SW_TOP/scripts/lib/names.sh"
+[ ${#workloads[@]} -gt 0 ] || workloads=(rewrite)
+e=$(sw_name_check "$build_dir" policies --policy "${policies[@]}") || vm_usage_die "$e"
+e=$(sw_name_check "$build_dir" workloads --workload "${workloads[@]}") || vm_usage_die "$e"
 for f in "${fss[@]}"; do
 	case "$f" in tmpfs|ext4|xfs|btrfs) ;; *) vm_usage_die "--fs: expected tmpfs, ext4, xfs or btrfs, saw '$f'" ;; esac
 done
@@ -127,11 +139,6 @@ for m in "${modes[@]}"; do
 done
 case "$control" in auto|api|direct) ;;
 *) vm_usage_die "--control: expected auto, api or direct, saw '$control'" ;; esac
-[ ${#workloads[@]} -gt 0 ] || workloads=(rewrite)
-for workload in "${workloads[@]}"; do
-	case "$workload" in rewrite|stream|random|burst) ;;
-	*) vm_usage_die "--workload: expected rewrite, stream, random or burst, saw '$workload'" ;; esac
-done
 [ -z "$timeout" ] || [[ "$timeout" =~ ^[0-9]+$ ]] || vm_usage_die "--timeout: expected seconds per experiment, saw '$timeout'"
 [[ "$lead" =~ ^[0-9]+$ ]] && [ "$lead" -le 600 ] || vm_usage_die "--lead: expected whole seconds from 0 to 600, saw '$lead'"
 [[ "$duration" =~ ^[0-9]+$ ]] && [ "$duration" -ge 1 ] || vm_usage_die "--duration: expected whole seconds >= 1, saw '$duration'"
@@ -228,17 +235,6 @@ for f in ext4 xfs btrfs; do
 done
 [ "$shell" = 1 ] && disk_fss=(ext4)
 need_ext4=0; case " ${disk_fss[*]} " in *" ext4 "*) need_ext4=1 ;; esac
-
-# ------------------------------------------------------------ binaries
-if [ ! -x "$build_dir/server/stalewin-writer" ] || [ ! -x "$build_dir/client/stalewin-reader" ]; then
-	vm_log "building the project in $build_dir (writer, probe, reader, ctl)"
-	cmake -S "$SW_TOP" -B "$build_dir" >/dev/null 2>&1 || vm_die "cmake configure of $build_dir failed (./stalewin build shows why)"
-	for t in stalewin-writer stalewin-reader stalewin-probe stalewin-ctl stalewin-logdump stalewin-report; do
-		cmake --build "$build_dir" -j2 --target "$t" >/dev/null 2>&1 || vm_log "could not build $t (not there yet?)"
-	done
-fi
-[ -x "$build_dir/server/stalewin-writer" ] || vm_die "no stalewin-writer in $build_dir/server (./stalewin build)"
-[ -x "$build_dir/client/stalewin-reader" ] || vm_die "no stalewin-reader in $build_dir/client (./stalewin build)"
 
 t_cmd=$(vm_now)
 [ -n "$out" ] || out=$SW_TOP/runs/vm-$(date -u +%Y%m%d-%H%M%S)

@@ -24,5 +24,8 @@ const struct sw_policy_ops *sw_policy_find(const char *name)
 
 const char *sw_policy_names(void)
 {
-	return "eager|deferred|lang|none|native";
+	static char names[128];
+
+	return sw_parse_names((const void *const *)sw_policies, "|", names,
+			      sizeof(names));
 }

@@ -21,6 +21,14 @@ const struct sw_trap_ops *sw_trap_find(const char *name)
 	return sw_parse_named((const void *const *)sw_traps, name);
 }
 
+const char *sw_trap_names(void)
+{
+	static char names[128];
+
+	return sw_parse_names((const void *const *)sw_traps, "|", names,
+			      sizeof(names));
+}
+
 int sw_trap_rearm_page(struct sw_mapping *mp, uint64_t page)
 {
 	return mp->trap->rearm(mp, mp->base + page * mp->page_size, mp->page_size);

@@ -91,6 +91,8 @@ extern const struct sw_trap_ops sw_trap_uffd;
 extern const struct sw_trap_ops sw_trap_uffd_sigbus;
 extern const struct sw_trap_ops *const sw_traps[];
 const struct sw_trap_ops *sw_trap_find(const char *name);
+/* "uffd-sigbus|mprotect|uffd": the list's names, for messages. */
+const char *sw_trap_names(void);
 /* Re-arm one page / the whole mapping through mp->trap->rearm. */
 int sw_trap_rearm_page(struct sw_mapping *mp, uint64_t page);
 int sw_trap_rearm_all(struct sw_mapping *mp);

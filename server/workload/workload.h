@@ -50,6 +50,8 @@ struct sw_workload_ops {
 
 extern const struct sw_workload_ops *const sw_workloads[];
 const struct sw_workload_ops *sw_workload_find(const char *name);
+/* "rewrite|stream|...": the list's names, for messages. */
+const char *sw_workload_names(void);
 
 /* Shared helpers (workloads.c). */
 int sw_wl_init(struct sw_wl *w, const struct sw_workload_ops *ops,

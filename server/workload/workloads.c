@@ -24,6 +24,14 @@ const struct sw_workload_ops *sw_workload_find(const char *name)
 	return sw_parse_named((const void *const *)sw_workloads, name);
 }
 
+const char *sw_workload_names(void)
+{
+	static char names[128];
+
+	return sw_parse_names((const void *const *)sw_workloads, "|", names,
+			      sizeof(names));
+}
+
 static uint64_t splitmix64(uint64_t *x)
 {
 	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);

@@ -45,6 +45,26 @@ sw_case directory expect2 --file $ok/dir --policy eager "${base[@]}" --log $T/l
 sw_case symlink expect2 --file $ok/link --policy eager "${base[@]}" --log $T/l
 sw_case unwritable-log expect2 --file $ok/f --policy eager "${base[@]}" --log /nonexistent/dir/l
 sw_case log-exists expect2 --file $ok/f --policy eager "${base[@]}" --log $T/exists
+sw_case list-unknown-kind expect2 --list policy
+# The scripts check names against --list (scripts/lib/names.sh): every
+# list is there, the writer's own refusal names it, and so does a script's.
+lists() {
+	local k n err want top
+	top=$(cd "$(dirname "$0")/../.." && pwd)
+	for k in policies workloads traps; do
+		n=$("$W" --list $k | paste -sd'|') || fail "expected --list $k to exit 0, saw $?"
+		[ -n "$n" ] || fail "expected names from --list $k, saw none"
+	done
+	want="expected --policy $("$W" --list policies | paste -sd'|'), saw 'lazy'"
+	err=$("$W" --file $ok/f --policy lazy "${base[@]}" --log $T/l 2>&1)
+	grep -qxF "stalewin-writer: $want" <<<"$err" || fail "expected '$want', saw '$err'"
+	err=$("$top/scripts/stalewin-run" --policy lazy 2>&1)
+	grep -qxF "stalewin-run: $want" <<<"$err" || fail "expected stalewin-run to say '$want', saw '$err'"
+	want="expected --workload $("$W" --list workloads | paste -sd'|'), saw 'zigzag'"
+	err=$("$top/scripts/stalewin-run" --workload zigzag 2>&1)
+	grep -qxF "stalewin-run: $want" <<<"$err" || fail "expected stalewin-run to say '$want', saw '$err'"
+}
+sw_case names-from-the-writer lists
 off_tmpfs() {
 	if [ "$(stat -f -c %T "$T")" != tmpfs ]; then
 		expect2 --file $T/f --policy deferred "${base[@]}" --log $T/l2

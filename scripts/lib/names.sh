@@ -1,0 +1,20 @@
+# names.sh - the names of policies, workloads and traps come from the
+# writer (`stalewin-writer --list KIND`), never from a script's own list:
+# adding one is a file and a line in its list, in C.
+#
+# sw_name_check BUILD_DIR KIND OPTION NAME...: 0 when the writer in
+# BUILD_DIR takes every NAME; otherwise prints "expected OPTION a|b|c,
+# saw 'NAME'" (or why the writer could not be asked) and returns 2.
+sw_name_check() {
+	local build=$1 kind=$2 opt=$3 names n
+	shift 3
+	names=$("$build/server/stalewin-writer" --list "$kind" 2>/dev/null) || {
+		echo "expected $build/server/stalewin-writer to name the $kind $opt takes (./stalewin build first), saw none"
+		return 2
+	}
+	for n in "$@"; do
+		grep -qxF -- "$n" <<<"$names" && continue
+		echo "expected $opt ${names//$'\n'/|}, saw '$n'"
+		return 2
+	done
+}
