@@ -1,5 +1,5 @@
 # scripts/validate-vm.sh: the --vm part of `stalewin validate` (sourced by
-# scripts/stalewin-validate; uses its out, quick, rows, say, jqprog, SW_TOP).
+# scripts/stalewin-validate; uses its out, quick, rows, say, report, SW_TOP).
 # Guest runs go through `./stalewin vm run` and its existing options only.
 
 # Guest writeback 1 s / expire 5 s: updates ~5.1 s apart.  With expire 3 s
@@ -75,18 +75,13 @@ vm_replay_run() { # name reader_every_ms duration mount-opts...
 		--duration "$dur" "${VM_SYS[@]}" "${m[@]}" --reader-mode kept-open --reader-mode cto \
 		--reader-every-ms "$every" --out "$P" >"$P.log" 2>&1 && [ ! -s "$P/report.json" ]; then
 		echo "$prog: vm pair run $n failed: $(tail -n2 "$P.log")" >&2
-		jq -n --arg name "vm-$n" '[{name:$name, within:false, fails:["run failed"]}]' >"$P.rows.json"
+		"$report" validate failed "vm-$n" >"$P.rows.json"
 	else
-		jq --arg run "vm-$n" --argjson every "$every" --arg load "$l0 / $(load)" \
-			-f "$jqprog" --arg mode kread "$P/report.json" >"$P.rows.json"
+		"$report" validate kread --run "vm-$n" --every-ms "$every" --load "$l0 / $(load)" \
+			"$P/report.json" >"$P.rows.json"
 	fi
-	local i k
-	k=$(jq length "$P.rows.json")
-	for ((i = 0; i < k; i++)); do
-		jq ".[$i]" "$P.rows.json" >"$P.row$i.json"
-		rows+=("$P.row$i.json")
-		[ $json = 1 ] || jq -r -f "$jqprog" --arg mode line "$P.row$i.json"
-	done
+	rows+=("$P.rows.json")
+	[ $json = 1 ] || "$report" validate line "$P.rows.json"
 }
 
 # self_replay LOG POLICY OUT: the emulated run's log replayed by the model
@@ -94,19 +89,21 @@ vm_replay_run() { # name reader_every_ms duration mount-opts...
 # and at its end (the writer's trap handler ran the model in between:
 # under TCG a trap takes 1-3 ms, and a store that lands that close to a
 # flusher pass is written in it or in the next run); OUT holds
-# {"start": SWEEP, "end": SWEEP}, {} when the sweep fails (the row then has
-# no emulated_replay, and says why on stderr)
+# OUT.start and OUT.end, and sets self_args to the row's options for them;
+# when the sweep fails the row has no emulated_replay, and says why on
+# stderr
 self_replay() {
 	local t
+	self_args=()
 	for t in start end; do
 		"$SW_BUILD_DIR/analysis/stalewin-model-sweep" --log "$1" --policy "$2" "${VM_SELF_ARGS[@]}" \
 			--store-time $t >"$3.$t" 2>"$3.err" || {
 			echo "$prog: vm $2: no replay of the emulated run: $(tail -n1 "$3.err")" >&2
-			echo '{}' >"$3"
+			self_args=()
 			return 0
 		}
+		self_args+=(--replay-$t "$3.$t")
 	done
-	jq -n --slurpfile s "$3.start" --slurpfile e "$3.end" '{start: $s[0], end: $e[0]}' >"$3"
 }
 # eager emulated on tmpfs against native ext4 in the (stock) server guest;
 # the native run traced (VM_TRACE and timer:timer_start, whose
@@ -121,7 +118,7 @@ vm_eager_stock() {
 		--duration 20 "${VM_SYS[@]}" "${VM_MODEL[@]}" "${VM_LEAD[@]}" \
 		--out "$P" >"$P.log" 2>&1 && ! ls "$P"/*-native-*/report.json >/dev/null 2>&1; then
 		echo "$prog: vm eager/native run failed: $(tail -n2 "$P.log")" >&2
-		jq -n '{name:"vm-eager-stock", within:false, fails:["run failed"]}' >"$P.row.json"
+		"$report" validate failed vm-eager-stock >"$P.row.json"
 	else
 		N=$(ls -d "$P"/*-native-*)
 		# the guest's uptime when the native run's file existed
@@ -133,20 +130,19 @@ vm_eager_stock() {
 		if "$sweep" --log "$N/writer.swlog" --policy eager "${VM_SWEEP_ARGS[@]}" \
 			--kernel-trace "$N/server/trace.txt" --bdi 254:0 "${created[@]}" \
 			>"$P.sweep.json" 2>"$P.sweep.err"; then
-			s=(--slurpfile s "$P.sweep.json")
+			s=(--sweep "$P.sweep.json")
 		else
 			echo "$prog: vm eager/native: no replay at the kernel's phase: $(tail -n1 "$P.sweep.err")" >&2
 		fi
 		self_replay "$(ls "$P"/*-eager-*/writer.swlog)" eager "$P.self.json"
-		jq -n --arg name vm-eager-stock --arg fs "guest ext4 (stock kernel)" \
-			--arg args "--workload rewrite --interval-ms 100" --argjson wb 1000 \
-			--argjson ex 5000 --argjson dur 20 --argjson res 100 --arg load "$l0 / $(load)" \
-			--argjson lead $VM_LEAD_S --slurpfile m "$(ls "$P"/*-eager-*/report.json)" \
-			--slurpfile r "$N/report.json" "${s[@]}" --slurpfile e "$P.self.json" \
-			-f "$jqprog" --arg mode row >"$P.row.json"
+		"$report" validate row --name vm-eager-stock --fs "guest ext4 (stock kernel)" \
+			--workload "--workload rewrite --interval-ms 100" --writeback-ms 1000 \
+			--expire-ms 5000 --duration-s 20 --resolution-ms 100 --load "$l0 / $(load)" \
+			--lead-s "$VM_LEAD_S" --model "$(ls "$P"/*-eager-*/report.json)" \
+			--real "$N/report.json" "${s[@]}" "${self_args[@]}" >"$P.row.json"
 	fi
 	rows+=("$P.row.json")
-	[ $json = 1 ] || jq -r -f "$jqprog" --arg mode line "$P.row.json"
+	[ $json = 1 ] || "$report" validate line "$P.row.json"
 }
 
 # $3 (deferred or lang) emulated (tmpfs, stock guest) against the patched
@@ -176,14 +172,15 @@ vm_policy_patched() {
 	if [ $ok = 1 ] && [ "$n" -gt 1 ]; then
 		local side k
 		for side in model real; do
-			k=$(jq -s -r -f "$jqprog" --arg mode median_run "$P/$side".*/report.json) &&
+			k=$("$report" validate median-run "$P/$side".*/report.json) &&
 				[ -n "$k" ] && ln -sfn "$side.$k" "$P/$side" || ok=0
 		done
-		[ $ok = 1 ] && jq -n --slurpfile m <(jq -s -f "$jqprog" --arg mode sides "$P"/model.*/report.json) \
-			--slurpfile r <(jq -s -f "$jqprog" --arg mode sides "$P"/real.*/report.json) \
-			--arg mk "$(readlink "$P/model")" --arg rk "$(readlink "$P/real")" \
-			'{model: $m[0], real: $r[0], compared: {model: $mk, real: $rk}}' >"$P.runs.json" &&
-			runs=(--slurpfile runs "$P.runs.json") || ok=0
+		local a=() f
+		for f in "$P"/model.*/report.json; do a+=(--model "$f"); done
+		for f in "$P"/real.*/report.json; do a+=(--real "$f"); done
+		[ $ok = 1 ] && "$report" validate runs --compared-model "$(readlink "$P/model")" \
+			--compared-real "$(readlink "$P/real")" "${a[@]}" >"$P.runs.json" &&
+			runs=(--runs "$P.runs.json") || ok=0
 	fi
 	local sweep="$SW_BUILD_DIR/analysis/stalewin-model-sweep" created=()
 	# the guest's uptime when the file existed (vm/guest/server.sh)
@@ -202,18 +199,17 @@ vm_policy_patched() {
 	fi
 	if [ $ok = 0 ]; then
 		echo "$prog: vm $pol/patched run failed: $(tail -n2 "$P".model*.log "$P".real*.log)" >&2
-		jq -n --arg name "vm-$pol-patched" '{name:$name, within:false, fails:["run failed"]}' >"$P.row.json"
+		"$report" validate failed "vm-$pol-patched" >"$P.row.json"
 	else
 		self_replay "$P/model/writer.swlog" "$pol" "$P.self.json"
-		jq -n --arg name "vm-$pol-patched" --arg fs "guest ext4, patched kernel $kp" \
-			--arg args "--workload rewrite --interval-ms 100" --argjson wb 1000 \
-			--argjson ex 5000 --argjson dur 30 --argjson res 100 --arg load "$l0 / $(load)" \
-			--argjson lead $VM_LEAD_S --slurpfile m "$P/model/report.json" --slurpfile r "$P/real/report.json" \
-			--slurpfile s "$P.sweep.json" --slurpfile e "$P.self.json" "${runs[@]}" \
-			-f "$jqprog" --arg mode row >"$P.row.json"
+		"$report" validate row --name "vm-$pol-patched" --fs "guest ext4, patched kernel $kp" \
+			--workload "--workload rewrite --interval-ms 100" --writeback-ms 1000 \
+			--expire-ms 5000 --duration-s 30 --resolution-ms 100 --load "$l0 / $(load)" \
+			--lead-s "$VM_LEAD_S" --model "$P/model/report.json" --real "$P/real/report.json" \
+			--sweep "$P.sweep.json" "${self_args[@]}" "${runs[@]}" >"$P.row.json"
 	fi
 	rows+=("$P.row.json")
-	[ $json = 1 ] || jq -r -f "$jqprog" --arg mode line "$P.row.json"
+	[ $json = 1 ] || "$report" validate line "$P.row.json"
 }
 
 run_vm_pairs() {

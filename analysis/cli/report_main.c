@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bands.h"
 #include "cli.h"
 #include "fmt.h"
 
@@ -183,6 +184,8 @@ int main(int argc, char **argv)
 		return sw_study_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "verdict"))
 		return sw_verdict_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "validate"))
+		return sw_validate_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "archive"))
 		return sw_archive_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "report")) {

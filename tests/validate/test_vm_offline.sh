@@ -2,7 +2,7 @@
 # Description: the replay pairs of two quick VM validations that failed on
 # a fresh 2-core machine (6 Dec 2026; tests/validate/data, the run folders
 # as validate --vm left them), replayed offline by today's analysis and
-# judged by validate's own bands (scripts/validate.jq, mode kread).  Both
+# judged by validate's own bands (stalewin-report validate kread).  Both
 # failures were the trace feeding the replay, not the client's rules:
 #  - v4.2 kept-open: the OPEN's fattr (nfs_fattr_init) set up a tick
 #    after nfs4_opendata_alloc's entry; the replay took the entry's jiffy
@@ -19,7 +19,6 @@
 . "$(dirname "$0")/../lib/test-lib.sh"
 set -u
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
-J=$SRC/scripts/validate.jq
 REPORT=${SW_BUILD_DIR:?}/analysis/stalewin-report
 command -v jq >/dev/null || skip "jq missing"
 [ -x "$REPORT" ] || { fail "expected $REPORT built, saw none"; sw_done; }
@@ -36,8 +35,8 @@ replay() {
 	"$REPORT" "$run" --format json --out "$T/$n/rep" >"$T/$n/report.out" 2>&1
 	rc=$?
 	[ "$rc" -eq 0 ] || { fail "$n: stalewin-report exited $rc, expected 0: $(tail -n2 "$T/$n/report.out")"; return; }
-	jq --arg run "$n" --argjson every 100 --arg load "offline" -f "$J" --arg mode kread \
-		"$T/$n/rep/report.json" >"$T/$n/rows.json" || { fail "$n: validate.jq kread failed"; return; }
+	"$REPORT" validate kread --run "$n" --every-ms 100 --load offline \
+		"$T/$n/rep/report.json" >"$T/$n/rows.json" || { fail "$n: validate kread failed"; return; }
 	k=$(jq length "$T/$n/rows.json")
 	[ "$k" = 4 ] || fail "$n: expected 4 reader rows (v3 and v4.2, kept-open and cto), saw $k"
 	while IFS='|' read -r name within fails_ rp50 mp50 runc munc revals traced; do
