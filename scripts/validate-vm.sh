@@ -8,23 +8,14 @@
 # flips a whole doubling chain: a knife edge in the kernel as in the replay,
 # which tests the jitter, not the rules (VM: 24 against 86 unresolved).
 VM_SYS=(--sysctl vm.dirty_expire_centisecs=500 --sysctl vm.dirty_writeback_centisecs=100)
-# The writeback model of the 6.1 TCG guest: a flusher run finds the disk's
-# wb over its background threshold while its writeout share reads 0
-# (wb_check_background_flush; traced, server/model/model.h SW_BG_FPROP);
-# the host's runs never do.
-# The file is created at the run's start: its creation journals 5 metadata
-# blocks that the first checkpoint writeback writes (traced, model.h).
-# A flusher run takes time (traced, tests/server/data/README.md): the
-# commit 0008 waits for (~4.2 ms), the first write-back's allocation and
-# the creation's metadata (+17.4 ms), then ~6 ms to the background loop's
-# next pass; a store in between is written in the same run.  A run's
-# pages complete ~1.5 ms after it (block I/O), and the NFS readers' read
-# ~60 ms after each update journals atime (tests/server/data/README.md).
-# Stock ext4 submits a never-written page, and write-protects it, only
-# after its delalloc allocation: 9-49 ms into the run, median ~12 ms
-# (traced, tests/server/data/README.md; deferred and lang ignore it).
-VM_MODEL_ARGS="--writeback-ms 1000 --expire-ms 5000 --wb-bg-share fprop --create-meta-pages 5 --alloc-meta-pages 2 --wb-run-commit-us 4200 --wb-run-alloc-us 17400 --wb-run-pass-us 6000 --wb-run-io-us 1500 --atime-read-ms 60 --wb-run-submit-us 12000"
-VM_MODEL=(--writer-args "$VM_MODEL_ARGS")
+# The writeback model of the 6.1 TCG guest is a data file,
+# server/model/profiles/guest-6.1.profile (what each value is and where it
+# was traced is said there); `vm run` gives it to the emulated runs on a
+# 6.1 guest by default, and the pairs below are what it rests on.  The
+# writeback interval and expiry are the guest's sysctls above.
+VM_PROFILE=$SW_TOP/server/model/profiles/guest-6.1.profile
+VM_MODEL_ARGS=(--model-profile "$VM_PROFILE" --writeback-ms 1000 --expire-ms 5000)
+VM_MODEL=(--model-profile "$VM_PROFILE" --writer-args "--writeback-ms 1000 --expire-ms 5000")
 # The same model on the patched kernel's run's own stores
 # (stalewin-model-sweep): at 40 flusher phases over one writeback interval
 # (one emulated run is one draw of a phase the model cannot know), and at
@@ -44,7 +35,7 @@ VM_MODEL=(--writer-args "$VM_MODEL_ARGS")
 # too (server/run.c).  And the emulated run's own log replayed by the same
 # model at its lead (VM_SELF_ARGS): the writer in the guest must have run
 # its own model (the row's emulated_replay).
-VM_SWEEP_ARGS=($VM_MODEL_ARGS --jiffy-us 4000 --phases 40 --lead-ms log)
+VM_SWEEP_ARGS=("${VM_MODEL_ARGS[@]}" --jiffy-us 4000 --phases 40 --lead-ms log)
 # The writeback pairs store 25 s after their file's creation (vm run
 # --lead): 2 * expire + 10 * writeback + a commit, when the model takes the
 # file as settled (sw_model_start_at).  Without it the lead was however long
@@ -54,7 +45,7 @@ VM_SWEEP_ARGS=($VM_MODEL_ARGS --jiffy-us 4000 --phases 40 --lead-ms log)
 # (tests/server/data/README.md, deferred-6.1-15).
 VM_LEAD_S=25
 VM_LEAD=(--lead $VM_LEAD_S)
-VM_SELF_ARGS=($VM_MODEL_ARGS --jiffy-us 4000 --phases 1 --lead-ms log)
+VM_SELF_ARGS=("${VM_MODEL_ARGS[@]}" --jiffy-us 4000 --phases 1 --lead-ms log)
 VM_TRACE="writeback:writeback_start writeback:writeback_queue_io jbd2:jbd2_start_commit jbd2:jbd2_end_commit writeback:writeback_mark_inode_dirty"
 # The stock guest's native run also: when the kernel submitted the file's
 # never-written pages (a kprobe on folio_clear_dirty_for_io with the

@@ -14,6 +14,7 @@
 #include "swtime.h"
 #include "trap.h"
 #include "model.h"
+#include "profile.h"
 #include "writer.h"
 
 enum {
@@ -118,6 +119,8 @@ void sw_opts_usage(FILE *f)
 "              the next transaction's start after a commit; 40-100 ms\n"
 "              traced in the stock 6.1 guest; default 0: no reader)\n"
 "            (defaults from /proc/sys/vm)\n"
+"            --model-profile FILE (the model's options for a kernel and machine\n"
+"              class, server/model/profiles/*.profile; named in the log)\n"
 "  native: --populate (map pages by MADV_POPULATE_READ first)\n"
 "          --native-poll-ms N (fstat between stores, default 10)\n"
 "          --native-poll-only (no fstat just before and after each store)\n"
@@ -274,36 +277,21 @@ static int opts_check(struct sw_opts *o, const char *policy, const char *workloa
 	return 0;
 }
 
-int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
-		  size_t errlen)
+/* One pass of getopt over argv (the profile's options, then the command
+ * line's): 0, 1 for --help, or -EINVAL. */
+static int opts_loop(struct sw_opts *o, int argc, char **argv, const char **policy,
+		     const char **workload, char *err, size_t errlen)
 {
-	const char *policy = NULL, *workload = NULL;
 	uint64_t u;
 	int c, rc;
-
-	memset(o, 0, sizeof(*o));
-	o->size = 1u << 20;
-	o->duration_s = 10;
-	o->writeback_ms = o->expire_ms = o->background_bytes = -1;
-	o->journal_commit_ms = 5000;
-	o->native_poll_ms = 10;
-	o->uffd_spin_us = 200;
-	o->wl.interval_ns = 100 * SW_NS_PER_MS;
-	o->wl.rate = 1000;
-	o->wl.hot_share = 0.9;
-	o->wl.seed = 1;
-	o->wl.burst_stores = 100;
-	o->wl.silence_ns = 1000 * SW_NS_PER_MS;
-	o->argc = argc;
-	o->argv = argv;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:p:w:l:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': o->file = optarg; break;
-		case 'p': policy = optarg; break;
-		case 'w': workload = optarg; break;
+		case 'p': *policy = optarg; break;
+		case 'w': *workload = optarg; break;
 		case 'l': o->log = optarg; break;
 		case 'h': sw_opts_usage(stdout); return 1;
 		case O_SIZE:
@@ -370,6 +358,39 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 	}
 	if (optind < argc)
 		BAD("expected only options (see --help), saw the argument '%s'", argv[optind]);
+	return 0;
+}
+
+int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
+		  size_t errlen)
+{
+	static struct sw_model_profile profile;
+	const char *policy = NULL, *workload = NULL;
+	int rc;
+
+	memset(o, 0, sizeof(*o));
+	o->size = 1u << 20;
+	o->duration_s = 10;
+	o->writeback_ms = o->expire_ms = o->background_bytes = -1;
+	o->journal_commit_ms = 5000;
+	o->native_poll_ms = 10;
+	o->uffd_spin_us = 200;
+	o->wl.interval_ns = 100 * SW_NS_PER_MS;
+	o->wl.rate = 1000;
+	o->wl.hot_share = 0.9;
+	o->wl.seed = 1;
+	o->wl.burst_stores = 100;
+	o->wl.silence_ns = 1000 * SW_NS_PER_MS;
+	o->argc = argc;
+	o->argv = argv;
+
+	int nargc;
+	char **nargv;
+	if (sw_model_profile_expand(argc, argv, &profile, &nargc, &nargv, err, errlen))
+		return -EINVAL;
+	o->profile = profile.name[0] ? &profile : NULL;
+	if ((rc = opts_loop(o, nargc, nargv, &policy, &workload, err, errlen)))
+		return rc;
 	if ((rc = opts_check(o, policy, workload, err, errlen)))
 		return rc;
 	if (o->wb_run_commit_us > 10000000 || o->wb_run_alloc_us > 10000000 ||

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "model.h"
+#include "profile.h"
 #include "writer.h"
 
 static const struct {
@@ -220,6 +221,12 @@ char *sw_meta_json(const struct sw_opts *o, const struct sw_resolved *r)
 	json_object_set_new(wb, "atime_read_ms", json_integer((json_int_t)o->atime_read_ms));
 	json_object_set_new(wb, "background_bytes", json_integer(r->background_bytes));
 	json_object_set_new(wb, "background_basis", json_string(r->background_basis));
+	/* the profile its options came from, and what it rests on */
+	json_object_set_new(wb, "profile", o->profile ? json_string(o->profile->name) : json_null());
+	json_object_set_new(wb, "profile_kernel",
+			    o->profile ? json_string(o->profile->kernel) : json_null());
+	json_object_set_new(wb, "profile_validated",
+			    o->profile ? json_string(o->profile->validated) : json_null());
 	json_object_set_new(m, "writeback_model", wb);
 
 	for (int i = 0; vm_sysctls[i]; i++)

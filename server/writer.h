@@ -50,11 +50,13 @@ struct sw_opts {
 	int64_t native_poll_ms;               /* native: fstat poll period */
 	int native_poll_only;                 /* native: no fstat after stores */
 	int64_t uffd_spin_us;                 /* uffd thread busy-poll, us */
+	const struct sw_model_profile *profile; /* --model-profile, NULL: none */
 	int argc;                             /* the command line, for meta */
 	char **argv;
 };
 
-/* Parses argv (argv[0] = program or "run").  Returns 0, 1 for --help
+/* Parses argv (argv[0] = program or "run"); --model-profile FILE's
+ * options come first, so the command line overrides them.  Returns 0, 1 for --help
  * (printed), or -EINVAL with a one-line reason in err. */
 int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 		  size_t errlen);

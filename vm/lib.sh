@@ -148,3 +148,21 @@ vm_kernel_suite() { # NAME -> suite
 	*) return 1 ;;
 	esac
 }
+
+# vm_model_profile KERNEL CHOICE: the model profile file (server/model/
+# profiles) the emulated runs on a server guest of KERNEL take.  CHOICE:
+# auto, the profile validated for that kernel (guest-KERNEL; none when
+# there is none: the report says so); none; a NAME there; or a FILE.
+# Prints the path ("" for none), or why not and returns 2.
+vm_model_profile() {
+	local k=$1 c=$2 d=$SW_TOP/server/model/profiles
+	[ "$k" = stock ] && k=6.1
+	case $c in
+	none) return 0 ;;
+	auto) [ -f "$d/guest-$k.profile" ] && echo "$d/guest-$k.profile"; return 0 ;;
+	*/*) [ -f "$c" ] && { realpath "$c"; return 0; } ;;
+	*) [ -f "$d/$c.profile" ] && { echo "$d/$c.profile"; return 0; } ;;
+	esac
+	echo "--model-profile: expected auto, none, a profile of $d ($(cd "$d" && ls -- *.profile | sed 's/\.profile$//' | paste -sd, -)) or a file, saw '$c'"
+	return 2
+}

@@ -9,7 +9,8 @@
 #        [--kernel PATH|patched[:7.2]|stock|6.1|6.12|7.2] [--client-kernel K]
 #        [--sysctl K=V]... [--probe-vers 3|4|3+4] [--probe-rate N]
 #        [--reader-every-ms N] [--reader-page N] [--size BYTES]
-#        [--writer-args "..."] [--out DIR] [--build-dir DIR] [--no-report]
+#        [--writer-args "..."] [--model-profile auto|none|NAME|FILE]
+#        [--out DIR] [--build-dir DIR] [--no-report]
 #        [--timeout S] [--control auto|api|direct] [--lead S]
 #        [--fault KIND@S[:D]]... [--outage-grace S]
 #
@@ -34,6 +35,11 @@
 # vm.mmap_cmtime_policy=P ($SW_VM_PATCHED_SYSCTL) and the writer runs
 # native on ext4 (default matrix: eager deferred lang).  --sysctl is applied in
 # the server guest before the writer starts.
+# --model-profile: the writeback model's options for the emulated policies
+# (server/model/profiles/NAME.profile).  auto (default): the profile
+# validated for the server guest's kernel (guest-6.1 for stock / 6.1), or
+# none when that kernel has none; every report names the profile and what
+# it rests on, or says there was none.  --writer-args override its values.
 # --control: auto (default) = the server guest runs stalewin-writer serve;
 # the client estimates the clock offset through it (stalewin-ctl clock);
 # the server guest starts each writer run itself with a run id chosen in
@@ -79,7 +85,7 @@ SW_VM_PROG="stalewin vm run"
 
 policies=() fss=() mounts=() modes=() sysctls=() workloads=()
 duration=10 kernel=stock client_kernel=stock probe_vers=3
-probe_rate=100 reader_every=100 reader_page=0 size=1M writer_args=""
+probe_rate=100 reader_every=100 reader_page=0 size=1M writer_args="" model_profile=auto
 out="" build_dir=${SW_BUILD_DIR:-$SW_TOP/build} report=1 timeout="" shell=0 control=auto
 faults=() grace=30 lead=0
 orig_cmd="$0 $*" orig_argv=("$0" "$@")
@@ -100,6 +106,7 @@ while [ $# -gt 0 ]; do
 	--reader-page) reader_page=${2:?}; shift 2 ;;
 	--size) size=${2:?}; shift 2 ;;
 	--writer-args) writer_args=${2?}; shift 2 ;;
+	--model-profile) model_profile=${2:?}; shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;
 	--build-dir) build_dir=${2:?}; shift 2 ;;
 	--no-report) report=0; shift ;;
@@ -182,6 +189,7 @@ resolve_kernel() { # SPEC -> path or "stock"
 	esac
 }
 kernel_spec=$kernel
+mprof=$(vm_model_profile "$kernel_spec" "$model_profile") || vm_usage_die "$mprof"
 kernel=$(resolve_kernel "$kernel")
 client_kernel=$(resolve_kernel "$client_kernel")
 
@@ -283,6 +291,11 @@ done
 
 # ------------------------------------------------------------ plan
 share=$out
+# the emulated runs' model profile, in the share; every report names it
+if [ -n "$mprof" ]; then
+	mkdir -p "$share/vm" && cp "$mprof" "$share/vm/" || vm_die "cannot copy $mprof into $share/vm"
+	writer_args="--model-profile /sw/vm/${mprof##*/}${writer_args:+ $writer_args}"
+fi
 {
 	echo "SW_NEXP=$nexp"
 	echo "SW_DURATION=$duration"

@@ -180,8 +180,9 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 	json_object_set_new(st, "libnfs_version", json_string(S->libnfs));
 	json_object_set_new(st, "policy", json_string(S->policy));
 	json_object_set_new(st, "workload", json_string(S->workload));
-	json_object_set_new(st, "validation", json_pack("{s:s,s:s}", "writeback_model",
-				S->valid_wb, "replay", S->valid_replay));
+	json_object_set_new(st, "validation", json_pack("{s:s,s:s,s:o}", "writeback_model",
+				S->valid_wb, "replay", S->valid_replay, "model_profile",
+				S->model_profile[0] ? json_string(S->model_profile) : json_null()));
 	json_object_set_new(clk, "clock_json", json_boolean(S->clock_file));
 	json_object_set_new(clk, "offset_ns", I(S->offset_ns));
 	json_object_set_new(clk, "err_ns", I(S->err_ns));

@@ -154,6 +154,8 @@ static void header(FILE *f, const struct sw_summary *S)
 	snprintf(b, sizeof(b), "%s  workload %s", S->policy, S->workload);
 	kv(f, "policy", b);
 	kv(f, "model", S->valid_wb);
+	if (S->model_profile[0])
+		kv(f, "profile", S->model_profile);
 	kv(f, "replay", S->valid_replay);
 	if (S->clock_file) {
 		sw_fmt_dur(d1, sizeof(d1), S->err_ns);

@@ -158,6 +158,9 @@ struct sw_summary {
 	int partial;             /* exit 3 */
 	/* the validate run the model rows rest on (validation.c) */
 	char valid_wb[160], valid_replay[160];
+	/* an emulated run: the model profile its writer ran with and what it
+	 * rests on, or that it had none (the host's defaults); "" native */
+	char model_profile[400];
 	/* faults.json: what the harness caused or saw (exit 4 if not partial) */
 	int nfaults;
 	struct sw_fault fault[SW_MAX_FAULTS];

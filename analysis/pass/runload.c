@@ -32,6 +32,11 @@ void sw_problem(struct sw_summary *S, const char *file, int64_t record,
 	va_end(ap);
 }
 
+static const char *str_or(json_t *v, const char *dflt)
+{
+	return json_is_string(v) ? json_string_value(v) : dflt;
+}
+
 static void str_of(json_t *o, const char *k, char *dst, size_t n)
 {
 	json_t *v = o ? json_object_get(o, k) : NULL;
@@ -96,6 +101,16 @@ static void writer_meta(struct sw_summary *S, const char *meta)
 		S->settle_ns = sw_settle_ns(json_integer_value(exi) * SW_NS_PER_MS,
 					    json_integer_value(wbi) * SW_NS_PER_MS, jc_ms * SW_NS_PER_MS);
 	}
+	json_t *pr = json_object_get(wb, "profile");
+	if (S->emulated && json_is_string(pr))
+		snprintf(S->model_profile, sizeof(S->model_profile), "%s (kernel %s): %s",
+			 json_string_value(pr),
+			 str_or(json_object_get(wb, "profile_kernel"), "?"),
+			 str_or(json_object_get(wb, "profile_validated"), "?"));
+	else if (S->emulated)
+		snprintf(S->model_profile, sizeof(S->model_profile),
+			 "none: the writer's defaults, validated against the host's kernel only (stalewin validate), here on %s",
+			 S->kernel[0] ? S->kernel : "an unnamed kernel");
 	vm = json_object_get(m, "vm_sysctls");
 	if (json_is_object(vm))
 		json_object_foreach(vm, k, v) {

@@ -67,6 +67,7 @@
 #include "ktrace.h"
 #include "parse.h"
 #include "policy.h"
+#include "profile.h"
 #include "records.h"
 #include "swlog.h"
 #include "sweep.h"
@@ -559,7 +560,11 @@ int main(int argc, char **argv)
 	int bg = SW_BG_NONE, c, traced_period = 1, period_exact = 0;
 	const char *ptimer = "traced";
 	char err[512];
+	static struct sw_model_profile profile;
 
+	/* --model-profile FILE: the model's options from a profile, in place */
+	if (sw_model_profile_expand(argc, argv, &profile, &argc, &argv, err, sizeof(err)))
+		return usage(err);
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		uint64_t *u = NULL, hi = 3600000;
 		const char *nm = "";

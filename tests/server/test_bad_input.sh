@@ -46,6 +46,16 @@ sw_case symlink expect2 --file $ok/link --policy eager "${base[@]}" --log $T/l
 sw_case unwritable-log expect2 --file $ok/f --policy eager "${base[@]}" --log /nonexistent/dir/l
 sw_case log-exists expect2 --file $ok/f --policy eager "${base[@]}" --log $T/exists
 sw_case list-unknown-kind expect2 --list policy
+# model profiles (server/model/profiles): only the model's options, and
+# what they rest on
+printf '[profile]\nvalidated = x\n[model]\npolicy = eager\n' >$T/p-policy.profile
+printf '[model]\nwb-bg-share = fprop\n' >$T/p-unvalidated.profile
+printf '[profile]\nvalidated = x\n[model]\nwb-bg-share = sometimes\n' >$T/p-value.profile
+sw_case profile-not-model expect2 --file $ok/f --policy eager "${base[@]}" --log $T/l --model-profile $T/p-policy.profile
+sw_case profile-unvalidated expect2 --file $ok/f --policy eager "${base[@]}" --log $T/l --model-profile $T/p-unvalidated.profile
+sw_case profile-bad-value expect2 --file $ok/f --policy eager "${base[@]}" --log $T/l --model-profile $T/p-value.profile
+sw_case profile-missing expect2 --file $ok/f --policy eager "${base[@]}" --log $T/l --model-profile $T/none.profile
+sw_case profile-no-file expect2 --file $ok/f --policy eager "${base[@]}" --log $T/l --model-profile
 # The scripts check names against --list (scripts/lib/names.sh): every
 # list is there, the writer's own refusal names it, and so does a script's.
 lists() {
