@@ -84,24 +84,21 @@ static const char *pct(const json_t *v, char *b, size_t len)
 
 static void side_line(FILE *f, const char *label, const json_t *row, const char *k)
 {
+	static const struct {
+		const char *key;
+		int secs; /* a time in ns, printed in s */
+	} figs[] = { { "p50", 1 }, { "p90", 1 }, { "p99", 1 }, { "max", 1 },
+		     { "uncovered", 0 }, { "updates", 0 } };
 	char vb[8][64], p[32];
 	unsigned vi = 0;
 
-	fprintf(f, "  %s p50 ", label);
-	snprintf(p, sizeof(p), "%s.p50", k);
-	fprintf(f, "%s p90 ", S(row, p));
-	snprintf(p, sizeof(p), "%s.p90", k);
-	fprintf(f, "%s p99 ", S(row, p));
-	snprintf(p, sizeof(p), "%s.p99", k);
-	fprintf(f, "%s max ", S(row, p));
-	snprintf(p, sizeof(p), "%s.max", k);
-	fprintf(f, "%s uncovered ", S(row, p));
-	snprintf(p, sizeof(p), "%s.uncovered", k);
-	fprintf(f, "%s updates ", V(row, p));
-	snprintf(p, sizeof(p), "%s.updates", k);
-	fprintf(f, "%s (", V(row, p));
+	fprintf(f, "  %s", label);
+	for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++) {
+		snprintf(p, sizeof(p), "%s.%s", k, figs[i].key);
+		fprintf(f, " %s %s", figs[i].key, figs[i].secs ? S(row, p) : V(row, p));
+	}
 	snprintf(p, sizeof(p), "%s.stores", k);
-	fprintf(f, "%s stores)\n", V(row, p));
+	fprintf(f, " (%s stores)\n", V(row, p));
 }
 
 static void sweep_lines(FILE *f, const json_t *row)
