@@ -148,6 +148,10 @@ json_t *sw_summary_rows_json(const struct sw_runrow *rows, int n)
 		json_object_set_new(o, "workload", json_string(r->workload));
 		json_object_set_new(o, "fs", json_string(r->fs));
 		json_object_set_new(o, "kernel", json_string(r->kernel));
+		/* emulated rows: the model profile they ran with ("none": the
+		 * writer's defaults); null for the kernel's own */
+		json_object_set_new(o, "model_profile", r->model_profile[0]
+				    ? json_string(r->model_profile) : json_null());
 		json_object_set_new(o, "dir", json_string(r->dir));
 		json_object_set_new(o, "partial", json_boolean(r->partial));
 		json_object_set_new(o, "stores", json_integer((json_int_t)r->stores));

@@ -161,6 +161,7 @@ struct sw_summary {
 	/* an emulated run: the model profile its writer ran with and what it
 	 * rests on, or that it had none (the host's defaults); "" native */
 	char model_profile[400];
+	char model_profile_name[64]; /* its name, "none"; "" native */
 	/* faults.json: what the harness caused or saw (exit 4 if not partial) */
 	int nfaults;
 	struct sw_fault fault[SW_MAX_FAULTS];

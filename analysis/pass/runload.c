@@ -102,6 +102,9 @@ static void writer_meta(struct sw_summary *S, const char *meta)
 					    json_integer_value(wbi) * SW_NS_PER_MS, jc_ms * SW_NS_PER_MS);
 	}
 	json_t *pr = json_object_get(wb, "profile");
+	if (S->emulated)
+		snprintf(S->model_profile_name, sizeof(S->model_profile_name), "%s",
+			 str_or(pr, "none"));
 	if (S->emulated && json_is_string(pr))
 		snprintf(S->model_profile, sizeof(S->model_profile), "%s (kernel %s): %s",
 			 json_string_value(pr),

@@ -53,6 +53,7 @@ void sw_runrow_fill(const struct sw_summary *S, struct sw_runrow *r)
 	snprintf(r->workload, sizeof(r->workload), "%s", S->workload[0] ? S->workload : "?");
 	snprintf(r->fs, sizeof(r->fs), "%s", S->fs[0] ? S->fs : "?");
 	snprintf(r->kernel, sizeof(r->kernel), "%s", S->kernel[0] ? S->kernel : "?");
+	snprintf(r->model_profile, sizeof(r->model_profile), "%s", S->model_profile_name);
 	r->partial = S->partial;
 	r->stores = S->stores;
 	r->updates = S->updates;

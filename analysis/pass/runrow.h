@@ -32,6 +32,7 @@ struct sw_runrow {
 	char label[64];          /* the differing dimensions, "eager rewrite" */
 	char dir[SW_PATHLEN];    /* run folder */
 	char policy[32], workload[32], fs[64], kernel[160];
+	char model_profile[64];  /* emulated: the model profile, "none"; "" native */
 	int partial;             /* the run's report is partial (exit 3) */
 	uint64_t stores, updates;
 	int64_t truth_p50_ns, truth_p99_ns, truth_max_ns; /* over all stores */

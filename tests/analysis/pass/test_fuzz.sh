@@ -16,8 +16,11 @@ command -v clang >/dev/null || skip "clang not installed (optional: scripts/pack
 corpus=${2:-$SRC/tests/analysis/pass/corpus/${name#fuzz_}}
 [ -d "$corpus" ] || { fail "expected a corpus at $corpus, saw none"; sw_done; }
 if ! cmake --build "$B" --target "$name" > /tmp/sw-$name-build.log 2>&1; then
-	grep -q 'fsanitize=fuzzer\|libFuzzer\|cannot find.*fuzzer' /tmp/sw-$name-build.log &&
-		skip "this clang has no libFuzzer runtime"
+	# only the runtime's own absence skips: the command line echoed in the
+	# log names -fsanitize=fuzzer whatever failed (a missing -l once read
+	# as "no libFuzzer runtime" and skipped the test)
+	grep -q "cannot find.*fuzzer\|libclang_rt\.fuzzer.*No such file\|unsupported argument 'fuzzer'" \
+		/tmp/sw-$name-build.log && skip "this clang has no libFuzzer runtime"
 	tail -n 20 /tmp/sw-$name-build.log
 	fail "expected $name to build, saw the errors above"
 	sw_done
