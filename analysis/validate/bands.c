@@ -35,6 +35,8 @@ static double or0(const json_t *v)
 	return num(v) ? dbl(v) : 0;
 }
 
+static int starts(const char *s, const char *p);
+
 static json_t *get(const json_t *o, const char *k)
 {
 	return json_object_get(o, k); /* NULL when o is not an object */
@@ -238,9 +240,34 @@ static json_t *rel_errs(json_t *M, json_t *R, double res_ns, int updates)
 					    : json_null());
 }
 
+json_t *sw_band_disturbance(const char *trace, const char *bdi, char *err, size_t errlen)
+{
+	FILE *f = fopen(trace, "re");
+	char key[64], line[1024];
+	json_int_t sync = 0, vmscan = 0, other = 0;
+
+	if (!f)
+		return fail(err, errlen, "expected the host's writeback trace in %s, saw it unreadable", trace);
+	snprintf(key, sizeof(key), ": writeback_start: bdi %s: ", bdi);
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, key), *r = p ? strstr(p, " reason=") : NULL;
+
+		if (!r || starts(r, " reason=periodic") || starts(r, " reason=background"))
+			continue;
+		if (starts(r, " reason=sync"))
+			sync++;
+		else if (starts(r, " reason=vmscan"))
+			vmscan++;
+		else
+			other++;
+	}
+	fclose(f);
+	return json_pack("{s:I,s:I,s:I}", "sync", sync, "vmscan", vmscan, "other", other);
+}
+
 json_t *sw_band_row(const struct sw_band_pair *p, char *err, size_t errlen)
 {
-	json_t *M, *R, *fails, *row;
+	json_t *M, *R, *fails, *row, *dist = NULL;
 	double res_ns, upd_tol;
 
 	if (!num(p->writeback_ms) || !num(p->expire_ms) || !num(p->duration_s) ||
@@ -268,6 +295,19 @@ json_t *sw_band_row(const struct sw_band_pair *p, char *err, size_t errlen)
 		add_fail(fails, "stores differ");
 	if (p->sweep)
 		fails_sweep(fails, p->sweep, R, res_ns, upd_tol);
+	if (p->host_trace && p->bdi &&
+	    !(dist = sw_band_disturbance(p->host_trace, p->bdi, err, errlen))) {
+		json_decref(M);
+		json_decref(R);
+		json_decref(fails);
+		return NULL;
+	}
+	json_int_t nd = json_integer_value(get(dist, "sync")) +
+			json_integer_value(get(dist, "vmscan")) + json_integer_value(get(dist, "other"));
+	if (nd)
+		add_fail(fails, "disturbed: %lld writebacks of the disk not the flusher's (sync %lld, reclaim %lld)",
+			 (long long)nd, (long long)json_integer_value(get(dist, "sync")),
+			 (long long)json_integer_value(get(dist, "vmscan")));
 	row = json_pack("{s:s,s:s,s:s,s:O,s:O,s:O,s:O,s:s,s:o,s:O,s:O,s:o,s:o,s:o,s:o,s:b,s:o}",
 			"name", p->name, "fs", p->fs, "workload", p->workload,
 			"writeback_ms", p->writeback_ms, "expire_ms", p->expire_ms,
@@ -279,6 +319,11 @@ json_t *sw_band_row(const struct sw_band_pair *p, char *err, size_t errlen)
 			"within", json_array_size(fails) == 0, "fails", fails);
 	json_decref(M);
 	json_decref(R);
+	/* traced pairs only: untraced rows stay as they were */
+	if (row && dist)
+		json_object_set_new(row, "host_writebacks_not_flusher", dist);
+	else
+		json_decref(dist);
 	if (!row)
 		return fail(err, errlen, "expected the row of pair %s to be built, saw it fail (out of memory?)", p->name);
 	return row;

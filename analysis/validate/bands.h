@@ -31,7 +31,16 @@ struct sw_band_pair {
 	json_t *replay_start;    /* the sweep on the model run's own stores, */
 	json_t *replay_end;      /* store time start / end; NULL: none */
 	json_t *runs;            /* sw_band_runs(), or NULL */
+	const char *host_trace;  /* the host's writeback_start lines during
+				    the pair (tracefs), or NULL: not traced */
+	const char *bdi;         /* the native side's disk, "MAJ:MIN" */
 };
+
+/* Writebacks of disk bdi ("MAJ:MIN") in a trace that neither the flusher's
+ * periodic nor its background runs made: another process's sync() or
+ * syncfs(), reclaim, a laptop timer: {"sync": N, "vmscan": N, "other": N},
+ * the model knows none of them.  NULL with err when the file is unreadable. */
+json_t *sw_band_disturbance(const char *trace, const char *bdi, char *err, size_t errlen);
 
 /* A report's truth figures: {stores, uncovered, p50, p90, p99, max, updates}. */
 json_t *sw_band_side(json_t *report, char *err, size_t errlen);

@@ -6,7 +6,10 @@
  *   row --name N --fs FS --workload ARGS --writeback-ms N --expire-ms N
  *       --duration-s N --resolution-ms N --load TEXT --model REPORT
  *       --real REPORT [--lead-s N] [--sweep SWEEP] [--replay-start SWEEP
- *       --replay-end SWEEP] [--runs RUNS]          a pair's row (JSON)
+ *       --replay-end SWEEP] [--runs RUNS] [--host-trace FILE --bdi MAJ:MIN]
+ *                                    a pair's row (JSON); with the host's
+ *                                    writeback trace, writebacks of the
+ *                                    disk the flusher did not make fail it
  *   kread --run NAME --every-ms N --load TEXT REPORT
  *                                    a row per kernel reader (JSON array)
  *   failed NAME                      the row of a pair whose runs failed
@@ -141,7 +144,8 @@ static int mode_row(int argc, char **argv)
 		{ "--lead-s", NUM, &p.lead_s }, { "--model", DOC, &p.model },
 		{ "--real", DOC, &p.real }, { "--sweep", DOC, &p.sweep },
 		{ "--replay-start", DOC, &p.replay_start }, { "--replay-end", DOC, &p.replay_end },
-		{ "--runs", DOC, &p.runs }, { NULL, 0, NULL },
+		{ "--runs", DOC, &p.runs }, { "--host-trace", STR, &p.host_trace },
+		{ "--bdi", STR, &p.bdi }, { NULL, 0, NULL },
 	};
 	struct list pos = { .n = 0 };
 	char err[256] = "";
@@ -149,8 +153,9 @@ static int mode_row(int argc, char **argv)
 
 	if (!rc)
 		rc = need(p.name && p.fs && p.workload && p.load && p.model && p.real &&
-			  p.writeback_ms && p.expire_ms && p.duration_s && p.resolution_ms && !pos.n,
-			  "--name, --fs, --workload, --load, --model, --real, --writeback-ms, --expire-ms, --duration-s and --resolution-ms, and no other word");
+			  p.writeback_ms && p.expire_ms && p.duration_s && p.resolution_ms && !pos.n &&
+			  !p.host_trace == !p.bdi,
+			  "--name, --fs, --workload, --load, --model, --real, --writeback-ms, --expire-ms, --duration-s and --resolution-ms, --host-trace and --bdi together, and no other word");
 	if (!rc) {
 		json_t *row = sw_band_row(&p, err, sizeof(err));
 
@@ -283,7 +288,7 @@ static const char usage[] =
 	"  row --name N --fs FS --workload ARGS --load TEXT --writeback-ms N\n"
 	"      --expire-ms N --duration-s N --resolution-ms N --model REPORT\n"
 	"      --real REPORT [--lead-s N] [--sweep SWEEP] [--replay-start SWEEP\n"
-	"      --replay-end SWEEP] [--runs RUNS]\n"
+	"      --replay-end SWEEP] [--runs RUNS] [--host-trace FILE --bdi MAJ:MIN]\n"
 	"  kread --run NAME --every-ms N --load TEXT REPORT\n"
 	"  failed NAME | median-run REPORT... | line ROW | footer SUMMARY\n"
 	"  runs --compared-model K --compared-real K --model REPORT... --real REPORT...\n"

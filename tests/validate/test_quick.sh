@@ -32,16 +32,34 @@ else
 	done
 	t=$(jq .pairs_total "$out/j") w=$(jq .pairs_within_bands "$out/j")
 	[ "$t" = 4 ] || fail "expected 4 quick pairs, saw $t"
-	again=$(jq -r '[.pairs[] | select(.within | not) | .name] | join(",")' "$out/j")
-	if [ -n "$again" ]; then
-		echo "outside once, run again: $again"
-		"$V" validate --pairs "$again" --json --out "$out/v2" >"$out/j2" 2>"$out/e2"; rc=$?
-		jq -r '.pairs[] | "\(.name) (again): p50 \(.model.p50)/\(.real.p50) p90 \(.model.p90)/\(.real.p90) uncovered \(.model.uncovered)/\(.real.uncovered) updates \(.model.updates)/\(.real.updates) within=\(.within) \(.fails | join(","))"' "$out/j2"
-		bad=$(jq -r '[.pairs[] | select(.within | not) | .name] | join(",")' "$out/j2")
-		[ $rc -eq 0 ] && [ -z "$bad" ] || fail "validate --quick: outside bands twice: $bad (exit $rc) $(tail -2 "$out/e2")"
-	else
-		[ $rc -eq 0 ] || fail "validate --quick: exit $rc with all pairs within: $(tail -3 "$out/e")"
-	fi
+	# a pair outside its bands twice, undisturbed, fails; a run whose
+	# native disk another process wrote back (validate traces the host's
+	# writebacks: "disturbed: N ...") does not count and is run again, up
+	# to 3 runs in all; a pair disturbed in every run skips, saying so
+	declare -A strikes=()
+	j=$out/j k=1 again="" disturbed=""
+	while :; do
+		again="" disturbed=""
+		while IFS='|' read -r name fails; do
+			case $fails in
+			*disturbed:*) disturbed+="${disturbed:+,}$name" ;;
+			*) strikes[$name]=$((${strikes[$name]:-0} + 1)); again+="${again:+,}$name" ;;
+			esac
+		done < <(jq -r '.pairs[] | select(.within | not) | "\(.name)|\(.fails | join(","))"' "$j")
+		for n in ${again//,/ }; do
+			[ "${strikes[$n]}" -lt 2 ] || fail "validate --quick: $n outside its bands in two undisturbed runs"
+		done
+		[ -n "$again$disturbed" ] && [ $k -lt 3 ] && [ "$_sw_fails" = 0 ] || break
+		k=$((k + 1))
+		echo "run $k: again $again${disturbed:+ (disturbed: $disturbed)}"
+		"$V" validate --pairs "${again}${again:+${disturbed:+,}}$disturbed" --json --out "$out/v$k" >"$out/j$k" 2>"$out/e$k"
+		j=$out/j$k
+		jq -r '.pairs[] | "\(.name) (run '$k'): p50 \(.model.p50)/\(.real.p50) p90 \(.model.p90)/\(.real.p90) uncovered \(.model.uncovered)/\(.real.uncovered) updates \(.model.updates)/\(.real.updates) within=\(.within) \(.fails | join(","))"' "$j"
+	done
+	[ "$k" = 1 ] && [ -z "$again$disturbed" ] && { [ $rc -eq 0 ] || fail "validate --quick: exit $rc with all pairs within: $(tail -3 "$out/e")"; }
+	[ -n "$again" ] && [ "$_sw_fails" = 0 ] && fail "validate --quick: still outside after $k runs: $again"
+	[ -n "$disturbed" ] && [ "$_sw_fails" = 0 ] &&
+		skip "another process wrote back the native side's disk during every one of $k runs of $disturbed (sync or reclaim, traced): no comparison can be made on this host now"
 fi
 [ "$(sysctls)" = "$before" ] || fail "sysctls not restored: before $before, after $(sysctls)"
 ! grep -q sw-validate /proc/mounts || fail "a sw-validate mount was left behind"
