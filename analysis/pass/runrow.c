@@ -65,6 +65,13 @@ void sw_runrow_fill(const struct sw_summary *S, struct sw_runrow *r)
 	r->observed_p50_ns = S->nobs ? sw_fig_quantile(&S->obs[0].fig, 0.5) : -2;
 	r->vers = S->nobs ? S->obs[0].vers : 0;
 	r->resolution_ns = S->nobs ? S->obs[0].resolution_ns : -1;
+	const struct sw_reveal *A = &S->attrs;
+	r->change_only = A->obs >= 0 ? (int64_t)A->change_only : -1;
+	r->ctime_only = A->obs >= 0 ? (int64_t)A->ctime_only : -1;
+	r->both = A->obs >= 0 ? (int64_t)A->both : -1;
+	r->equal_ctime = A->equal_ctime;
+	r->query_hz = A->query_hz;
+	r->multigrain = A->multigrain;
 	pick_views(S, r->vers, r);
 	r->updates_per_1k = S->stores ? 1000.0 * (double)S->updates / (double)S->stores : 0;
 	r->trap_p50_ns = S->emulated && S->traps ? sw_hist_quantile(&S->trap_ns, 0.5) : -2;

@@ -48,6 +48,16 @@ struct sw_runrow {
 				    not emulated, -3 measured in a TCG guest
 				    (set by the mail: no absolute latency) */
 	int64_t resolution_ns;   /* probe 0's resolution, -1 none */
+	int64_t change_only, ctime_only, both; /* stores the v4 target saw
+				    revealed by the change attribute alone,
+				    ctime alone, both (one reply); -1: no v4
+				    target */
+	int64_t equal_ctime;     /* faults (native) or updates (emulated)
+				    that left ctime as it was; -1 unknown */
+	double query_hz;         /* planned queries of the file per second
+				    (probe + kernel readers); -1 not
+				    recorded, -2 wire speed */
+	int multigrain;          /* the server's fs: 1, 0, -1 not recorded */
 	char same[1024];         /* policy|workload|fs|kernel| and the run's
 				    command without --out, --log and --seed
 				    and their values: runs with equal ones
