@@ -145,6 +145,8 @@ while [ $k -le $SW_NEXP ]; do
 	: >"$f" && truncate -s "$SW_SIZE" "$f" || fail "cannot create $f on $fs"
 	[ "$fs" = ext4 ] && cat /proc/fs/jbd2/vda-8/info >"$d/server/jbd2-before.txt" 2>/dev/null
 	cat /proc/sys/vm/dirty_writeback_centisecs /proc/sys/vm/dirty_expire_centisecs >"$d/server/vm-sysctl.txt" 2>/dev/null
+	# multigrain? (a stat: observed, vm/query.sh records it)
+	sw_trace_mg "$f" "$fs" >"$d/server/multigrain.txt"
 	# tracepoints on this file from before the client opens it
 	sw_trace_start "$(stat -c %i "$f")" sets
 	# its NFS fileid, for the client's tracepoints (trace.sh)
