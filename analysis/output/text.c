@@ -242,7 +242,7 @@ static void attrs_text(FILE *f, const struct sw_summary *S)
 		snprintf(b, sizeof(b), "not recorded");
 	else {
 		if (A->probe_hz >= 0)
-			snprintf(r, sizeof(r), "%g/s per target (every %.3g ms: the floor of its "
+			snprintf(r, sizeof(r), "%g/s per target (every %g ms: the floor of its "
 				 "resolution)", A->probe_hz, 1e3 / A->probe_hz);
 		else
 			snprintf(r, sizeof(r), "%s", A->probe_hz == -2 ? "wire speed" : "none");
