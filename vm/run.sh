@@ -8,7 +8,7 @@
 #        [--mount-opts O]... [--reader-mode kept-open|cto]... [--duration S]
 #        [--kernel PATH|patched[:7.2]|stock|6.1|6.12|7.2] [--client-kernel K]
 #        [--sysctl K=V]... [--vers 3|4.2|both] [--probe-vers 3|4|3+4]
-#        [--query-rate N|wire]
+#        [--query-rate N|wire] [--scenario deleg-none]
 #        [--reader-every-ms N] [--reader-page N] [--size BYTES]
 #        [--writer-args "..."] [--model-profile auto|none|NAME|FILE]
 #        [--out DIR] [--build-dir DIR] [--no-report]
@@ -25,6 +25,8 @@
 # multigrain kernel every query makes the next ctime fine-grained);
 # meta.json records the planned queries of the file (query_rate_hz,
 # query_rate) and whether the server's fs is multigrain (vm/query.sh).
+# --scenario NAME: a set-up on purpose that the report explains
+# (vm/scenario.sh): deleg-none.
 # --policy/--fs pick
 # a subset (every policy given runs on every --fs given; native defaults
 # to ext4, the others to tmpfs).  --mount-opts may repeat: one kernel
@@ -92,12 +94,13 @@ SW_VM_PROG="stalewin vm run"
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 . "$SW_VM_DIR/qemu.sh"
 . "$SW_VM_DIR/query.sh"
+. "$SW_VM_DIR/scenario.sh"
 
 policies=() fss=() mounts=() modes=() sysctls=() workloads=()
 duration=10 kernel=stock client_kernel=stock probe_vers="" vers=both
 probe_rate=100 reader_every=100 reader_page=0 size=1M writer_args="" model_profile=auto
 out="" build_dir=${SW_BUILD_DIR:-$SW_TOP/build} report=1 timeout="" shell=0 control=auto
-faults=() grace=30 lead=0
+faults=() grace=30 lead=0 scenario=""
 orig_cmd="$0 $*" orig_argv=("$0" "$@")
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -113,6 +116,7 @@ while [ $# -gt 0 ]; do
 	--probe-vers) probe_vers=${2:?}; shift 2 ;;
 	--query-rate|--probe-rate) probe_rate=${2:?}; shift 2 ;;
 	--vers) vers=${2:?}; shift 2 ;;
+	--scenario) scenario=${2:?}; shift 2 ;;
 	--reader-every-ms) reader_every=${2:?}; shift 2 ;;
 	--reader-page) reader_page=${2:?}; shift 2 ;;
 	--size) size=${2:?}; shift 2 ;;
@@ -165,6 +169,7 @@ case "$vers" in 3) pv=3 ;; 4.2) pv=4 ;; both) pv=3+4 ;;
 probe_vers=${probe_vers:-$pv}
 [[ "$probe_vers" =~ ^(3|4|3\+4)$ ]] || vm_usage_die "--probe-vers: expected 3, 4 or 3+4, saw '$probe_vers'"
 vm_query_check "$probe_rate"
+vm_scenario_check "$scenario" "$vers"
 [[ "$reader_every" =~ ^[0-9]+$ ]] && [ "$reader_every" -ge 1 ] || vm_usage_die "--reader-every-ms: expected ms >= 1, saw '$reader_every'"
 [[ "$reader_page" =~ ^[0-9]+$ ]] || vm_usage_die "--reader-page: expected a page index, saw '$reader_page'"
 for kv in "${sysctls[@]}"; do
@@ -325,6 +330,7 @@ fi
 	echo "SW_READER_PAGE=$reader_page"
 	echo "SW_PROBE_VERS=$probe_vers"
 	echo "SW_PROBE_RATE=$probe_rate"
+	echo "SW_SCENARIO=$scenario" # vm/scenario.sh
 	echo "SW_PROBE_ARGS="
 	echo "SW_SERVER_IP=10.77.0.1"
 	echo "SW_CLOCK_PORT=$((20000 + RANDOM % 40000))"
@@ -610,6 +616,7 @@ for ((k = 1; k <= nexp; k++)); do
 		--str "probe.url=$(cat "$d/client/probe-0.url")" --str "probe.rate=$SW_PROBE_RATE")
 	[ -s "$d/server/writer.rc" ] && args+=(--int "writer_rc=$(cat "$d/server/writer.rc")")
 	vm_query_meta_args "$d" # query_rate_hz, query_rate, multigrain
+	[ -z "$scenario" ] || args+=(--str "scenario=$scenario" --str "scenario_note=$(vm_scenario_note "$scenario")")
 	"$rf" meta "$d" "${args[@]}" || vm_die "cannot write $d/meta.json"
 done
 if [ "$nexp" -gt 1 ]; then

@@ -248,6 +248,13 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 	json_object_set_new(race, "gap_max_ns", I(S->race_gap_ns.count ? S->race_gap_ns.max : 0));
 	json_object_set_new(res, "race", race);
 	json_object_set_new(res, "attributes", attrs_json(S));
+	const struct sw_deleg *D = &S->deleg;
+	json_object_set_new(res, "delegations", json_pack("{s:s?,s:s?,s:b,s:o,s:o,s:o}",
+		"scenario", D->scenario[0] ? D->scenario : NULL,
+		"scenario_note", D->note[0] ? D->note : NULL, "traced", D->traced,
+		"granted", D->traced ? I(D->granted) : json_null(),
+		"recalls", D->traced ? I(D->recalls) : json_null(),
+		"returns", D->traced ? I(D->returns) : json_null()));
 	if (S->has_kread)
 		json_object_set_new(res, "kread", kreaders(S, 1));
 	json_object_set_new(root, "results", res);

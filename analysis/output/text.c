@@ -215,6 +215,26 @@ static void consistency(FILE *f, const struct sw_summary *S)
 	}
 }
 
+/* The scenario and the delegations nfsd traced: a scenario's reason
+ * rather than a row of zeros; a contradiction said as one. */
+static void deleg_text(FILE *f, const struct sw_deleg *D)
+{
+	char b[512], c[128] = "nfsd's delegation events not traced";
+	if (!D->scenario[0] && !D->traced)
+		return;
+	if (D->traced)
+		snprintf(c, sizeof(c), "nfsd traced %lld grants, %lld recalls, %lld returns",
+			 (long long)D->granted, (long long)D->recalls, (long long)D->returns);
+	if (!strcmp(D->scenario, "deleg-none") && D->traced && D->granted)
+		snprintf(b, sizeof(b), "scenario deleg-none expected no delegation (%s), saw one: %s",
+			 D->note, c);
+	else if (D->scenario[0])
+		snprintf(b, sizeof(b), "scenario %s: %s; %s", D->scenario, D->note, c);
+	else
+		snprintf(b, sizeof(b), "%s", c);
+	kv(f, "deleg", b);
+}
+
 /* What revealed the stores (the v4 target: ctime and the change
  * attribute in one reply), the equal ctimes, the queries of the file. */
 static void attrs_text(FILE *f, const struct sw_summary *S)
@@ -264,6 +284,7 @@ static void attrs_text(FILE *f, const struct sw_summary *S)
 		snprintf(b, sizeof(b), "%s (%s)", A->multigrain ? "yes" : "no", A->multigrain_how);
 		kv(f, "multigr", b);
 	}
+	deleg_text(f, &S->deleg);
 }
 
 int sw_fmt_text(FILE *f, const struct sw_summary *S)

@@ -79,6 +79,20 @@ static double num_or(json_t *o, const char *k, double dflt)
 	return json_is_number(v) ? json_number_value(v) : dflt;
 }
 
+/* nfsd's delegation events over the whole run (server/trace.txt) */
+static void delegations(struct sw_summary *S, const char *dir)
+{
+	char path[SW_PATHLEN + 32];
+	struct sw_srvtrace t;
+	snprintf(path, sizeof(path), "%.1000s/server/trace.txt", dir);
+	if (sw_srvtrace_load(path, 0, 0, &t) || !t.nfsd_traced)
+		return;
+	S->deleg.traced = 1;
+	S->deleg.granted = t.deleg_granted;
+	S->deleg.recalls = t.deleg_recalls;
+	S->deleg.returns = t.deleg_returns;
+}
+
 /* meta.json: query_rate_hz (null: wire speed), query_rate {probe_hz,
  * probe_targets, readers_hz}, multigrain, multigrain_how */
 static void queries(struct sw_summary *S, const char *dir)
@@ -108,6 +122,10 @@ static void queries(struct sw_summary *S, const char *dir)
 		A->multigrain = json_is_true(v);
 	if (json_is_string(v = json_object_get(m, "multigrain_how")))
 		snprintf(A->multigrain_how, sizeof(A->multigrain_how), "%s", json_string_value(v));
+	if (json_is_string(v = json_object_get(m, "scenario")))
+		snprintf(S->deleg.scenario, sizeof(S->deleg.scenario), "%s", json_string_value(v));
+	if (json_is_string(v = json_object_get(m, "scenario_note")))
+		snprintf(S->deleg.note, sizeof(S->deleg.note), "%s", json_string_value(v));
 	json_decref(m);
 }
 
@@ -116,4 +134,5 @@ void sw_attrs_finish(struct sw_summary *S, const char *dir)
 	split(S);
 	equal_ctime(S, dir);
 	queries(S, dir);
+	delegations(S, dir);
 }

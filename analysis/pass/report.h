@@ -124,6 +124,15 @@ struct sw_reveal {
 				    itself): 1, 0; -1 not native or unknown */
 };
 
+/* The run's scenario (vm run --scenario, meta.json) and what nfsd traced
+ * of delegations on the server (server/trace.txt, the whole run). */
+struct sw_deleg {
+	char scenario[32];       /* "" none, "deleg-none", ... */
+	char note[160];          /* what the scenario sets up (meta.json) */
+	int traced;              /* nfsd's delegation events were enabled */
+	int64_t granted, recalls, returns; /* events counted */
+};
+
 struct sw_summary {
 	/* identity (from the logs' headers and meta) */
 	char run_dir[SW_PATHLEN];
@@ -164,6 +173,7 @@ struct sw_summary {
 				    t_before, the last's t_after: the writer's
 				    CLOCK_MONOTONIC ns (0: no store) */
 	struct sw_reveal attrs;  /* attrs.c */
+	struct sw_deleg deleg;   /* attrs.c */
 	uint64_t race_stores;    /* stores whose own trap update preceded them */
 	struct sw_hist race_gap_ns; /* t_s - t_update of those */
 	struct sw_fig truth;
