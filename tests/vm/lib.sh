@@ -28,3 +28,9 @@ nothing_left() {
 	left=$(sw_procs_naming "$w" "$run")
 	[ -z "$left" ] || fail "processes of the run still alive:$left"
 }
+
+# vm_needs_bins BIN...: each BIN (a path under $b) built, else fail
+vm_needs_bins() {
+	local t
+	for t in "$@"; do [ -x "$b/$t" ] || fail "$b/$t is not built"; done
+}
