@@ -25,7 +25,10 @@ struct sw_view { /* one client view: a window p50 and where it comes from */
 };
 
 enum sw_runrow_dim { /* what can tell runs apart (the row's label) */
-	SW_DIM_POLICY = 0, SW_DIM_WORKLOAD, SW_DIM_FS, SW_DIM_KERNEL, SW_DIM_N
+	SW_DIM_POLICY = 0, SW_DIM_WORKLOAD, SW_DIM_FS, SW_DIM_KERNEL,
+	SW_DIM_QUERY,            /* the planned query rate ("q=100/s"): on a
+				    multigrain kernel part of what is measured */
+	SW_DIM_N
 };
 
 struct sw_runrow {
@@ -58,6 +61,7 @@ struct sw_runrow {
 				    (probe + kernel readers); -1 not
 				    recorded, -2 wire speed */
 	int multigrain;          /* the server's fs: 1, 0, -1 not recorded */
+	char query[32];          /* "q=2.7/s", "q=wire", "" not recorded */
 	char same[1024];         /* policy|workload|fs|kernel| and the run's
 				    command without --out, --log and --seed
 				    and their values: runs with equal ones
