@@ -19,8 +19,7 @@ set -u
 . "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
 vm_needs_bins server/stalewin-writer client/stalewin-reader client/stalewin-probe analysis/stalewin-report
-T=$(mktemp -d /tmp/sw-vm-scen.XXXXXX)
-trap '[ -z "${SW_TEST_KEEP:-}" ] || cp -a "$T"/run "$SW_TEST_KEEP/" 2>/dev/null; rm -rf "$T"' EXIT
+vm_test_dir vm-scen run
 
 badinput() {
 	local rc=0
