@@ -49,7 +49,7 @@ inns() { "$gns" exec --state "$T/st" -- "$@"; }
 med() { sort -n | awk '{v[n++] = $1} END {printf "%.1f", n % 2 ? v[int(n / 2)] : (v[n / 2 - 1] + v[n / 2]) / 2}'; }
 # probe_run URL NAME -> appends rtts to NAME.rtt, prints "rate replies errors"
 probe_run() {
-	inns /usr/bin/time -f '%U %S' -o "$T/$2.cpu" "$probe" --url "$1" --log "$T/$2.log" --depth "$depth" --duration "$secs" --quiet --force
+	inns /usr/bin/time -f '%U %S' -o "$T/$2.cpu" "$probe" --url "$1" --log "$T/$2.log" --rate wire --depth "$depth" --duration "$secs" --quiet --force
 	"$check" "$T/$2.log" > "$T/$2.txt"
 	awk '$1=="ATTR" && $5==0 {print $14}' "$T/$2.txt" >> "$T/$2.rtt"
 	awk '$1=="ATTR" && $5==0 { n++; if (!s || $15 < s) s = $15; if ($16 > e) e = $16 }

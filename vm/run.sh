@@ -7,7 +7,8 @@
 #   ./stalewin vm run [--policy P]... [--workload W]... [--fs FS]...
 #        [--mount-opts O]... [--reader-mode kept-open|cto]... [--duration S]
 #        [--kernel PATH|patched[:7.2]|stock|6.1|6.12|7.2] [--client-kernel K]
-#        [--sysctl K=V]... [--probe-vers 3|4|3+4] [--probe-rate N]
+#        [--sysctl K=V]... [--vers 3|4.2|both] [--probe-vers 3|4|3+4]
+#        [--query-rate N|wire] [--scenario deleg-none]
 #        [--reader-every-ms N] [--reader-page N] [--size BYTES]
 #        [--writer-args "..."] [--model-profile auto|none|NAME|FILE]
 #        [--out DIR] [--build-dir DIR] [--no-report]
@@ -15,8 +16,18 @@
 #        [--fault KIND@S[:D]]... [--outage-grace S]
 #
 # Default: the demo matrix, eager deferred lang none on tmpfs and native
-# on ext4, rewrite workload, 10 s each, one mount vers=3,nolock read by a
-# kept-open and a close-to-open reader, probe NFSv3.  --policy/--fs pick
+# on ext4, rewrite workload, 10 s each, mounts vers=3,nolock and vers=4.2
+# each read by a kept-open and a close-to-open reader, one probe with a
+# v3 and a v4 target (ctime and the change attribute) at 100 GETATTRs/s
+# each.  --vers 3 or 4.2: that version alone (its mount and probe target).
+# --query-rate N|wire (old name --probe-rate): GETATTRs/s per probe
+# target, above 0 and at most 1000, or wire (flat out, opt-in: on a
+# multigrain kernel every query makes the next ctime fine-grained);
+# meta.json records the planned queries of the file (query_rate_hz,
+# query_rate) and whether the server's fs is multigrain (vm/query.sh).
+# --scenario NAME: a set-up on purpose that the report explains
+# (vm/scenario.sh): deleg-none.
+# --policy/--fs pick
 # a subset (every policy given runs on every --fs given; native defaults
 # to ext4, the others to tmpfs).  --mount-opts may repeat: one kernel
 # mount (nosharecache) per option set, each read in every reader mode;
@@ -82,12 +93,14 @@ set -euo pipefail
 SW_VM_PROG="stalewin vm run"
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 . "$SW_VM_DIR/qemu.sh"
+. "$SW_VM_DIR/query.sh"
+. "$SW_VM_DIR/scenario.sh"
 
 policies=() fss=() mounts=() modes=() sysctls=() workloads=()
-duration=10 kernel=stock client_kernel=stock probe_vers=3
+duration=10 kernel=stock client_kernel=stock probe_vers="" vers=both
 probe_rate=100 reader_every=100 reader_page=0 size=1M writer_args="" model_profile=auto
 out="" build_dir=${SW_BUILD_DIR:-$SW_TOP/build} report=1 timeout="" shell=0 control=auto
-faults=() grace=30 lead=0
+faults=() grace=30 lead=0 scenario=""
 orig_cmd="$0 $*" orig_argv=("$0" "$@")
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -101,7 +114,9 @@ while [ $# -gt 0 ]; do
 	--client-kernel) client_kernel=${2:?}; shift 2 ;;
 	--sysctl) sysctls+=("${2:?}"); shift 2 ;;
 	--probe-vers) probe_vers=${2:?}; shift 2 ;;
-	--probe-rate) probe_rate=${2:?}; shift 2 ;;
+	--query-rate|--probe-rate) probe_rate=${2:?}; shift 2 ;;
+	--vers) vers=${2:?}; shift 2 ;;
+	--scenario) scenario=${2:?}; shift 2 ;;
 	--reader-every-ms) reader_every=${2:?}; shift 2 ;;
 	--reader-page) reader_page=${2:?}; shift 2 ;;
 	--size) size=${2:?}; shift 2 ;;
@@ -149,8 +164,12 @@ case "$control" in auto|api|direct) ;;
 [ -z "$timeout" ] || [[ "$timeout" =~ ^[0-9]+$ ]] || vm_usage_die "--timeout: expected seconds per experiment, saw '$timeout'"
 [[ "$lead" =~ ^[0-9]+$ ]] && [ "$lead" -le 600 ] || vm_usage_die "--lead: expected whole seconds from 0 to 600, saw '$lead'"
 [[ "$duration" =~ ^[0-9]+$ ]] && [ "$duration" -ge 1 ] || vm_usage_die "--duration: expected whole seconds >= 1, saw '$duration'"
+case "$vers" in 3) pv=3 ;; 4.2) pv=4 ;; both) pv=3+4 ;;
+*) vm_usage_die "--vers: expected 3, 4.2 or both, saw '$vers'" ;; esac
+probe_vers=${probe_vers:-$pv}
 [[ "$probe_vers" =~ ^(3|4|3\+4)$ ]] || vm_usage_die "--probe-vers: expected 3, 4 or 3+4, saw '$probe_vers'"
-[[ "$probe_rate" =~ ^[0-9]+$ ]] || vm_usage_die "--probe-rate: expected GETATTRs/s, saw '$probe_rate'"
+vm_query_check "$probe_rate"
+vm_scenario_check "$scenario" "$vers"
 [[ "$reader_every" =~ ^[0-9]+$ ]] && [ "$reader_every" -ge 1 ] || vm_usage_die "--reader-every-ms: expected ms >= 1, saw '$reader_every'"
 [[ "$reader_page" =~ ^[0-9]+$ ]] || vm_usage_die "--reader-page: expected a page index, saw '$reader_page'"
 for kv in "${sysctls[@]}"; do
@@ -159,7 +178,8 @@ done
 for m in "${mounts[@]}"; do
 	[[ "$m" != *"|"* && "$m" != *" "* ]] || vm_usage_die "--mount-opts: expected comma-separated options without spaces or '|', saw '$m'"
 done
-[ ${#mounts[@]} -gt 0 ] || mounts=("vers=3,nolock")
+[ ${#mounts[@]} -gt 0 ] || case "$vers" in 3) mounts=("vers=3,nolock") ;; 4.2) mounts=("vers=4.2") ;;
+	*) mounts=("vers=3,nolock" "vers=4.2") ;; esac
 kill_planned=0
 for f in "${faults[@]}"; do
 	[[ $f =~ ^(knfsd-restart|partition)@[0-9]+(\.[0-9]+)?(:[0-9]+(\.[0-9]+)?)?$ ||
@@ -310,6 +330,7 @@ fi
 	echo "SW_READER_PAGE=$reader_page"
 	echo "SW_PROBE_VERS=$probe_vers"
 	echo "SW_PROBE_RATE=$probe_rate"
+	echo "SW_SCENARIO=$scenario" # vm/scenario.sh
 	echo "SW_PROBE_ARGS="
 	echo "SW_SERVER_IP=10.77.0.1"
 	echo "SW_CLOCK_PORT=$((20000 + RANDOM % 40000))"
@@ -592,8 +613,10 @@ for ((k = 1; k <= nexp; k++)); do
 	[ -s "$d/client/readers.txt" ] &&
 		args+=(--table "readers=$d/client/readers.txt:index,mode,mount_opts_requested,mount_point")
 	[ -s "$d/client/probe-0.url" ] && args+=(--str probe.log=probe-0.swlog
-		--str "probe.url=$(cat "$d/client/probe-0.url")" --int "probe.rate=$SW_PROBE_RATE")
+		--str "probe.url=$(cat "$d/client/probe-0.url")" --str "probe.rate=$SW_PROBE_RATE")
 	[ -s "$d/server/writer.rc" ] && args+=(--int "writer_rc=$(cat "$d/server/writer.rc")")
+	vm_query_meta_args "$d" # query_rate_hz, query_rate, multigrain
+	[ -z "$scenario" ] || args+=(--str "scenario=$scenario" --str "scenario_note=$(vm_scenario_note "$scenario")")
 	"$rf" meta "$d" "${args[@]}" || vm_die "cannot write $d/meta.json"
 done
 if [ "$nexp" -gt 1 ]; then

@@ -140,6 +140,34 @@ static json_t *end_json(const struct sw_summary *S, int exit_code)
 	return end;
 }
 
+/* results.attributes: what revealed the stores, the equal ctimes, the
+ * queries of the file (attrs.c); null for what was not recorded */
+static json_t *attrs_json(const struct sw_summary *S)
+{
+	const struct sw_reveal *A = &S->attrs;
+	json_t *a = json_object();
+	json_object_set_new(a, "observer", A->obs >= 0 ? json_string(S->obs[A->obs].name)
+						       : json_null());
+	json_object_set_new(a, "revealed", A->obs >= 0 ? I(A->revealed) : json_null());
+	json_object_set_new(a, "change_only", A->obs >= 0 ? I(A->change_only) : json_null());
+	json_object_set_new(a, "ctime_only", A->obs >= 0 ? I(A->ctime_only) : json_null());
+	json_object_set_new(a, "both", A->obs >= 0 ? I(A->both) : json_null());
+	json_object_set_new(a, "neither", A->obs >= 0 ? I(A->other) : json_null());
+	json_object_set_new(a, "equal_ctime", A->equal_ctime >= 0 ? I(A->equal_ctime) : json_null());
+	json_object_set_new(a, "faulting_stores", A->faults >= 0 ? I(A->faults) : json_null());
+	json_object_set_new(a, "equal_ctime_how", json_string(A->equal_how));
+	json_object_set_new(a, "query_rate_hz", A->query_hz >= 0 ? json_real(A->query_hz)
+								: json_null());
+	json_object_set_new(a, "query_rate_wire", json_boolean(A->query_hz == -2));
+	json_object_set_new(a, "probe_achieved_hz", A->probe_achieved_hz >= 0
+			    ? json_real(A->probe_achieved_hz) : json_null());
+	json_object_set_new(a, "writer_stat_after_store", A->writer_stats >= 0
+			    ? json_boolean(A->writer_stats) : json_null());
+	json_object_set_new(a, "multigrain", A->multigrain >= 0 ? json_boolean(A->multigrain)
+								 : json_null());
+	return a;
+}
+
 json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 {
 	json_t *root = json_object(), *st = json_object(), *res = json_object();
@@ -219,6 +247,14 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 	json_object_set_new(race, "gap_p50_ns", I(sw_hist_quantile(&S->race_gap_ns, 0.5)));
 	json_object_set_new(race, "gap_max_ns", I(S->race_gap_ns.count ? S->race_gap_ns.max : 0));
 	json_object_set_new(res, "race", race);
+	json_object_set_new(res, "attributes", attrs_json(S));
+	const struct sw_deleg *D = &S->deleg;
+	json_object_set_new(res, "delegations", json_pack("{s:s?,s:s?,s:b,s:o,s:o,s:o}",
+		"scenario", D->scenario[0] ? D->scenario : NULL,
+		"scenario_note", D->note[0] ? D->note : NULL, "traced", D->traced,
+		"granted", D->traced ? I(D->granted) : json_null(),
+		"recalls", D->traced ? I(D->recalls) : json_null(),
+		"returns", D->traced ? I(D->returns) : json_null()));
 	if (S->has_kread)
 		json_object_set_new(res, "kread", kreaders(S, 1));
 	json_object_set_new(root, "results", res);

@@ -51,6 +51,43 @@ void sw_fmt_summary_row(FILE *f, const struct sw_runrow *r)
 		t[2], u, o, dv, cv, k, tr);
 }
 
+static void count_cell(char *b, int len, int64_t v)
+{
+	if (v < 0)
+		snprintf(b, len, "-");
+	else
+		snprintf(b, len, "%lld", (long long)v);
+}
+
+/* Per run: what revealed the stores (the v4 target's replies carry both
+ * the change attribute and ctime), the equal ctimes, the queries. */
+static void attrs_rows(FILE *f, const struct sw_runrow *rows, int n)
+{
+	fprintf(f, "\n%-11s %-20s %7s %8s %5s\n", "", "revealed (v4 target)", "equal", "queries",
+		"multi-");
+	fprintf(f, "%-11s %6s %6s %6s %7s %8s %5s\n", "", "change", "ctime", "both", "ctime",
+		"/s", "grain");
+	for (int i = 0; i < n; i++) {
+		const struct sw_runrow *r = &rows[i];
+		char lab[80], a[24], b[24], c[24], e[24], q[24];
+		snprintf(lab, sizeof(lab), "%s%s", r->label, r->partial ? "!" : "");
+		count_cell(a, sizeof(a), r->change_only);
+		count_cell(b, sizeof(b), r->ctime_only);
+		count_cell(c, sizeof(c), r->both);
+		count_cell(e, sizeof(e), r->equal_ctime);
+		if (r->query_hz >= 0)
+			snprintf(q, sizeof(q), "%.1f", r->query_hz);
+		else
+			snprintf(q, sizeof(q), "%s", r->query_hz == -2 ? "wire" : "-");
+		if (strlen(lab) > LABEL_W) {
+			fprintf(f, "%.72s\n", lab);
+			lab[0] = 0;
+		}
+		fprintf(f, "%-*s %6s %6s %6s %7s %8s %5s\n", LABEL_W, lab, a, b, c, e, q,
+			r->multigrain < 0 ? "-" : r->multigrain ? "yes" : "no");
+	}
+}
+
 void sw_fmt_summary_text(FILE *f, const struct sw_runrow *rows, int n, unsigned dims)
 {
 	char by[64] = "";
@@ -70,6 +107,7 @@ void sw_fmt_summary_text(FILE *f, const struct sw_runrow *rows, int n, unsigned 
 		"max", "uncv", "p50", "default", "cto", "/1k", "trap");
 	for (int i = 0; i < n; i++)
 		sw_fmt_summary_row(f, &rows[i]);
+	attrs_rows(f, rows, n);
 	struct sw_repeat g[SW_REPEAT_GROUPS];
 	int ng = sw_runrow_repeats(rows, n, g, SW_REPEAT_GROUPS);
 	if (ng)
@@ -110,7 +148,13 @@ void sw_fmt_summary_text(FILE *f, const struct sw_runrow *rows, int n, unsigned 
 	      "  r replay of the Linux client's rules.  upd/1k: timestamp\n"
 	      "  updates per 1000 stores.  emul-trap: p50 of the emulator's own\n"
 	      "  write-fault trap (userfaultfd + futimens), emulated rows only:\n"
-	      "  a cost of the emulation, not of any kernel.\n", f);
+	      "  a cost of the emulation, not of any kernel.\n"
+	      "revealed: stores whose first differing v4 reply moved the change\n"
+	      "  attribute alone, ctime alone, or both.  equal ctime: faulting\n"
+	      "  stores (native) or updates (emulated) that left ctime as it\n"
+	      "  was.  queries/s: the file's planned GETATTRs (probe + kernel\n"
+	      "  readers); on a multigrain fs each query makes the next stamp\n"
+	      "  fine-grained.  -: not measured or not recorded.\n", f);
 	int any_partial = 0;
 	for (int i = 0; i < n; i++)
 		any_partial |= rows[i].partial;
@@ -165,6 +209,19 @@ json_t *sw_summary_rows_json(const struct sw_runrow *rows, int n)
 		json_object_set_new(o, "updates_per_1k", json_real(r->updates_per_1k));
 		json_object_set_new(o, "emul_trap_p50_us", r->trap_p50_ns < 0 ? json_null()
 				    : json_real((double)r->trap_p50_ns / 1e3));
+		json_object_set_new(o, "revealed_change_only", r->change_only < 0 ? json_null()
+				    : json_integer((json_int_t)r->change_only));
+		json_object_set_new(o, "revealed_ctime_only", r->ctime_only < 0 ? json_null()
+				    : json_integer((json_int_t)r->ctime_only));
+		json_object_set_new(o, "revealed_both", r->both < 0 ? json_null()
+				    : json_integer((json_int_t)r->both));
+		json_object_set_new(o, "equal_ctime", r->equal_ctime < 0 ? json_null()
+				    : json_integer((json_int_t)r->equal_ctime));
+		json_object_set_new(o, "query_rate_hz", r->query_hz < 0 ? json_null()
+				    : json_real(r->query_hz));
+		json_object_set_new(o, "query_rate_wire", json_boolean(r->query_hz == -2));
+		json_object_set_new(o, "multigrain", r->multigrain < 0 ? json_null()
+				    : json_boolean(r->multigrain));
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(root, "rows", arr);

@@ -215,6 +215,78 @@ static void consistency(FILE *f, const struct sw_summary *S)
 	}
 }
 
+/* The scenario and the delegations nfsd traced: a scenario's reason
+ * rather than a row of zeros; a contradiction said as one. */
+static void deleg_text(FILE *f, const struct sw_deleg *D)
+{
+	char b[512], c[128] = "nfsd's delegation events not traced";
+	if (!D->scenario[0] && !D->traced)
+		return;
+	if (D->traced)
+		snprintf(c, sizeof(c), "nfsd traced %lld grants, %lld recalls, %lld returns",
+			 (long long)D->granted, (long long)D->recalls, (long long)D->returns);
+	if (!strcmp(D->scenario, "deleg-none") && D->traced && D->granted)
+		snprintf(b, sizeof(b), "scenario deleg-none expected no delegation (%s), saw one: %s",
+			 D->note, c);
+	else if (D->scenario[0])
+		snprintf(b, sizeof(b), "scenario %s: %s; %s", D->scenario, D->note, c);
+	else
+		snprintf(b, sizeof(b), "%s", c);
+	kv(f, "deleg", b);
+}
+
+/* What revealed the stores (the v4 target: ctime and the change
+ * attribute in one reply), the equal ctimes, the queries of the file. */
+static void attrs_text(FILE *f, const struct sw_summary *S)
+{
+	const struct sw_reveal *A = &S->attrs;
+	char b[1024], r[160], w[64];
+	if (A->obs >= 0)
+		snprintf(b, sizeof(b), "of %llu stores %s revealed: the change attribute only "
+			 "%llu, ctime only %llu, both %llu, neither %llu",
+			 (unsigned long long)A->revealed, S->obs[A->obs].name,
+			 (unsigned long long)A->change_only, (unsigned long long)A->ctime_only,
+			 (unsigned long long)A->both, (unsigned long long)A->other);
+	else
+		snprintf(b, sizeof(b), "no v4 target: the change attribute was not asked for");
+	kv(f, "reveal", b);
+	if (A->equal_ctime < 0)
+		snprintf(b, sizeof(b), "%s", A->equal_how);
+	else if (A->faults >= 0)
+		snprintf(b, sizeof(b), "%lld of %lld faulting stores left ctime as it was (%s)",
+			 (long long)A->equal_ctime, (long long)A->faults, A->equal_how);
+	else
+		snprintf(b, sizeof(b), "%lld (%s)", (long long)A->equal_ctime, A->equal_how);
+	kv(f, "eq ctime", b);
+	if (A->query_hz == -1)
+		snprintf(b, sizeof(b), "not recorded");
+	else {
+		if (A->probe_hz >= 0)
+			snprintf(r, sizeof(r), "%g/s per target (every %g ms: the floor of its "
+				 "resolution)", A->probe_hz, 1e3 / A->probe_hz);
+		else
+			snprintf(r, sizeof(r), "%s", A->probe_hz == -2 ? "wire speed" : "none");
+		snprintf(w, sizeof(w), A->query_hz >= 0 ? "%.1f/s" : "wire speed", A->query_hz);
+		snprintf(b, sizeof(b), "%s planned: probe %s x %d, kernel readers %.1f/s",
+			 w, r, A->probe_targets, A->readers_hz);
+	}
+	if (A->probe_achieved_hz >= 0) {
+		size_t n = strlen(b);
+		snprintf(b + n, sizeof(b) - n, "; %s replied %.1f/s", S->obs[0].name,
+			 A->probe_achieved_hz);
+	}
+	if (A->writer_stats == 1) {
+		size_t n = strlen(b);
+		snprintf(b + n, sizeof(b) - n, "; the writer stat-ed the file after every store");
+	}
+	kv(f, "queries", b);
+	if (A->multigrain >= 0) {
+		snprintf(b, sizeof(b), "%s (%s)", A->multigrain ? "yes" : "no", A->multigrain_how);
+		kv(f, "multigr", b);
+	}
+	deleg_text(f, &S->deleg);
+}
+
 int sw_fmt_text(FILE *f, const struct sw_summary *S)
 {
 	char b[1024], d1[16], d2[16];
@@ -261,6 +333,7 @@ int sw_fmt_text(FILE *f, const struct sw_summary *S)
 			O->name, (unsigned long long)O->race_attr_hits,
 			(unsigned long long)O->race_read_hits, d1);
 	}
+	attrs_text(f, S);
 	consistency(f, S);
 	for (int j = 0; j < S->nkread; j++) {
 		fprintf(f, "Kernel mount kread-%d: %llu reads of page %llu (stores to it\n"

@@ -91,6 +91,48 @@ struct sw_fault { /* one entry of the run folder's faults.json */
 	uint64_t stores;         /* stores with t_s in [t_start, t_end] */
 };
 
+/* What revealed the stores, the equal ctimes, the queries of the file
+ * (attrs.c, after the pass). */
+struct sw_reveal {
+	int obs;                 /* the observer whose replies carry both
+				    ctime and the change attribute (the first
+				    v4 target), -1 none */
+	uint64_t revealed;       /* stores its first differing reply revealed */
+	uint64_t change_only, ctime_only, both, other; /* which of the change
+				    attribute and ctime moved in that reply
+				    (other: neither, mtime or size alone) */
+	int64_t equal_ctime;     /* native: faulting stores whose fault left
+				    ctime as it was; emulated: updates that
+				    left mtime and ctime equal; -1 unknown */
+	int64_t faults;          /* native: faulting stores; -1 emulated */
+	char equal_how[200];     /* how equal_ctime was counted, or why not */
+	double query_hz;         /* planned queries of the file per second
+				    from the client (probe + kernel readers;
+				    meta.json query_rate_hz); -1 not recorded,
+				    -2 wire speed (the probe flat out) */
+	double probe_hz;         /* per probe target, planned; -1 none, -2 wire */
+	int probe_targets;
+	double readers_hz;       /* the kernel readers' planned GETATTRs per
+				    second, -1 not recorded */
+	double probe_achieved_hz; /* the first probe target's replies per
+				    second over its span, -1 none */
+	int multigrain;          /* the server's fs gives fine-grained ctimes
+				    after a query: 1, 0, -1 not recorded */
+	char multigrain_how[160];
+	int writer_stats;        /* the native writer stat-ed the file right
+				    after each store (a query on the server
+				    itself): 1, 0; -1 not native or unknown */
+};
+
+/* The run's scenario (vm run --scenario, meta.json) and what nfsd traced
+ * of delegations on the server (server/trace.txt, the whole run). */
+struct sw_deleg {
+	char scenario[32];       /* "" none, "deleg-none", ... */
+	char note[160];          /* what the scenario sets up (meta.json) */
+	int traced;              /* nfsd's delegation events were enabled */
+	int64_t granted, recalls, returns; /* events counted */
+};
+
 struct sw_summary {
 	/* identity (from the logs' headers and meta) */
 	char run_dir[SW_PATHLEN];
@@ -125,6 +167,13 @@ struct sw_summary {
 	uint64_t stores, traps, updates, upd_cause[10];
 	uint64_t spurious, collisions, cleans, syncs, munmaps;
 	struct sw_hist trap_ns, upd_cost_ns;
+	uint64_t traps_updated;  /* faulting stores whose own update the
+				    writer logged (SW_STORE_UPDATED) */
+	int64_t store_mono_lo_ns, store_mono_hi_ns; /* the first store's
+				    t_before, the last's t_after: the writer's
+				    CLOCK_MONOTONIC ns (0: no store) */
+	struct sw_reveal attrs;  /* attrs.c */
+	struct sw_deleg deleg;   /* attrs.c */
 	uint64_t race_stores;    /* stores whose own trap update preceded them */
 	struct sw_hist race_gap_ns; /* t_s - t_update of those */
 	struct sw_fig truth;
@@ -226,6 +275,10 @@ struct sw_analyze_opts {
  * S->fault), 3 (partial: S->prob says why), 2 (bad input: nothing to report, S->prob[0] says why) or 1. */
 int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 	       struct sw_summary *S);
+
+/* After the pass: S->attrs from the observers, the writer's faults,
+ * server/trace.txt and meta.json of dir (attrs.c). */
+void sw_attrs_finish(struct sw_summary *S, const char *dir);
 
 /* faults.json of dir into S (after the clock is known; faults.c). */
 void sw_faults_load(struct sw_summary *S, const char *dir);

@@ -82,6 +82,8 @@ static void writer_meta(struct sw_summary *S, const char *meta)
 		argv_of(m, S->cmdline, sizeof(S->cmdline));
 	S->synthetic = json_is_true(json_object_get(m, "synthetic"));
 	S->emulated = json_is_true(json_object_get(m, "emulated"));
+	v = json_object_get(m, "native_fstat_around_store");
+	S->attrs.writer_stats = S->emulated || !json_is_boolean(v) ? -1 : json_is_true(v);
 	fs = json_object_get(m, "filesystem");
 	str_of(fs, "type", S->fs, sizeof(S->fs));
 	str_of(fs, "mount_options", S->fs_opts, sizeof(S->fs_opts));

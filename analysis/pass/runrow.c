@@ -65,6 +65,17 @@ void sw_runrow_fill(const struct sw_summary *S, struct sw_runrow *r)
 	r->observed_p50_ns = S->nobs ? sw_fig_quantile(&S->obs[0].fig, 0.5) : -2;
 	r->vers = S->nobs ? S->obs[0].vers : 0;
 	r->resolution_ns = S->nobs ? S->obs[0].resolution_ns : -1;
+	const struct sw_reveal *A = &S->attrs;
+	r->change_only = A->obs >= 0 ? (int64_t)A->change_only : -1;
+	r->ctime_only = A->obs >= 0 ? (int64_t)A->ctime_only : -1;
+	r->both = A->obs >= 0 ? (int64_t)A->both : -1;
+	r->equal_ctime = A->equal_ctime;
+	r->query_hz = A->query_hz;
+	r->multigrain = A->multigrain;
+	if (A->query_hz >= 0)
+		snprintf(r->query, sizeof(r->query), "q=%.1f/s", A->query_hz);
+	else if (A->query_hz == -2)
+		snprintf(r->query, sizeof(r->query), "q=wire");
 	pick_views(S, r->vers, r);
 	r->updates_per_1k = S->stores ? 1000.0 * (double)S->updates / (double)S->stores : 0;
 	r->trap_p50_ns = S->emulated && S->traps ? sw_hist_quantile(&S->trap_ns, 0.5) : -2;
@@ -163,7 +174,8 @@ int sw_runrow_repeats(const struct sw_runrow *rows, int n, struct sw_repeat *g, 
 
 const char *sw_runrow_dim_name(int dim)
 {
-	static const char *const n[SW_DIM_N] = { "policy", "workload", "fs", "kernel" };
+	static const char *const n[SW_DIM_N] = { "policy", "workload", "fs", "kernel",
+						  "query rate" };
 	return dim >= 0 && dim < SW_DIM_N ? n[dim] : "?";
 }
 
@@ -173,6 +185,7 @@ static const char *dim_value(const struct sw_runrow *r, int dim)
 	case SW_DIM_POLICY: return r->policy;
 	case SW_DIM_WORKLOAD: return r->workload;
 	case SW_DIM_FS: return r->fs;
+	case SW_DIM_QUERY: return r->query;
 	default: return r->kernel;
 	}
 }

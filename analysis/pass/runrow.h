@@ -25,7 +25,10 @@ struct sw_view { /* one client view: a window p50 and where it comes from */
 };
 
 enum sw_runrow_dim { /* what can tell runs apart (the row's label) */
-	SW_DIM_POLICY = 0, SW_DIM_WORKLOAD, SW_DIM_FS, SW_DIM_KERNEL, SW_DIM_N
+	SW_DIM_POLICY = 0, SW_DIM_WORKLOAD, SW_DIM_FS, SW_DIM_KERNEL,
+	SW_DIM_QUERY,            /* the planned query rate ("q=100/s"): on a
+				    multigrain kernel part of what is measured */
+	SW_DIM_N
 };
 
 struct sw_runrow {
@@ -48,6 +51,17 @@ struct sw_runrow {
 				    not emulated, -3 measured in a TCG guest
 				    (set by the mail: no absolute latency) */
 	int64_t resolution_ns;   /* probe 0's resolution, -1 none */
+	int64_t change_only, ctime_only, both; /* stores the v4 target saw
+				    revealed by the change attribute alone,
+				    ctime alone, both (one reply); -1: no v4
+				    target */
+	int64_t equal_ctime;     /* faults (native) or updates (emulated)
+				    that left ctime as it was; -1 unknown */
+	double query_hz;         /* planned queries of the file per second
+				    (probe + kernel readers); -1 not
+				    recorded, -2 wire speed */
+	int multigrain;          /* the server's fs: 1, 0, -1 not recorded */
+	char query[32];          /* "q=2.7/s", "q=wire", "" not recorded */
 	char same[1024];         /* policy|workload|fs|kernel| and the run's
 				    command without --out, --log and --seed
 				    and their values: runs with equal ones

@@ -361,8 +361,12 @@ static void on_store(struct pass *P, const struct sw_rec_store *s, int own_trap)
 	S->stores++;
 	if (s->flags & SW_STORE_TRAPPED) {
 		S->traps++;
+		S->traps_updated += !!(s->flags & SW_STORE_UPDATED);
 		sw_hist_add(&S->trap_ns, s->trap_ns);
 	}
+	if (!S->store_mono_lo_ns)
+		S->store_mono_lo_ns = s->t_before_mono_ns;
+	S->store_mono_hi_ns = s->t_after_mono_ns;
 	if (own_trap && P->have_trap) {
 		own = 1;
 		P->have_trap = 0;
@@ -718,6 +722,7 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 	}
 	memset(S, 0, sizeof(*S));
 	S->file_changed_ns = S->file_read_ns = S->settle_ns = -1;
+	S->attrs.writer_stats = -1;
 	sw_hist_init(&S->trap_ns);
 	sw_hist_init(&S->upd_cost_ns);
 	sw_hist_init(&S->race_gap_ns);
@@ -739,6 +744,7 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 	}
 	writer_pass(P, &wr);
 	check_observers(S);
+	sw_attrs_finish(S, run_dir);
 	sw_faults_finish(S);
 	rc = S->partial ? 3 : S->nfaults ? 4 : 0;
 out:

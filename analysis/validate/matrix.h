@@ -20,19 +20,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "srvtrace.h"
+
 #define SW_MX_NONE INT64_MIN
 #define SW_MX_MAX 16 /* kernels, fs, workloads given */
 
-/* server/trace.txt of a run (vm/guest/server.sh: the guest's tracefs). */
-struct sw_mx_trace {
-	int ts_traced;      /* timestamp:* events were enabled (6.13+) */
-	int nfsd_traced;    /* nfsd delegation/recall events were enabled */
-	int64_t ctime_sets; /* ctime_ns_xchg + inode_set_ctime_to_ts */
-	int64_t ctime_skip; /* ctime_xchg_skip: the same value again */
-	int64_t queries;    /* fill_mg_cmtime: a getattr that marked ctime queried */
-	int64_t deleg_granted, deleg_recalls, deleg_returns;
-	char nfsd_events[160]; /* the nfsd event names seen, comma-separated */
-};
 
 /* server/nfsd-states.txt, sampled ~1 s apart (samples < 0: no file) */
 struct sw_mx_deleg {
@@ -51,7 +43,7 @@ struct sw_mx_cell {
 	json_t *explained, *revealed_by;          /* owned copies */
 	int has_deleg;
 	struct sw_mx_deleg deleg;
-	struct sw_mx_trace trace;
+	struct sw_srvtrace trace; /* server/trace.txt */
 };
 
 /* One writer run with no NFS client at all (before knfsd serves anyone):
@@ -59,7 +51,7 @@ struct sw_mx_cell {
 struct sw_mx_quiet {
 	char kernel[96], kernel_name[32], fs[16], mode[16], workload[16], run[256];
 	int64_t stores, faulting_stores, stat_updates;
-	struct sw_mx_trace trace;
+	struct sw_srvtrace trace; /* server/trace.txt */
 	int64_t equal_stamps; /* faults that left ctime as it was, SW_MX_NONE unknown */
 	const char *how;      /* how equal_stamps was counted */
 };
@@ -82,7 +74,6 @@ struct sw_matrix {
 int sw_matrix_init(struct sw_matrix *M, const char *out, const char *kernels,
 		   const char *fs, const char *workloads, char *err, size_t n);
 int sw_matrix_load(struct sw_matrix *M, char *err, size_t n);
-int sw_mx_trace_load(const char *path, int64_t lo_ns, int64_t hi_ns, struct sw_mx_trace *t);
 void sw_matrix_free(struct sw_matrix *M);
 int sw_matrix_addstr(char ***v, int *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

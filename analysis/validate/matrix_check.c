@@ -89,7 +89,7 @@ static void check_pair(struct chk *C, const struct sw_mx_cell *c3, const struct 
 	      "%s %s: expected the v4 target (change) to miss no more stores than v3 (ctime), saw "
 	      "%lld against %lld", k, fs, ll(c4->observed_unseen), ll(c3->observed_unseen));
 	/* delegations: the trace and nfsd's state list must agree */
-	const struct sw_mx_trace *t = &c4->trace;
+	const struct sw_srvtrace *t = &c4->trace;
 	check(C, t->nfsd_traced, "%s %s: expected nfsd's delegation events traced in the server "
 	      "guest (server/trace.txt), saw none enabled", k, fs);
 	if (t->nfsd_traced && c4->has_deleg && c4->deleg.with_delegation)

@@ -26,7 +26,7 @@ static json_t *jstrs(char **v, int n)
 	return a;
 }
 
-static json_t *trace_json(const struct sw_mx_trace *t)
+static json_t *trace_json(const struct sw_srvtrace *t)
 {
 	return json_pack("{s:b,s:I,s:I,s:I,s:b,s:I,s:I,s:I,s:s}", "timestamp_traced", t->ts_traced,
 			 "ctime_sets", (json_int_t)t->ctime_sets, "ctime_unchanged_sets",

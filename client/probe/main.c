@@ -31,7 +31,10 @@ static void usage(FILE *f)
 	fputs("usage: stalewin-probe --url URL [--url URL ...] --log PATH [options]\n"
 	      "  URL: nfs://HOST/EXPORT/FILE?version=3|4&nfsport=N&mountport=M\n"
 	      "  --duration SEC        run length (default 10; 0 = until SIGINT/SIGTERM)\n"
-	      "  --rate N              GETATTRs/s per target (default 0 = flat out)\n"
+	      "  --rate N|wire         GETATTRs/s per target, above 0 and at most 1000 (default\n"
+	      "                        100: every 10 ms, the floor of its resolution),\n"
+	      "                        or wire: flat out (on a multigrain server every query\n"
+	      "                        makes the next ctime fine-grained: it changes what it sees)\n"
 	      "  --depth N             GETATTRs in flight per target (default 1)\n"
 	      "  --read-page N[,N...]  pages to READ (stamp at offset 0 decoded)\n"
 	      "  --read-every K        one READ every K GETATTRs (default 1 with --read-page)\n"
@@ -114,6 +117,7 @@ static void parse_args(int argc, char **argv, struct probe_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->duration_s = 10;
+	o->rate = PROBE_RATE_DEFAULT;
 	o->depth = 1;
 	o->timeout_ms = 1000;
 	o->connect_timeout_ms = 5000;
@@ -135,8 +139,13 @@ static void parse_args(int argc, char **argv, struct probe_opts *o)
 				BAD("--duration: expected seconds >= 0, saw '%s'", optarg);
 			break;
 		case 'r':
-			if (sw_parse_double(optarg, 0, 1e7, &o->rate))
-				BAD("--rate: expected GETATTRs/s >= 0, saw '%s'", optarg);
+			if (!strcmp(optarg, "wire"))
+				o->rate = 0;
+			else if (sw_parse_double(optarg, 0, 1e300, &o->rate) || !(o->rate > 0) ||
+				 o->rate > PROBE_RATE_MAX)
+				BAD("--rate: expected GETATTRs/s per target above 0 and at most %d (it paces "
+				    "with poll()'s 1 ms: faster is 'wire'), or 'wire' (flat out), saw '%s'",
+				    PROBE_RATE_MAX, optarg);
 			break;
 		case 'D':
 			if (sw_parse_u64(optarg, 10, 0, 1, 1024, &v))

@@ -28,6 +28,13 @@
 #include "swlog.h"
 
 #define PROBE_MAX_TARGETS 16
+/* --rate: GETATTRs/s per target.  The loop waits in poll(), whose
+ * timeout is whole ms, so above 1000/s it cannot pace evenly: flat out is
+ * asked for as 'wire'.  The default, 100/s, is a poll every 10 ms (the
+ * floor of the observed window's resolution) and, on a multigrain server
+ * (6.13+), a query of ctime every 10 ms rather than ~10,000. */
+#define PROBE_RATE_MAX 1000
+#define PROBE_RATE_DEFAULT 100.0
 #define PROBE_MAX_PAGES 64
 #define PROBE_FH_MAX 128
 
@@ -37,7 +44,8 @@ struct probe_opts {
 	const char *log_path;       /* --log */
 	int force;                  /* --force: overwrite the log */
 	double duration_s;          /* --duration, 0 = until a signal */
-	double rate;                /* --rate GETATTR/s per target, 0 = flat out */
+	double rate;                /* --rate GETATTR/s per target, 0 = wire
+				       (flat out) */
 	unsigned depth;             /* --depth GETATTRs in flight per target */
 	uint64_t read_page[PROBE_MAX_PAGES]; /* --read-page */
 	unsigned nread_page;

@@ -28,3 +28,18 @@ nothing_left() {
 	left=$(sw_procs_naming "$w" "$run")
 	[ -z "$left" ] || fail "processes of the run still alive:$left"
 }
+
+# vm_needs_bins BIN...: each BIN (a path under $b) built, else fail
+vm_needs_bins() {
+	local t
+	for t in "$@"; do [ -x "$b/$t" ] || fail "$b/$t is not built"; done
+}
+
+# vm_test_dir NAME KEEP...: T = a new /tmp/sw-NAME.XXXXXX, removed at
+# exit; with SW_TEST_KEEP=DIR the entries KEEP of T are copied there first
+vm_test_dir() {
+	T=$(mktemp -d "/tmp/sw-$1.XXXXXX")
+	shift
+	_vm_keep="$*"
+	trap '[ -z "${SW_TEST_KEEP:-}" ] || (cd "$T" && cp -a $_vm_keep "$SW_TEST_KEEP/" 2>/dev/null); rm -rf "$T"' EXIT
+}

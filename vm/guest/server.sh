@@ -145,6 +145,12 @@ while [ $k -le $SW_NEXP ]; do
 	: >"$f" && truncate -s "$SW_SIZE" "$f" || fail "cannot create $f on $fs"
 	[ "$fs" = ext4 ] && cat /proc/fs/jbd2/vda-8/info >"$d/server/jbd2-before.txt" 2>/dev/null
 	cat /proc/sys/vm/dirty_writeback_centisecs /proc/sys/vm/dirty_expire_centisecs >"$d/server/vm-sysctl.txt" 2>/dev/null
+	# --scenario deleg-none: a local writer holds the file open for write
+	# from before any client opens it (knfsd then grants no read
+	# delegation) to the writer's end (vm/scenario.sh)
+	[ "$SW_SCENARIO" = deleg-none ] && exec 9<>"$f"
+	# multigrain? (a stat: observed, vm/query.sh records it)
+	sw_trace_mg "$f" "$fs" >"$d/server/multigrain.txt"
 	# tracepoints on this file from before the client opens it
 	sw_trace_start "$(stat -c %i "$f")" sets
 	# its NFS fileid, for the client's tracepoints (trace.sh)
@@ -193,6 +199,7 @@ while [ $k -le $SW_NEXP ]; do
 	echo $rc >"$d/server/writer.rc"
 	[ $rc -eq 0 ] || echo "server: [$disp] stalewin-writer exit $rc: $(tail -n 2 "$d/server/writer.out" | tr '\n' ' ')"
 	sw_trace_stop "$d/server/trace.txt"
+	[ "$SW_SCENARIO" = deleg-none ] && exec 9>&-
 	[ "$fs" = ext4 ] && cat /proc/fs/jbd2/vda-8/info >"$d/server/jbd2-after.txt" 2>/dev/null
 	echo done >"$d/sync/server.done"
 	[ -e /sw/stop ] && stopped

@@ -53,6 +53,31 @@ sw_trace_start() { # INODE [sets]
 	done
 	echo 1 >$SW_TR/tracing_on
 }
+# sw_trace_mg FILE FS: is FILE's ctime multigrain (6.13+, and FS opts in)?
+# Observed rather than assumed from the version: a stat of the file fires
+# timestamp:fill_mg_cmtime only on a multigrain inode.  Prints "yes|no|
+# unknown HOW" (vm/query.sh puts it in meta.json).  The stat is a query:
+# run it before the writer's set-up (which stats the file anyway).
+sw_trace_mg() { # FILE FS
+	local e=$SW_TR/events/timestamp/fill_mg_cmtime
+	sw_trace_ok || { echo "unknown: no tracefs in the server guest"; return 0; }
+	[ -d $e ] || { echo "no: kernel $(uname -r) has no timestamp:fill_mg_cmtime event (multigrain came in 6.13)"; return 0; }
+	echo 0 >$SW_TR/tracing_on
+	echo >$SW_TR/set_event
+	: >$SW_TR/trace
+	echo "ino == $(stat -c %i "$1")" >$e/filter 2>/dev/null
+	echo 1 >$e/enable && echo 1 >$SW_TR/tracing_on
+	stat "$1" >/dev/null
+	echo 0 >$SW_TR/tracing_on
+	echo 0 >$e/enable
+	echo 0 >$e/filter 2>/dev/null
+	if grep -q fill_mg_cmtime $SW_TR/trace; then
+		echo "yes: a stat of the file fired timestamp:fill_mg_cmtime (kernel $(uname -r), $2)"
+	else
+		echo "no: a stat of the file fired no timestamp:fill_mg_cmtime: $2 does not opt in (kernel $(uname -r))"
+	fi
+	: >$SW_TR/trace
+}
 # The client guest's: when its NFS client took its jiffies for the file
 # (the replay of a kept-open reader turns on whether a GETATTR
 # or READ went out before or after a tick).  fs/nfs/inode.c, 6.1:

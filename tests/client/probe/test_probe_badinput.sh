@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Description: bad input against a real ganesha: a missing file, a missing
 # export, a directory instead of a file, NFSv4 sent to the MOUNT port, a
-# port nobody listens on, an unknown host, a malformed URL, an existing log.
+# port nobody listens on, an unknown host, a malformed URL, an existing log,
+# a --rate of 0 or above the probe's limit.
 # Each must give exactly one line on stderr naming the problem and exit 2
 # (input) or 1 (no usable answer within --connect-timeout-ms), within a
 # bounded time, never a crash or a hang; the log, when created, must end
@@ -48,4 +49,12 @@ expect 2 "nfs://" "http://127.0.0.1/sw0/f"
 touch "$T/exists.log"
 rc=0; "$probe" --url "$base/f" --log "$T/exists.log" --quiet 2>"$T/b.err" || rc=$?
 [ $rc = 2 ] && grep -q -- "--force" "$T/b.err" || fail "existing log: exit $rc, stderr $(cat "$T/b.err")"
-sw_done "$n URLs + existing log"
+# --rate 0 and above the probe's pacing limit (1000/s): exit 2, naming
+# what was expected and what was seen, before any request
+for r in 0 5000 -3; do
+	rc=0; "$probe" --url "$base/f" --log "$T/r$r.log" --rate "$r" --quiet 2>"$T/b.err" || rc=$?
+	[ $rc = 2 ] && grep -q "expected GETATTRs/s per target above 0 and at most 1000.*saw '$r'" "$T/b.err" ||
+		fail "--rate $r: expected exit 2 naming the limit and '$r', saw exit $rc: $(cat "$T/b.err")"
+	[ ! -e "$T/r$r.log" ] || fail "--rate $r: a log was created before the input was checked"
+done
+sw_done "$n URLs + existing log + bad --rate"

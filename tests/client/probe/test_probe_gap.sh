@@ -14,7 +14,7 @@
 
 echo data > "$T/exp/f"
 gns_up
-start_probe --url "$U3" --url "$U4" --depth 4 --timeout-ms 300 --duration 0
+start_probe --url "$U3" --url "$U4" --rate wire --depth 4 --timeout-ms 300 --duration 0
 wait_for 10 '$1=="ATTR" && $5==0 {ok[$2]=1} END {exit !(ok[0] && ok[1])}' ||
 	fail "no successful GETATTR from both targets within 10 s: $(cat "$T/probe.err")"
 "$gns" kill --state "$T/st"
