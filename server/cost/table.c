@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/* table.c - cost rows side by side, ratios and findings (row.h). */
+#include "row.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *str(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "?";
+}
+
+/* a number, or NAN for null or missing */
+static double num(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* Same kernel, filesystem, thread count, query and spacing. */
+static int same_group(json_t *a, json_t *b)
+{
+	return !strcmp(str(a, "kernel"), str(b, "kernel")) &&
+	       !strcmp(str(a, "fs"), str(b, "fs")) &&
+	       !strcmp(str(a, "query"), str(b, "query")) &&
+	       num(a, "threads") == num(b, "threads") &&
+	       json_is_true(json_object_get(a, "spaced")) ==
+		       json_is_true(json_object_get(b, "spaced"));
+}
+
+/* The group's baseline: its eager row, else its stock row, else NULL. */
+static json_t *baseline(json_t *rows, json_t *row)
+{
+	static const char *const base[2] = { "eager", "stock" };
+	size_t i;
+	int b;
+	json_t *r;
+
+	for (b = 0; b < 2; b++)
+		json_array_foreach(rows, i, r)
+			if (same_group(r, row) && !strcmp(str(r, "policy"), base[b]))
+				return r;
+	return NULL;
+}
+
+static json_t *ratio(double a, double b)
+{
+	if (isnan(a) || isnan(b) || b <= 0)
+		return json_null();
+	return json_real(round(a / b * 100.0) / 100.0);
+}
+
+/* "N x fewer", "N x more", "the same", "none against N" */
+static void compare_words(char *buf, size_t len, double v, double base)
+{
+	if (v == base)
+		snprintf(buf, len, "the same");
+	else if (v == 0)
+		snprintf(buf, len, "none");
+	else if (v < base)
+		snprintf(buf, len, "%.1fx fewer", base / v);
+	else
+		snprintf(buf, len, "%.1fx more", base > 0 ? v / base : INFINITY);
+}
+
+/* One sentence on a per-1000 count of row against its baseline. */
+static void count_finding(json_t *out, json_t *row, json_t *base, const char *key,
+			  const char *what)
+{
+	double v = num(row, key), b = num(base, key);
+	char words[64], line[512];
+
+	if (isnan(v) || isnan(b))
+		return;
+	compare_words(words, sizeof(words), v, b);
+	snprintf(line, sizeof(line), "%s, %s, %d thread(s), query %s: %s: %.1f %s per "
+		 "1000 stores against %s's %.1f (%s)", str(row, "kernel"), str(row, "fs"),
+		 (int)num(row, "threads"), str(row, "query"), str(row, "policy"), v, what,
+		 str(base, "policy"), b, words);
+	json_array_append_new(out, json_string(line));
+}
+
+/* A row whose stores were not each exactly one fault: said, not hidden. */
+static void fault_finding(json_t *out, json_t *row)
+{
+	char line[512];
+
+	if (json_is_true(json_object_get(row, "faults_exact")))
+		return;
+	snprintf(line, sizeof(line), "%s, %s, %s, %d thread(s): %.0f stores took %.0f "
+		 "faults, %.0f of them exactly one: the latency covers those only",
+		 str(row, "kernel"), str(row, "fs"), str(row, "policy"),
+		 (int)num(row, "threads"), num(row, "stores"), num(row, "faults"),
+		 num(row, "one_fault_stores"));
+	json_array_append_new(out, json_string(line));
+}
+
+json_t *sw_cost_findings(json_t *rows)
+{
+	json_t *out = json_array(), *row;
+	size_t i;
+
+	json_array_foreach(rows, i, row) {
+		json_t *base = baseline(rows, row);
+
+		fault_finding(out, row);
+		json_object_set_new(row, "fault_p50_vs_base",
+				    base ? ratio(num(row, "fault_p50_us"), num(base, "fault_p50_us")) : json_null());
+		json_object_set_new(row, "fault_p99_vs_base",
+				    base ? ratio(num(row, "fault_p99_us"), num(base, "fault_p99_us")) : json_null());
+		json_object_set_new(row, "handles_vs_base",
+				    base ? ratio(num(row, "handles_per_1k"), num(base, "handles_per_1k")) : json_null());
+		json_object_set_new(row, "pages_per_s_vs_base",
+				    base ? ratio(num(row, "pages_per_s"), num(base, "pages_per_s")) : json_null());
+		json_object_set_new(row, "baseline", base ? json_string(str(base, "policy")) : json_null());
+		if (!base || base == row)
+			continue;
+		count_finding(out, row, base, "updates_per_1k", "timestamp updates");
+		count_finding(out, row, base, "handles_per_1k", "journal handles");
+		count_finding(out, row, base, "commits_per_1k", "journal commits");
+		count_finding(out, row, base, "dirty_inode_per_1k", "inode dirtyings");
+	}
+	return out;
+}
+
+/* "12.3" or "-" for null, right-aligned in w columns */
+static void cell(FILE *f, double v, int w, int prec)
+{
+	if (isnan(v))
+		fprintf(f, " %*s", w, "-");
+	else
+		fprintf(f, " %*.*f", w, prec, v);
+}
+
+static void group_header(FILE *f, json_t *row)
+{
+	fprintf(f, "\n%s (%s), %s, %d thread(s), query %s%s\n", str(row, "kernel"),
+		str(row, "kernel_release"), str(row, "fs"), (int)num(row, "threads"),
+		str(row, "query"), json_is_true(json_object_get(row, "spaced")) ?
+		", stores a tick apart" : "");
+	if (json_is_true(json_object_get(row, "tcg")))
+		fprintf(f, "fault latency us: TCG: compare within this table only\n");
+	fprintf(f, "%-8s %7s %5s %7s %5s %7s %7s %5s %6s %6s %8s\n", "policy", "p50us",
+		"x", "p99us", "x", "maxus", "hdl/1k", "x", "cmt/1k", "upd/1k", "pages/s");
+}
+
+void sw_cost_text(FILE *f, json_t *rows, json_t *findings)
+{
+	json_t *row, *prev = NULL, *s;
+	size_t i;
+
+	json_array_foreach(rows, i, row) {
+		if (!prev || !same_group(prev, row))
+			group_header(f, row);
+		prev = row;
+		fprintf(f, "%-8s", str(row, "policy"));
+		cell(f, num(row, "fault_p50_us"), 7, 1);
+		cell(f, num(row, "fault_p50_vs_base"), 5, 2);
+		cell(f, num(row, "fault_p99_us"), 7, 1);
+		cell(f, num(row, "fault_p99_vs_base"), 5, 2);
+		cell(f, num(row, "fault_max_us"), 7, 0);
+		cell(f, num(row, "handles_per_1k"), 7, 1);
+		cell(f, num(row, "handles_vs_base"), 5, 2);
+		cell(f, num(row, "commits_per_1k"), 6, 1);
+		cell(f, num(row, "updates_per_1k"), 6, 1);
+		cell(f, num(row, "pages_per_s"), 8, 0);
+		fputc('\n', f);
+	}
+	fprintf(f, "\nx: against the group's %s row.  Counts per 1000 stores, as they are;"
+		"\n- : not measured (--json says why), never zero.\n",
+		"eager (or stock)");
+	if (json_array_size(findings))
+		fprintf(f, "\nFindings:\n");
+	json_array_foreach(findings, i, s)
+		fprintf(f, "- %s\n", json_string_value(s));
+}
