@@ -291,6 +291,7 @@ static int make_file(struct run *r, char *path, size_t len, char *err, size_t er
 {
 	size_t size = (size_t)r->cfg->threads * r->cfg->pages * r->page;
 	char *buf = malloc(size);
+	size_t off;
 	int fd;
 
 	snprintf(path, len, "%s/stalewin-cost.dat", r->cfg->dir);
@@ -303,7 +304,12 @@ static int make_file(struct run *r, char *path, size_t len, char *err, size_t er
 		return -1;
 	}
 	memset(buf, 0x5a, size);
-	if (pwrite(fd, buf, size, 0) != (ssize_t)size || fsync(fd)) {
+	/* a page a write: the page cache keeps order-0 folios, so each first
+	 * store is its own fault (a large folio is mapped whole by one) */
+	for (off = 0; off < size; off += (size_t)r->page)
+		if (pwrite(fd, buf + off, (size_t)r->page, (off_t)off) != r->page)
+			break;
+	if (off < size || fsync(fd)) {
 		snprintf(err, errlen, "fill %s (%zu bytes): %s", path, size, strerror(errno));
 		free(buf);
 		close(fd);

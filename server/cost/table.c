@@ -3,6 +3,7 @@
 #include "row.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *str(json_t *o, const char *k)
@@ -60,6 +61,8 @@ static void compare_words(char *buf, size_t len, double v, double base)
 		snprintf(buf, len, "the same");
 	else if (v == 0)
 		snprintf(buf, len, "none");
+	else if (base == 0)
+		snprintf(buf, len, "more, against none");
 	else if (v < base)
 		snprintf(buf, len, "%.1fx fewer", base / v);
 	else
@@ -98,10 +101,59 @@ static void fault_finding(json_t *out, json_t *row)
 	json_array_append_new(out, json_string(line));
 }
 
+static int policy_rank(const char *p)
+{
+	static const char *const order[] = { "eager", "stock", "deferred", "lang" };
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (!strcmp(p, order[i]))
+			return i;
+	return 4;
+}
+
+/* kernel, fs, query, spacing, threads, then eager, stock, deferred, lang */
+static int row_order(const void *x, const void *y)
+{
+	json_t *a = *(json_t *const *)x, *b = *(json_t *const *)y;
+	static const char *const keys[] = { "kernel", "fs", "query" };
+	double ta = num(a, "threads"), tb = num(b, "threads");
+	int i, c;
+
+	for (i = 0; i < 3; i++)
+		if ((c = strcmp(str(a, keys[i]), str(b, keys[i]))))
+			return c;
+	c = json_is_true(json_object_get(a, "spaced")) - json_is_true(json_object_get(b, "spaced"));
+	if (c)
+		return c;
+	if (ta != tb)
+		return ta < tb ? -1 : 1;
+	return policy_rank(str(a, "policy")) - policy_rank(str(b, "policy"));
+}
+
+/* rows in the table's order, in place */
+static void sort_rows(json_t *rows)
+{
+	size_t n = json_array_size(rows), i;
+	json_t **v = calloc(n ? n : 1, sizeof(*v));
+
+	if (!v)
+		return;
+	for (i = 0; i < n; i++)
+		v[i] = json_incref(json_array_get(rows, i));
+	qsort(v, n, sizeof(*v), row_order);
+	json_array_clear(rows);
+	for (i = 0; i < n; i++)
+		json_array_append_new(rows, v[i]);
+	free(v);
+}
+
 json_t *sw_cost_findings(json_t *rows)
 {
 	json_t *out = json_array(), *row;
 	size_t i;
+
+	sort_rows(rows);
 
 	json_array_foreach(rows, i, row) {
 		json_t *base = baseline(rows, row);
@@ -147,6 +199,29 @@ static void group_header(FILE *f, json_t *row)
 		"x", "p99us", "x", "maxus", "hdl/1k", "x", "cmt/1k", "upd/1k", "pages/s");
 }
 
+/* "- text" wrapped at 72 columns between words, continued by "  " */
+static void wrap(FILE *f, const char *text)
+{
+	const char *p = text, *lead = "- ";
+
+	while (*p) {
+		size_t n = strlen(p), cut = n;
+
+		if (n > 70) {
+			cut = 70;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = 70;
+		}
+		fprintf(f, "%s%.*s\n", lead, (int)cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+		lead = "  ";
+	}
+}
+
 void sw_cost_text(FILE *f, json_t *rows, json_t *findings)
 {
 	json_t *row, *prev = NULL, *s;
@@ -169,11 +244,10 @@ void sw_cost_text(FILE *f, json_t *rows, json_t *findings)
 		cell(f, num(row, "pages_per_s"), 8, 0);
 		fputc('\n', f);
 	}
-	fprintf(f, "\nx: against the group's %s row.  Counts per 1000 stores, as they are;"
-		"\n- : not measured (--json says why), never zero.\n",
-		"eager (or stock)");
+	fprintf(f, "\nx: the ratio to the group's eager (else stock) row.  Counts per"
+		"\n1000 stores, as they are; -: not measured (--json says why).\n");
 	if (json_array_size(findings))
 		fprintf(f, "\nFindings:\n");
 	json_array_foreach(findings, i, s)
-		fprintf(f, "- %s\n", json_string_value(s));
+		wrap(f, json_string_value(s));
 }
