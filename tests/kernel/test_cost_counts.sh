@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Description: `./stalewin cost` on the patched guest kernel, its counters
+# against workloads whose answer is known (stores a tick apart, a statx
+# after each, 1 and 2 threads, ext4 and tmpfs, eager and deferred):
+#   eager-handles     ext4, eager, 1 thread: one jbd2 handle per first
+#                     store to a clean page (the file is allocated before:
+#                     no allocation handle), one timestamp update per store;
+#   deferred-none     ext4, deferred, 1 thread: no handle and no update in
+#                     the fault path; the msync(MS_SYNC) after the stores
+#                     starts at least one handle and applies one update;
+#   tmpfs-null        tmpfs: the journal figures are null with the reason
+#                     (no journal), not zeros;
+#   faults-exact      every row: T threads x M pages stores, each counted
+#                     as exactly one minor fault (T x M pages dirtied).
+# A counter wired to the wrong tracepoint, a fill that leaves large folios
+# (one fault maps many pages) or a tmpfs journal figure of 0 fails here.
+# No timing is asserted: only counts (TCG guests, CI machines vary).
+# SW_KERNEL_BASE (default 7.2) picks the patched base; skips (77) when
+# none is cached: ./stalewin vm kernel build --base B.
+. "$(dirname "$0")/../lib/test-lib.sh"
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+base=${SW_KERNEL_BASE:-7.2}
+"$repo/vm/kernel/stalewin-vm-kernel" --print-path --base "$base" >/dev/null 2>&1 ||
+	skip "no patched $base guest kernel is cached; build one with ./stalewin vm kernel build --base $base, then rerun"
+for t in qemu-system-x86_64 mkfs.ext4 jq; do
+	command -v $t >/dev/null || skip "$t missing"
+done
+out=$(mktemp -d /tmp/sw-cost-counts.XXXXXX)
+trap 'rm -rf "$out"' EXIT
+pages=40
+kern=patched; [ "$base" = 6.1 ] || kern=patched:$base
+if ! "$repo/stalewin" cost --kernel "$kern" --fs ext4 --fs tmpfs --policy eager \
+	--policy deferred --threads 1 --threads 2 --pages $pages --repeats 1 --spaced \
+	--query statx --json --out "$out/run" >"$out/cost.json" 2>"$out/err"; then
+	cat "$out/err"
+	fail "expected ./stalewin cost to succeed on $kern, it failed (above)"
+	sw_done
+fi
+# row FS POLICY THREADS: that row's JSON
+row() { jq -c --arg f "$1" --arg p "$2" --argjson t "$3" \
+	'.rows[] | select(.fs == $f and .policy == $p and .threads == $t)' "$out/cost.json"; }
+# val ROW KEY
+val() { jq -r ".$2" <<<"$1"; }
+
+eager_handles() {
+	local r s h u
+	r=$(row ext4 eager 1) s=$(val "$r" stores) h=$(val "$r" handles_stores) u=$(val "$r" updates_stores)
+	echo "ext4 eager: $s stores, $h handles, $u updates during the stores"
+	[ "$h" -ge $((s * 9 / 10)) ] && [ "$h" -le $((s + 2)) ] ||
+		fail "ext4 eager: expected about one jbd2 handle per store ($s), saw $h"
+	[ "$u" -eq "$s" ] || fail "ext4 eager: expected one timestamp update per store ($s), saw $u"
+}
+deferred_none() {
+	local r h hf u uf
+	r=$(row ext4 deferred 1)
+	h=$(val "$r" handles_stores) hf=$(val "$r" handles_flush)
+	u=$(val "$r" updates_stores) uf=$(val "$r" updates_flush)
+	echo "ext4 deferred: $h handles and $u updates during the stores, $hf and $uf at the flush"
+	[ "$h" -eq 0 ] || fail "ext4 deferred: expected no jbd2 handle in the fault path, saw $h"
+	[ "$u" -eq 0 ] || fail "ext4 deferred: expected no timestamp update in the fault path, saw $u"
+	[ "$hf" -ge 1 ] || fail "ext4 deferred: expected the flush to start a handle, saw $hf"
+	[ "$uf" -eq 1 ] || fail "ext4 deferred: expected the flush to apply one update, saw $uf"
+}
+tmpfs_null() {
+	local r k why
+	for p in eager deferred; do
+		r=$(row tmpfs $p 1)
+		for k in handles_per_1k commits_per_1k handle_wait_p99_us; do
+			[ "$(val "$r" $k)" = null ] || fail "tmpfs $p: expected $k null (no journal), saw $(val "$r" $k)"
+		done
+		why=$(val "$r" null_because.handles_per_1k)
+		[[ $why == *"no journal"* ]] || fail "tmpfs $p: expected the reason 'no journal' for handles_per_1k, saw '$why'"
+	done
+}
+faults_exact() {
+	local n bad
+	n=$(jq '.rows | length' "$out/cost.json")
+	[ "$n" -eq 8 ] || fail "expected 8 rows (2 fs x 2 policies x 2 thread counts), saw $n"
+	bad=$(jq -r --argjson m $pages '.rows[] | select(.stores != .threads * $m or .faults != .stores
+		or .one_fault_stores != .stores or .faults_exact != true)
+		| "\(.fs) \(.policy) \(.threads) threads: \(.stores) stores, \(.faults) faults, \(.one_fault_stores) single"' "$out/cost.json")
+	[ -z "$bad" ] || fail "expected T x $pages stores, each exactly one fault, saw: $bad"
+}
+sw_case eager-handles eager_handles
+sw_case deferred-none deferred_none
+sw_case tmpfs-null tmpfs_null
+sw_case faults-exact faults_exact
+sw_done "cost counters on $kern: eager one handle a store, deferred none in the fault, tmpfs null, T x M faults"
