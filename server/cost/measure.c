@@ -235,6 +235,7 @@ static void events_known(const struct fs_events *fe, struct sw_cost_result *res)
 		}
 	}
 	res->handle_hold_measured = fe->hstats && sw_tfs_has(fe->hstats);
+	res->hold_why = !fe->hstats ? fe->why : "no event jbd2/jbd2_handle_stats in this kernel";
 }
 
 /* Enable (on) or disable the round's events. */
@@ -556,6 +557,7 @@ int sw_cost_measure(const struct sw_cost_cfg *cfg, struct sw_cost_result *res,
 		res->handles.measured = res->commits.measured = 0;
 		res->dirtied.measured = res->handle_hold_measured = 0;
 		res->handles.why = res->commits.why = res->dirtied.why = "tracing off";
+		res->hold_why = "tracing off";
 	}
 	if (alloc_run(&r, &a, err, errlen) || make_file(&r, path, sizeof(path), err, errlen))
 		goto out;

@@ -54,6 +54,7 @@ struct sw_cost_result {
 	double handle_hold_p99_us; /* jbd2_handle_stats interval, p99 */
 	double tick_us;         /* its resolution: one jiffy */
 	int handle_hold_measured;
+	const char *hold_why;   /* when not measured */
 	long long handle_holds; /* handles whose hold time was read */
 	double pages_per_s;     /* stores / wall time of the store phases */
 	double wall_s;          /* the store phases' wall time, summed */

@@ -56,12 +56,13 @@ static void set_journal(json_t *o, const struct sw_cost_result *res, json_t *why
 	} else {
 		json_object_set_new(o, "handle_wait_p99_us", json_null());
 		json_object_set_new(why, "handle_wait_p99_us", json_string(
-			res->handle_hold_measured ? "no handle was started" :
-			res->handles.why ? res->handles.why : "no handle statistics event"));
+			res->handle_hold_measured ? "no handle was started" : res->hold_why));
 	}
 	json_object_set_new(o, "handle_wait_res_us", json_real(res->tick_us));
 	json_object_set_new(o, "commits_per_1k", per_1k(&res->commits, res->stores, why,
 							"commits_per_1k"));
+	json_object_set_new(o, "commit_event", res->commits.event ?
+			    json_string(res->commits.event) : json_null());
 	json_object_set_new(o, "commits", res->commits.measured ?
 			    json_integer(res->commits.stores_phase + res->commits.flush_phase) :
 			    json_null());

@@ -76,7 +76,7 @@ static void count_finding(json_t *out, json_t *row, json_t *base, const char *ke
 	double v = num(row, key), b = num(base, key);
 	char words[64], line[512];
 
-	if (isnan(v) || isnan(b))
+	if (isnan(v) || isnan(b) || (v == 0 && b == 0))
 		return;
 	compare_words(words, sizeof(words), v, b);
 	snprintf(line, sizeof(line), "%s, %s, %d thread(s), query %s: %s: %.1f %s per "
@@ -171,8 +171,12 @@ json_t *sw_cost_findings(json_t *rows)
 		if (!base || base == row)
 			continue;
 		count_finding(out, row, base, "updates_per_1k", "timestamp updates");
-		count_finding(out, row, base, "handles_per_1k", "journal handles");
-		count_finding(out, row, base, "commits_per_1k", "journal commits");
+		count_finding(out, row, base, "handles_per_1k",
+			      !strncmp(str(row, "handle_event"), "xfs/", 4) ?
+			      "transactions" : "journal handles");
+		count_finding(out, row, base, "commits_per_1k",
+			      !strncmp(str(row, "commit_event"), "btrfs/", 6) ?
+			      "transaction commits" : "journal commits");
 		count_finding(out, row, base, "dirty_inode_per_1k", "inode dirtyings");
 	}
 	return out;
