@@ -100,6 +100,7 @@ struct run {
 	pthread_mutex_t lock;   /* the last statx stamp */
 	struct timespec last_m, last_c;
 	int64_t t_start_mono_ns, t_end_mono_ns;
+	char troot[256];        /* this measurement's tracefs instance */
 	struct worker w[SW_COST_MAX_THREADS];
 };
 
@@ -213,7 +214,8 @@ static int scan_line(const char *event, const char *fields, int phase, void *arg
 }
 
 /* The events of fe this kernel has; sets each count's measured/why. */
-static void events_known(const struct fs_events *fe, struct sw_cost_result *res)
+static void events_known(const char *root, const struct fs_events *fe,
+			 struct sw_cost_result *res)
 {
 	static char why_h[160], why_c[160], why_d[160];
 	struct { struct sw_cost_count *c; const char *ev; char *buf; } e[] = {
@@ -225,7 +227,7 @@ static void events_known(const struct fs_events *fe, struct sw_cost_result *res)
 
 	for (i = 0; i < 3; i++) {
 		e[i].c->event = e[i].ev;
-		e[i].c->measured = e[i].ev && sw_tfs_has(e[i].ev);
+		e[i].c->measured = e[i].ev && sw_tfs_has(root, e[i].ev);
 		if (!e[i].ev)
 			e[i].c->why = fe->why;
 		else if (!e[i].c->measured) {
@@ -234,13 +236,14 @@ static void events_known(const struct fs_events *fe, struct sw_cost_result *res)
 			e[i].c->why = e[i].buf;
 		}
 	}
-	res->handle_hold_measured = fe->hstats && sw_tfs_has(fe->hstats);
+	res->handle_hold_measured = fe->hstats && sw_tfs_has(root, fe->hstats);
 	res->hold_why = !fe->hstats ? fe->why : "no event jbd2/jbd2_handle_stats in this kernel";
 }
 
 /* Enable (on) or disable the round's events. */
-static int trace_events(const struct fs_events *fe, const struct sw_cost_result *res,
-			dev_t dev, ino_t ino, int on, char *err, size_t errlen)
+static int trace_events(const char *root, const struct fs_events *fe,
+			const struct sw_cost_result *res, dev_t dev, ino_t ino, int on,
+			char *err, size_t errlen)
 {
 	char fdev[64], fino[64];
 	unsigned int kdev = (major(dev) << 20) | minor(dev); /* the kernel's dev_t */
@@ -248,15 +251,15 @@ static int trace_events(const struct fs_events *fe, const struct sw_cost_result 
 	snprintf(fdev, sizeof(fdev), "dev == %u", kdev);
 	snprintf(fino, sizeof(fino), "ino == %llu", (unsigned long long)ino);
 	if (res->handles.measured &&
-	    sw_tfs_event(fe->handle, on, fe->dev_filter ? fdev : NULL, err, errlen))
+	    sw_tfs_event(root, fe->handle, on, fe->dev_filter ? fdev : NULL, err, errlen))
 		return -1;
 	if (res->handle_hold_measured &&
-	    sw_tfs_event(fe->hstats, on, fe->dev_filter ? fdev : NULL, err, errlen))
+	    sw_tfs_event(root, fe->hstats, on, fe->dev_filter ? fdev : NULL, err, errlen))
 		return -1;
 	if (res->commits.measured &&
-	    sw_tfs_event(fe->commit, on, fe->dev_filter ? fdev : NULL, err, errlen))
+	    sw_tfs_event(root, fe->commit, on, fe->dev_filter ? fdev : NULL, err, errlen))
 		return -1;
-	if (res->dirtied.measured && sw_tfs_event(DIRTY_EVENT, on, fino, err, errlen))
+	if (res->dirtied.measured && sw_tfs_event(root, DIRTY_EVENT, on, fino, err, errlen))
 		return -1;
 	return 0;
 }
@@ -364,27 +367,27 @@ static int one_round(struct run *r, const struct fs_events *fe, struct acc *a,
 	if (r->cfg->query_statx && statx_seen(r, &flush_updates))
 		goto fail_errno;
 	flush_updates = 0; /* the baseline is no update */
-	if (tr && (trace_events(fe, res, st.st_dev, st.st_ino, 1, err, errlen) ||
-		   sw_tfs_clear(0, err, errlen) ||
-		   sw_tfs_marker("stalewin-cost stores", err, errlen)))
+	if (tr && (trace_events(r->troot, fe, res, st.st_dev, st.st_ino, 1, err, errlen) ||
+		   sw_tfs_clear(r->troot, 0, err, errlen) ||
+		   sw_tfs_marker(r->troot, "stalewin-cost stores", err, errlen)))
 		goto fail;
 	if (run_stores(r, err, errlen))
 		goto fail;
-	if (tr && sw_tfs_marker("stalewin-cost flush", err, errlen))
+	if (tr && sw_tfs_marker(r->troot, "stalewin-cost flush", err, errlen))
 		goto fail;
 	if (msync(m, size, MS_SYNC))
 		goto fail_errno;
 	if (r->cfg->query_statx && statx_seen(r, &flush_updates))
 		goto fail_errno;
 	a->updates[1] += flush_updates;
-	if (tr && trace_events(fe, res, st.st_dev, st.st_ino, 0, err, errlen))
+	if (tr && trace_events(r->troot, fe, res, st.st_dev, st.st_ino, 0, err, errlen))
 		goto fail;
-	if (tr && sw_tfs_overrun() != 0) {
+	if (tr && sw_tfs_overrun(r->troot) != 0) {
 		snprintf(err, errlen, "the trace buffer lost events (overrun %ld): "
-			 "counts would be short", sw_tfs_overrun());
+			 "counts would be short", sw_tfs_overrun(r->troot));
 		goto fail;
 	}
-	if (tr && sw_tfs_scan(scan_line, &sc, err, errlen))
+	if (tr && sw_tfs_scan(r->troot, scan_line, &sc, err, errlen))
 		goto fail;
 	pool_round(r, a, res);
 	munmap(m, size);
@@ -548,7 +551,14 @@ int sw_cost_measure(const struct sw_cost_cfg *cfg, struct sw_cost_result *res,
 	uname(&u);
 	snprintf(res->kernel_release, sizeof(res->kernel_release), "%s", u.release);
 	pthread_mutex_init(&r.lock, NULL);
-	events_known(fe, res);
+	if (cfg->trace) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "stalewin-cost-%ld", (long)getpid());
+		if (sw_tfs_instance(name, r.troot, sizeof(r.troot), err, errlen))
+			goto out;
+	}
+	events_known(r.troot, fe, res);
 	res->updates.event = "statx";
 	res->updates.measured = cfg->query_statx;
 	res->updates.why = "no query: a statx of the times marks the ctime "
@@ -561,7 +571,7 @@ int sw_cost_measure(const struct sw_cost_cfg *cfg, struct sw_cost_result *res,
 	}
 	if (alloc_run(&r, &a, err, errlen) || make_file(&r, path, sizeof(path), err, errlen))
 		goto out;
-	if (cfg->trace && sw_tfs_clear(TRACE_KIB, err, errlen))
+	if (cfg->trace && sw_tfs_clear(r.troot, TRACE_KIB, err, errlen))
 		goto out;
 	c0 = cycles();
 	t0 = mono_ns();
@@ -572,8 +582,10 @@ int sw_cost_measure(const struct sw_cost_cfg *cfg, struct sw_cost_result *res,
 	res->handle_holds = (long long)a.n_hold;
 	rc = 0;
 out:
-	if (cfg->trace)
-		trace_events(fe, res, 0, 0, 0, terr, sizeof(terr));
+	if (r.troot[0]) {
+		trace_events(r.troot, fe, res, 0, 0, 0, terr, sizeof(terr));
+		sw_tfs_instance_free(r.troot);
+	}
 	if (r.fd > 0) {
 		close(r.fd);
 		unlink(path);

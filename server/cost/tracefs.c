@@ -32,45 +32,72 @@ static int put(const char *path, const char *val, int trunc, char *err,
 	return 0;
 }
 
-int sw_tfs_has(const char *event)
+int sw_tfs_instance(const char *name, char *root, size_t len, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (stat(SW_TFS_ROOT "/instances", &st)) {
+		snprintf(err, errlen, "no tracefs at " SW_TFS_ROOT " (expected it mounted, "
+			 "with instances): %s", strerror(errno));
+		return -1;
+	}
+	snprintf(root, len, SW_TFS_ROOT "/instances/%s", name);
+	if (mkdir(root, 0700) && errno != EEXIST) {
+		snprintf(err, errlen, "mkdir %s: %s", root, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int sw_tfs_instance_free(const char *root)
+{
+	return rmdir(root);
+}
+
+int sw_tfs_has(const char *root, const char *event)
 {
 	char path[512];
 	struct stat st;
 
-	snprintf(path, sizeof(path), SW_TFS_ROOT "/events/%s/enable", event);
+	snprintf(path, sizeof(path), "%s/events/%s/enable", root, event);
 	return stat(path, &st) == 0;
 }
 
-int sw_tfs_event(const char *event, int on, const char *filter, char *err,
-		 size_t errlen)
+int sw_tfs_event(const char *root, const char *event, int on, const char *filter,
+		 char *err, size_t errlen)
 {
 	char path[512];
 
-	snprintf(path, sizeof(path), SW_TFS_ROOT "/events/%s/filter", event);
+	snprintf(path, sizeof(path), "%s/events/%s/filter", root, event);
 	if (put(path, on && filter ? filter : "0", 1, err, errlen))
 		return -1;
-	snprintf(path, sizeof(path), SW_TFS_ROOT "/events/%s/enable", event);
+	snprintf(path, sizeof(path), "%s/events/%s/enable", root, event);
 	return put(path, on ? "1" : "0", 1, err, errlen);
 }
 
-int sw_tfs_clear(long kib, char *err, size_t errlen)
+int sw_tfs_clear(const char *root, long kib, char *err, size_t errlen)
 {
-	char v[32];
+	char v[32], path[512];
 
 	if (kib > 0) {
 		snprintf(v, sizeof(v), "%ld", kib);
-		if (put(SW_TFS_ROOT "/buffer_size_kb", v, 1, err, errlen))
+		snprintf(path, sizeof(path), "%s/buffer_size_kb", root);
+		if (put(path, v, 1, err, errlen))
 			return -1;
 	}
-	return put(SW_TFS_ROOT "/trace", "", 1, err, errlen);
+	snprintf(path, sizeof(path), "%s/trace", root);
+	return put(path, "", 1, err, errlen);
 }
 
-int sw_tfs_marker(const char *text, char *err, size_t errlen)
+int sw_tfs_marker(const char *root, const char *text, char *err, size_t errlen)
 {
-	return put(SW_TFS_ROOT "/trace_marker", text, 0, err, errlen);
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/trace_marker", root);
+	return put(path, text, 0, err, errlen);
 }
 
-long sw_tfs_overrun(void)
+long sw_tfs_overrun(const char *root)
 {
 	char path[256], line[256];
 	long total = 0, v;
@@ -79,7 +106,7 @@ long sw_tfs_overrun(void)
 	for (cpu = 0; cpu < 4096; cpu++) {
 		FILE *f;
 
-		snprintf(path, sizeof(path), SW_TFS_ROOT "/per_cpu/cpu%d/stats", cpu);
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", root, cpu);
 		f = fopen(path, "r");
 		if (!f)
 			break;
@@ -111,14 +138,17 @@ static int split_line(char *line, char **name, char **fields)
 	return 0;
 }
 
-int sw_tfs_scan(sw_tfs_line_fn fn, void *arg, char *err, size_t errlen)
+int sw_tfs_scan(const char *root, sw_tfs_line_fn fn, void *arg, char *err,
+		size_t errlen)
 {
-	FILE *f = fopen(SW_TFS_ROOT "/trace", "r");
 	char line[1024];
 	int phase = 0, rc = 0;
+	FILE *f;
 
+	snprintf(line, sizeof(line), "%s/trace", root);
+	f = fopen(line, "r");
 	if (!f) {
-		snprintf(err, errlen, "open " SW_TFS_ROOT "/trace: %s", strerror(errno));
+		snprintf(err, errlen, "open %s/trace: %s", root, strerror(errno));
 		return -1;
 	}
 	while (!rc && fgets(line, sizeof(line), f)) {
@@ -154,11 +184,11 @@ static int count_one(const char *event, const char *fields, int phase, void *arg
 	return 0;
 }
 
-long sw_tfs_count(const char *event, char *err, size_t errlen)
+long sw_tfs_count(const char *root, const char *event, char *err, size_t errlen)
 {
 	struct count_arg c = { event, 0 };
 
-	return sw_tfs_scan(count_one, &c, err, errlen) ? -1 : c.n;
+	return sw_tfs_scan(root, count_one, &c, err, errlen) ? -1 : c.n;
 }
 
 int sw_tfs_field(const char *fields, const char *key, long long *v)

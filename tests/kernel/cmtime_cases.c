@@ -490,8 +490,8 @@ static int trace_reset(int on)
 {
 	char err[256];
 
-	if (sw_tfs_event("jbd2/jbd2_handle_start", on, NULL, err, sizeof(err)) ||
-	    (on && sw_tfs_clear(0, err, sizeof(err)))) {
+	if (sw_tfs_event(SW_TFS_ROOT, "jbd2/jbd2_handle_start", on, NULL, err, sizeof(err)) ||
+	    (on && sw_tfs_clear(SW_TFS_ROOT, 0, err, sizeof(err)))) {
 		fprintf(stderr, "cmtime_cases: %s\n", err);
 		return -1;
 	}
@@ -502,7 +502,7 @@ static long trace_handles(void)
 {
 	char err[256];
 
-	return sw_tfs_count("jbd2_handle_start", err, sizeof(err));
+	return sw_tfs_count(SW_TFS_ROOT, "jbd2_handle_start", err, sizeof(err));
 }
 
 /* N first stores one tick apart, then one MS_SYNC: count jbd2 handles. */
