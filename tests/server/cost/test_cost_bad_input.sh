@@ -3,7 +3,8 @@
 # refused before anything runs with exit 2 and a message saying what was
 # expected and what was seen: an unknown fs or policy, threads 0 or 65, a
 # policy the kernel does not offer (a stock kernel with deferred, a
-# patched kernel with stock), --query nfs (not built), an unknown kernel;
+# patched kernel with stock), --query nfs (not built), an unknown kernel,
+# --host with --kernel, --host without root (as nobody, when root);
 # stalewin-cost measure on a directory of another filesystem than --fs,
 # or with a patched policy on a kernel without vm.mmap_cmtime_policy (the
 # host's, when it has none); stalewin-cost table on a file of no rows.  A
@@ -36,6 +37,12 @@ front() {
 	expect2 "offers eager deferred lang, saw stock" "$top/stalewin" cost --kernel patched --policy stock --out "$T/o6"
 	expect2 "--query nfs" "$top/stalewin" cost --query nfs --out "$T/o7"
 	expect2 "saw '5.4'" "$top/stalewin" cost --kernel 5.4 --out "$T/o8"
+	expect2 "saw --kernel 7.2" "$top/stalewin" cost --host --kernel 7.2 --out "$T/o9"
+	if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+		chmod 755 "$T"
+		expect2 "expected root" setpriv --reuid 65534 --regid 65534 --clear-groups \
+			"$top/stalewin" cost --host --out "$T/o10"
+	fi
 	local made
 	made=$(cd "$T" && ls -d o* 2>/dev/null | tr '\n' ' ')
 	[ -z "$made" ] || fail "expected every refusal before anything ran, saw --out folders made (a guest booted?): $made"
