@@ -325,9 +325,17 @@ static int make_file(struct run *r, char *path, size_t len, char *err, size_t er
 	return 0;
 }
 
-/* The stores' samples of one round into the pool. */
-static void pool_round(struct run *r, struct acc *a, struct sw_cost_result *res)
+/*
+ * One round into the pool.  A traced round gives the counts (the kernel's
+ * work, the statx updates); an untraced one the latencies, the faults and
+ * the throughput, so the events' recording is not in the figures it
+ * times.  Without tracing, the one untraced round gives both.
+ */
+static void pool_round(struct run *r, struct acc *a, struct sw_cost_result *res,
+		       int traced)
 {
+	long long n = (long long)r->cfg->threads * r->cfg->pages;
+	int counts = traced || !r->cfg->trace;
 	int t;
 	long i;
 
@@ -335,23 +343,31 @@ static void pool_round(struct run *r, struct acc *a, struct sw_cost_result *res)
 		struct worker *w = &r->w[t];
 
 		for (i = 0; i < r->cfg->pages; i++) {
+			if (traced) {
+				res->faults_traced += w->minflt[i];
+				continue;
+			}
 			res->faults += w->minflt[i];
 			if (w->minflt[i] == 1)
 				a->lat_cyc[a->n_lat++] = w->lat_cyc[i];
 		}
-		a->updates[0] += w->updates;
+		if (counts)
+			a->updates[0] += w->updates;
 		w->updates = 0;
 	}
-	res->stores += (long long)r->cfg->threads * r->cfg->pages;
-	res->wall_s += (double)(r->t_end_mono_ns - r->t_start_mono_ns) / 1e9;
+	if (counts)
+		res->counted_stores += n;
+	if (!traced) {
+		res->stores += n;
+		res->wall_s += (double)(r->t_end_mono_ns - r->t_start_mono_ns) / 1e9;
+	}
 }
 
 /* One round: fresh mapping, stores, msync(MS_SYNC), the trace read. */
 static int one_round(struct run *r, const struct fs_events *fe, struct acc *a,
-		     struct sw_cost_result *res, char *err, size_t errlen)
+		     struct sw_cost_result *res, int tr, char *err, size_t errlen)
 {
 	size_t size = (size_t)r->cfg->threads * r->cfg->pages * r->page;
-	int tr = r->cfg->trace;
 	struct scan sc = { bare(fe->handle), bare(fe->hstats), bare(fe->commit), a };
 	struct stat st;
 	long long flush_updates = 0;
@@ -379,7 +395,8 @@ static int one_round(struct run *r, const struct fs_events *fe, struct acc *a,
 		goto fail_errno;
 	if (r->cfg->query_statx && statx_seen(r, &flush_updates))
 		goto fail_errno;
-	a->updates[1] += flush_updates;
+	if (tr || !r->cfg->trace)
+		a->updates[1] += flush_updates;
 	if (tr && trace_events(r->troot, fe, res, st.st_dev, st.st_ino, 0, err, errlen))
 		goto fail;
 	if (tr && sw_tfs_overrun(r->troot) != 0) {
@@ -389,7 +406,7 @@ static int one_round(struct run *r, const struct fs_events *fe, struct acc *a,
 	}
 	if (tr && sw_tfs_scan(r->troot, scan_line, &sc, err, errlen))
 		goto fail;
-	pool_round(r, a, res);
+	pool_round(r, a, res, tr);
 	munmap(m, size);
 	/* clean again, outside the trace: the next round faults anew */
 	if (fsync(r->fd)) {
@@ -576,7 +593,8 @@ int sw_cost_measure(const struct sw_cost_cfg *cfg, struct sw_cost_result *res,
 	c0 = cycles();
 	t0 = mono_ns();
 	for (i = 0; i < cfg->repeats; i++)
-		if (one_round(&r, fe, &a, res, err, errlen))
+		if ((cfg->trace && one_round(&r, fe, &a, res, 1, err, errlen)) ||
+		    one_round(&r, fe, &a, res, 0, err, errlen))
 			goto out;
 	finish(&a, res, cycles() - c0, mono_ns() - t0);
 	res->handle_holds = (long long)a.n_hold;

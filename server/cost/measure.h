@@ -10,7 +10,10 @@
  * read from tracefs (tracefs.h) over the stores and over the flush: the
  * journal's handles, their hold time, its commits, the inode's dirtyings.
  * R rounds (repeats) of that on the same file, each on a fresh mapping of
- * its written-back pages, pool into one result.
+ * its written-back pages, pool into one result.  With tracing, each
+ * repeat is two rounds: a traced one counts the kernel's work, an
+ * untraced one times the stores, so that the events' recording is not in
+ * the latencies.
  */
 #ifndef STALEWIN_COST_MEASURE_H
 #define STALEWIN_COST_MEASURE_H
@@ -43,8 +46,11 @@ struct sw_cost_count {
 };
 
 struct sw_cost_result {
-	long long stores;       /* T x M x R */
-	long long faults;       /* minor faults during the stores, all */
+	long long stores;       /* T x M x R timed (untraced rounds) */
+	long long faults;       /* minor faults during those stores, all */
+	long long counted_stores; /* T x M x R whose kernel work was counted
+				   (traced rounds; the timed ones untraced) */
+	long long faults_traced;  /* minor faults during the counted stores */
 	long long one_fault;    /* stores that took exactly one fault */
 	const char *clock;      /* the latency's clock: "tsc" or "mono" */
 	double clock_khz;       /* its rate against CLOCK_MONOTONIC */

@@ -45,7 +45,7 @@ static void set_latency(json_t *o, const struct sw_cost_result *res, json_t *why
 
 static void set_journal(json_t *o, const struct sw_cost_result *res, json_t *why)
 {
-	json_object_set_new(o, "handles_per_1k", per_1k(&res->handles, res->stores, why,
+	json_object_set_new(o, "handles_per_1k", per_1k(&res->handles, res->counted_stores, why,
 							"handles_per_1k"));
 	json_object_set_new(o, "handles_stores", raw(&res->handles, 0));
 	json_object_set_new(o, "handles_flush", raw(&res->handles, 1));
@@ -59,14 +59,14 @@ static void set_journal(json_t *o, const struct sw_cost_result *res, json_t *why
 			res->handle_hold_measured ? "no handle was started" : res->hold_why));
 	}
 	json_object_set_new(o, "handle_wait_res_us", json_real(res->tick_us));
-	json_object_set_new(o, "commits_per_1k", per_1k(&res->commits, res->stores, why,
+	json_object_set_new(o, "commits_per_1k", per_1k(&res->commits, res->counted_stores, why,
 							"commits_per_1k"));
 	json_object_set_new(o, "commit_event", res->commits.event ?
 			    json_string(res->commits.event) : json_null());
 	json_object_set_new(o, "commits", res->commits.measured ?
 			    json_integer(res->commits.stores_phase + res->commits.flush_phase) :
 			    json_null());
-	json_object_set_new(o, "dirty_inode_per_1k", per_1k(&res->dirtied, res->stores, why,
+	json_object_set_new(o, "dirty_inode_per_1k", per_1k(&res->dirtied, res->counted_stores, why,
 							    "dirty_inode_per_1k"));
 	json_object_set_new(o, "dirty_inode_stores", raw(&res->dirtied, 0));
 	json_object_set_new(o, "dirty_inode_flush", raw(&res->dirtied, 1));
@@ -95,11 +95,15 @@ json_t *sw_cost_row(const struct sw_cost_cfg *cfg, const struct sw_cost_result *
 	json_object_set_new(o, "stores", json_integer(res->stores));
 	json_object_set_new(o, "faults", json_integer(res->faults));
 	json_object_set_new(o, "one_fault_stores", json_integer(res->one_fault));
-	json_object_set_new(o, "faults_exact", json_boolean(res->faults == res->stores &&
-							    res->one_fault == res->stores));
+	json_object_set_new(o, "counted_stores", json_integer(res->counted_stores));
+	json_object_set_new(o, "faults_counted", cfg->trace ? json_integer(res->faults_traced)
+							     : json_null());
+	json_object_set_new(o, "faults_exact", json_boolean(
+		res->faults == res->stores && res->one_fault == res->stores &&
+		(!cfg->trace || res->faults_traced == res->counted_stores)));
 	set_latency(o, res, why);
 	set_journal(o, res, why);
-	json_object_set_new(o, "updates_per_1k", per_1k(&res->updates, res->stores, why,
+	json_object_set_new(o, "updates_per_1k", per_1k(&res->updates, res->counted_stores, why,
 							"updates_per_1k"));
 	json_object_set_new(o, "updates_stores", raw(&res->updates, 0));
 	json_object_set_new(o, "updates_flush", raw(&res->updates, 1));
