@@ -5,7 +5,8 @@
  *
  *   stalewin-cost measure --dir DIR --fs FS --policy P [--kernel LABEL]
  *                 [--threads T] [--pages M] [--repeats R]
- *                 [--query none|statx] [--spaced] [--no-trace] [--tcg]
+ *                 [--query none|statx] [--spaced] [--no-trace] [--pressure]
+ *                 [--tcg]
  *       sets vm.mmap_cmtime_policy to P (eager, deferred, lang; stock on a
  *       kernel without the sysctl), measures (measure.h) and prints one
  *       JSON row on stdout.
@@ -32,7 +33,7 @@ static int usage(const char *msg)
 	fprintf(stderr, "stalewin-cost: %s\nusage: stalewin-cost measure --dir DIR --fs "
 		"ext4|ext4-lazytime|xfs|btrfs|tmpfs --policy eager|deferred|lang|stock\n"
 		"         [--kernel LABEL] [--threads 1..64] [--pages M] [--repeats R]\n"
-		"         [--query none|statx] [--spaced] [--no-trace] [--tcg]\n"
+		"         [--query none|statx] [--spaced] [--no-trace] [--pressure] [--tcg]\n"
 		"       stalewin-cost table [--json] FILE...\n", msg);
 	return 2;
 }
@@ -97,7 +98,8 @@ static int cmd_measure(int argc, char **argv)
 		{ "threads", required_argument, NULL, 't' }, { "pages", required_argument, NULL, 'm' },
 		{ "repeats", required_argument, NULL, 'r' }, { "query", required_argument, NULL, 'q' },
 		{ "spaced", no_argument, NULL, 's' }, { "no-trace", no_argument, NULL, 'n' },
-		{ "tcg", no_argument, NULL, 'g' }, { NULL, 0, NULL, 0 },
+		{ "tcg", no_argument, NULL, 'g' }, { "pressure", no_argument, NULL, 'P' },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct sw_cost_cfg cfg = { .kernel = "this", .threads = 1, .pages = 1000,
 				   .repeats = 1, .trace = 1 };
@@ -120,6 +122,7 @@ static int cmd_measure(int argc, char **argv)
 		case 's': cfg.spaced = 1; break;
 		case 'n': cfg.trace = 0; break;
 		case 'g': tcg = 1; break;
+		case 'P': cfg.pressure = 1; break;
 		default: return usage("unknown option");
 		}
 	}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* measure.c - one policy x filesystem x thread count (measure.h). */
 #include "measure.h"
+#include "pressure.h"
 #include "tracefs.h"
 
 #include <errno.h>
@@ -101,6 +102,7 @@ struct run {
 	struct timespec last_m, last_c;
 	int64_t t_start_mono_ns, t_end_mono_ns;
 	char troot[256];        /* this measurement's tracefs instance */
+	pid_t leave_out;        /* the pressure writer's thread: not traced */
 	struct worker w[SW_COST_MAX_THREADS];
 };
 
@@ -242,13 +244,18 @@ static void events_known(const char *root, const struct fs_events *fe,
 
 /* Enable (on) or disable the round's events. */
 static int trace_events(const char *root, const struct fs_events *fe,
-			const struct sw_cost_result *res, dev_t dev, ino_t ino, int on,
-			char *err, size_t errlen)
+			const struct sw_cost_result *res, dev_t dev, ino_t ino,
+			pid_t leave_out, int on, char *err, size_t errlen)
 {
-	char fdev[64], fino[64];
+	char fdev[96], fino[64];
 	unsigned int kdev = (major(dev) << 20) | minor(dev); /* the kernel's dev_t */
 
-	snprintf(fdev, sizeof(fdev), "dev == %u", kdev);
+	/* the pressure writer's own handles are not the stores' */
+	if (leave_out)
+		snprintf(fdev, sizeof(fdev), "dev == %u && common_pid != %d", kdev,
+			 (int)leave_out);
+	else
+		snprintf(fdev, sizeof(fdev), "dev == %u", kdev);
 	snprintf(fino, sizeof(fino), "ino == %llu", (unsigned long long)ino);
 	if (res->handles.measured &&
 	    sw_tfs_event(root, fe->handle, on, fe->dev_filter ? fdev : NULL, err, errlen))
@@ -383,7 +390,8 @@ static int one_round(struct run *r, const struct fs_events *fe, struct acc *a,
 	if (r->cfg->query_statx && statx_seen(r, &flush_updates))
 		goto fail_errno;
 	flush_updates = 0; /* the baseline is no update */
-	if (tr && (trace_events(r->troot, fe, res, st.st_dev, st.st_ino, 1, err, errlen) ||
+	if (tr && (trace_events(r->troot, fe, res, st.st_dev, st.st_ino, r->leave_out, 1,
+				err, errlen) ||
 		   sw_tfs_clear(r->troot, 0, err, errlen) ||
 		   sw_tfs_marker(r->troot, "stalewin-cost stores", err, errlen)))
 		goto fail;
@@ -397,7 +405,7 @@ static int one_round(struct run *r, const struct fs_events *fe, struct acc *a,
 		goto fail_errno;
 	if (tr || !r->cfg->trace)
 		a->updates[1] += flush_updates;
-	if (tr && trace_events(r->troot, fe, res, st.st_dev, st.st_ino, 0, err, errlen))
+	if (tr && trace_events(r->troot, fe, res, st.st_dev, st.st_ino, 0, 0, err, errlen))
 		goto fail;
 	if (tr && sw_tfs_overrun(r->troot) != 0) {
 		snprintf(err, errlen, "the trace buffer lost events (overrun %ld): "
@@ -546,6 +554,7 @@ int sw_cost_measure(const struct sw_cost_cfg *cfg, struct sw_cost_result *res,
 		    char *err, size_t errlen)
 {
 	static struct run r; /* 64 workers' state: not on the stack */
+	static struct sw_cost_pressure pr;
 	const struct fs_events *fe = check_cfg(cfg, err, errlen);
 	struct acc a = { 0 };
 	struct timespec tick;
@@ -592,16 +601,25 @@ int sw_cost_measure(const struct sw_cost_cfg *cfg, struct sw_cost_result *res,
 		goto out;
 	c0 = cycles();
 	t0 = mono_ns();
+	if (cfg->pressure) {
+		if (sw_cost_pressure_start(&pr, cfg->dir, err, errlen))
+			goto out;
+		r.leave_out = pr.tid;
+	}
 	for (i = 0; i < cfg->repeats; i++)
 		if ((cfg->trace && one_round(&r, fe, &a, res, 1, err, errlen)) ||
 		    one_round(&r, fe, &a, res, 0, err, errlen))
-			goto out;
+			break;
+	if (cfg->pressure)
+		res->pressure_fsyncs_per_s = sw_cost_pressure_stop(&pr);
+	if (i < cfg->repeats)
+		goto out;
 	finish(&a, res, cycles() - c0, mono_ns() - t0);
 	res->handle_holds = (long long)a.n_hold;
 	rc = 0;
 out:
 	if (r.troot[0]) {
-		trace_events(r.troot, fe, res, 0, 0, 0, terr, sizeof(terr));
+		trace_events(r.troot, fe, res, 0, 0, 0, 0, terr, sizeof(terr));
 		sw_tfs_instance_free(r.troot);
 	}
 	if (r.fd > 0) {

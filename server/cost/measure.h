@@ -34,6 +34,7 @@ struct sw_cost_cfg {
 	int repeats;         /* R rounds */
 	int spaced;          /* 1: a thread sleeps > one tick before each store */
 	int trace;           /* 0: tracing off (the overhead's baseline) */
+	int pressure;        /* 1: an fsync-heavy writer in the same fs */
 };
 
 /* A count of the kernel's work; n < 0: not measured, why says so. */
@@ -66,6 +67,7 @@ struct sw_cost_result {
 	double wall_s;          /* the store phases' wall time, summed */
 	char kernel_release[65];
 	int tcg;
+	double pressure_fsyncs_per_s; /* the writer's rate, with cfg->pressure */
 };
 
 /* Measure cfg into res: 0, or -1 with a message in err.  The caller has

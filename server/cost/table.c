@@ -29,7 +29,9 @@ static int same_group(json_t *a, json_t *b)
 	       !strcmp(str(a, "query"), str(b, "query")) &&
 	       num(a, "threads") == num(b, "threads") &&
 	       json_is_true(json_object_get(a, "spaced")) ==
-		       json_is_true(json_object_get(b, "spaced"));
+		       json_is_true(json_object_get(b, "spaced")) &&
+	       json_is_true(json_object_get(a, "pressure")) ==
+		       json_is_true(json_object_get(b, "pressure"));
 }
 
 /* The group's baseline: its eager row, else its stock row, else NULL. */
@@ -124,6 +126,9 @@ static int row_order(const void *x, const void *y)
 		if ((c = strcmp(str(a, keys[i]), str(b, keys[i]))))
 			return c;
 	c = json_is_true(json_object_get(a, "spaced")) - json_is_true(json_object_get(b, "spaced"));
+	if (!c)
+		c = json_is_true(json_object_get(a, "pressure")) -
+		    json_is_true(json_object_get(b, "pressure"));
 	if (c)
 		return c;
 	if (ta != tb)
@@ -197,6 +202,9 @@ static void group_header(FILE *f, json_t *row)
 		str(row, "kernel_release"), str(row, "fs"), (int)num(row, "threads"),
 		str(row, "query"), json_is_true(json_object_get(row, "spaced")) ?
 		", stores a tick apart" : "");
+	if (json_is_true(json_object_get(row, "pressure")))
+		fprintf(f, "with an fsync-heavy writer beside (%.0f fsyncs/s)\n",
+			num(row, "pressure_fsyncs_per_s"));
 	if (json_is_true(json_object_get(row, "tcg")))
 		fprintf(f, "fault latency us: TCG: compare within this table only\n");
 	fprintf(f, "%-8s %7s %5s %7s %5s %7s %7s %5s %6s %6s %8s\n", "policy", "p50us",
