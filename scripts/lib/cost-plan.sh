@@ -7,13 +7,35 @@
 # then `$COST measure` with $ARGS; rows to $D/rows.jsonl, messages to
 # $D/err.txt.  The plan lists ext4 before xfs and btrfs (the guest has no
 # mkfs.ext4 to go back).  Knows no row: only runs and collects.
-#   D=DIR DEV=/dev/X MNT=DIR COST=BIN K=LABEL ARGS='...' sh cost-plan.sh
+# NFS=1 (the guest, --query nfs): knfsd exports $MNT, a loopback NFSv4.2
+# mount with noac and lookupcache=none sees it at /mnt/nfs, and `$COST poll` statx()es the
+# file there every ms (each a GETATTR) while a measurement runs.
+#   D=DIR DEV=/dev/X MNT=DIR COST=BIN K=LABEL ARGS='...' [NFS=1] sh cost-plan.sh
 # Exit: 0, or the last failing measurement's status (2: refused input).
 : >"$D/rows.jsonl"
 : >"$D/err.txt"
 cur="" rc=0
+NM=/mnt/nfs knfsd=""
+nfs_down() {
+	[ "${NFS:-0}" = 1 ] && [ -n "$cur" ] || return 0
+	umount "$NM" 2>/dev/null
+	sw_knfsd_down >>"$D/err.txt" 2>&1
+}
+nfs_up() { # knfsd exports the freshly mounted $MNT, mounted again at $NM
+	[ "${NFS:-0}" = 1 ] || return 0
+	. /opt/stalewin/guest/knfsd.sh
+	mkdir -p "$NM"
+	if [ -z "$knfsd" ]; then
+		sw_knfsd_up "$MNT" >>"$D/err.txt" 2>&1 || return 1
+		knfsd=1
+	else
+		sw_knfsd_again >>"$D/err.txt" 2>&1 || return 1
+	fi
+	mount -t nfs -o vers=4.2,noac,lookupcache=none 127.0.0.1:"$MNT" "$NM" 2>>"$D/err.txt"
+}
 fsmount() { # FS: $MNT holds it
 	[ "$cur" = "$1" ] && return 0
+	nfs_down
 	umount "$MNT" 2>/dev/null
 	cur=""
 	case $1 in
@@ -25,13 +47,21 @@ fsmount() { # FS: $MNT holds it
 	tmpfs) mount -t tmpfs -o size=400m tmpfs "$MNT" ;;
 	esac || { echo "cannot make or mount $1 on $MNT" >>"$D/err.txt"; return 1; }
 	cur=$1
+	nfs_up || { echo "cannot export $1 over NFS" >>"$D/err.txt"; return 1; }
 }
 while read -r fs pol t; do
 	fsmount "$fs" || { rc=1; continue; }
 	echo "measure $fs $pol $t" >>"$D/err.txt"
+	poller=""
+	if [ "${NFS:-0}" = 1 ]; then
+		"$COST" poll "$NM/stalewin-cost.dat" 2>>"$D/err.txt" &
+		poller=$!
+	fi
 	# shellcheck disable=SC2086 # ARGS: several options
 	"$COST" measure --dir "$MNT" --fs "$fs" --policy "$pol" --threads "$t" \
 		--kernel "$K" $ARGS >>"$D/rows.jsonl" 2>>"$D/err.txt" || rc=$?
+	[ -z "$poller" ] || { kill "$poller"; wait "$poller"; }
 done <"$D/plan.txt"
+nfs_down
 umount "$MNT" 2>/dev/null
 exit $rc

@@ -29,6 +29,8 @@ struct sw_cost_cfg {
 	const char *policy;  /* eager, deferred, lang (the sysctl) or stock */
 	const char *kernel;  /* the kernel's label for the row */
 	int query_statx;     /* 1: a statx of the file after each store */
+	const char *query;   /* its name for the row: none, statx, nfs (a client
+				polls from outside); NULL: from query_statx */
 	int threads;         /* T, 1..SW_COST_MAX_THREADS */
 	long pages;          /* M, pages per thread */
 	int repeats;         /* R rounds */

@@ -89,7 +89,8 @@ json_t *sw_cost_row(const struct sw_cost_cfg *cfg, const struct sw_cost_result *
 	json_object_set_new(o, "threads", json_integer(cfg->threads));
 	json_object_set_new(o, "pages", json_integer(cfg->pages));
 	json_object_set_new(o, "repeats", json_integer(cfg->repeats));
-	json_object_set_new(o, "query", json_string(cfg->query_statx ? "statx" : "none"));
+	json_object_set_new(o, "query", json_string(cfg->query ? cfg->query :
+						    cfg->query_statx ? "statx" : "none"));
 	json_object_set_new(o, "spaced", json_boolean(cfg->spaced));
 	json_object_set_new(o, "traced", json_boolean(cfg->trace));
 	json_object_set_new(o, "pressure", json_boolean(cfg->pressure));

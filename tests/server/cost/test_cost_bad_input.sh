@@ -3,7 +3,8 @@
 # refused before anything runs with exit 2 and a message saying what was
 # expected and what was seen: an unknown fs or policy, threads 0 or 65, a
 # policy the kernel does not offer (a stock kernel with deferred, a
-# patched kernel with stock), --query nfs (not built), an unknown kernel,
+# patched kernel with stock), an unknown --query, --query nfs with --host
+# (no knfsd and loopback client there), an unknown kernel,
 # --host with --kernel, --host without root (as nobody, when root);
 # stalewin-cost measure on a directory of another filesystem than --fs,
 # or with a patched policy on a kernel without vm.mmap_cmtime_policy (the
@@ -35,7 +36,8 @@ front() {
 	expect2 "saw '65'" "$top/stalewin" cost --threads 65 --out "$T/o4"
 	expect2 "offers stock, saw deferred" "$top/stalewin" cost --kernel 6.1 --policy deferred --out "$T/o5"
 	expect2 "offers eager deferred lang, saw stock" "$top/stalewin" cost --kernel patched --policy stock --out "$T/o6"
-	expect2 "--query nfs" "$top/stalewin" cost --query nfs --out "$T/o7"
+	expect2 "saw 'nsf'" "$top/stalewin" cost --query nsf --out "$T/o7"
+	expect2 "with --host, expected none or statx" "$top/stalewin" cost --host --query nfs --out "$T/o11"
 	expect2 "saw '5.4'" "$top/stalewin" cost --kernel 5.4 --out "$T/o8"
 	expect2 "saw --kernel 7.2" "$top/stalewin" cost --host --kernel 7.2 --out "$T/o9"
 	if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
