@@ -100,8 +100,28 @@ faults_exact() {
 		| "\(.fs) \(.policy) \(.threads) threads: \(.stores) stores timed, \(.faults) faults, \(.one_fault_stores) single; \(.counted_stores) counted, \(.faults_counted) faults"' "$out/cost.json")
 	[ -z "$bad" ] || fail "expected T x $pages stores, each exactly one fault, saw: $bad"
 }
+# nfs-pressure (guests only): --query nfs with --pressure runs, its rows
+# say so, every store is one fault, the writer fsynced, and the loopback
+# client's poll found the file (OUT/err.txt).  A smoke test: no count of
+# it is asserted (the poll's rate is the emulator's).
+nfs_pressure() {
+	local bad found
+	if [ "${SW_COST_HOST:-0}" = 1 ]; then echo "nfs-pressure: guests only"; return 0; fi
+	"$repo/stalewin" cost "${kargs[@]}" --fs ext4 --policy eager --policy deferred \
+		--threads 1 --pages $pages --repeats 1 --query nfs --pressure --json \
+		--out "$out/nfs" >"$out/nfs.json" 2>"$out/nfs.err" ||
+		{ cat "$out/nfs.err"; fail "expected ./stalewin cost --query nfs --pressure to succeed, it failed (above)"; return 0; }
+	bad=$(jq -r '.rows[] | select(.query != "nfs" or .pressure != true
+		or (.pressure_fsyncs_per_s // 0) <= 0 or .faults_exact != true)
+		| "\(.policy): query \(.query), pressure \(.pressure) at \(.pressure_fsyncs_per_s)/s, faults_exact \(.faults_exact)"' "$out/nfs.json")
+	[ -z "$bad" ] || fail "expected rows of query nfs with the writer fsyncing and exact faults, saw: $bad"
+	found=$(sed -n 's/^stalewin-cost poll: [0-9]* statx calls (\([0-9]*\) found.*/\1/p' "$out/nfs/err.txt" | sort -n | tail -1)
+	grep '^stalewin-cost poll' "$out/nfs/err.txt" || true
+	[ "${found:-0}" -gt 0 ] || fail "expected the NFS client's poll to find the file, saw: $(grep -c '^stalewin-cost poll' "$out/nfs/err.txt") poll line(s), most found ${found:-none}"
+}
 sw_case eager-handles eager_handles
 sw_case deferred-none deferred_none
 sw_case tmpfs-null tmpfs_null
 sw_case faults-exact faults_exact
+sw_case nfs-pressure nfs_pressure
 sw_done "cost counters on $kern: eager one handle a store, deferred none in the fault, tmpfs null, T x M faults"
