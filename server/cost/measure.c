@@ -168,16 +168,61 @@ static void *worker_main(void *arg)
 struct acc {
 	uint64_t *lat_cyc;        /* one-fault stores, all rounds */
 	long long n_lat;
-	long long *hold;          /* handle hold times, jiffies */
+	long long *hold;          /* handle hold times, ns of the trace clock */
 	size_t n_hold, cap_hold;
 	long long handles[2], commits[2], dirtied[2], updates[2];
 };
+
+#define OPEN_MAX 64 /* tasks holding a handle at once */
 
 /* Events of one round's trace, by phase (0: the stores, 1: the flush). */
 struct scan {
 	const char *handle, *hstats, *commit; /* bare names, NULL: none */
 	struct acc *acc;
+	/* each task's handle started and not yet stopped: a task's handles
+	 * do not overlap (a nested start takes no new handle, fires no event) */
+	struct { long pid; int64_t t_start_ns; } open[OPEN_MAX];
+	int n_open;
 };
+
+static int hold_push(struct acc *a, long long v)
+{
+	if (a->n_hold == a->cap_hold) {
+		size_t cap = a->cap_hold ? 2 * a->cap_hold : 1024;
+		long long *h = realloc(a->hold, cap * sizeof(*h));
+
+		if (!h)
+			return 1;
+		a->hold = h;
+		a->cap_hold = cap;
+	}
+	a->hold[a->n_hold++] = v;
+	return 0;
+}
+
+/* A handle started (start) or stopped by l's task: its hold time, from
+ * jbd2_handle_start (after any wait to start it) to jbd2_handle_stats. */
+static int hold_event(struct scan *s, const struct sw_tfs_line *l, int start)
+{
+	int64_t t_start_ns;
+	int i;
+
+	for (i = 0; i < s->n_open && s->open[i].pid != l->pid; i++)
+		;
+	if (start) {
+		if (i == s->n_open && s->n_open == OPEN_MAX)
+			return 0; /* more tasks than slots: this one unpaired */
+		s->open[i].pid = l->pid;
+		s->open[i].t_start_ns = l->t_ns;
+		s->n_open += i == s->n_open;
+		return 0;
+	}
+	if (i == s->n_open)
+		return 0; /* started before the trace was on */
+	t_start_ns = s->open[i].t_start_ns;
+	s->open[i] = s->open[--s->n_open];
+	return hold_push(s->acc, l->t_ns - t_start_ns);
+}
 
 static const char *bare(const char *event)
 {
@@ -186,32 +231,22 @@ static const char *bare(const char *event)
 	return s ? s + 1 : event;
 }
 
-static int scan_line(const char *event, const char *fields, int phase, void *arg)
+static int scan_line(const struct sw_tfs_line *l, void *arg)
 {
 	struct scan *s = arg;
 	struct acc *a = s->acc;
-	int p = phase >= 2; /* markers: 1 "stores", 2 "flush" */
-	long long v;
+	int p = l->phase >= 2; /* markers: 1 "stores", 2 "flush" */
 
-	if (s->handle && !strcmp(event, s->handle))
+	if (s->handle && !strcmp(l->event, s->handle)) {
 		a->handles[p]++;
-	else if (s->commit && !strcmp(event, s->commit))
-		a->commits[p]++;
-	else if (!strcmp(event, bare(DIRTY_EVENT)))
-		a->dirtied[p]++;
-	else if (s->hstats && !strcmp(event, s->hstats) &&
-		 !sw_tfs_field(fields, "interval", &v)) {
-		if (a->n_hold == a->cap_hold) {
-			size_t cap = a->cap_hold ? 2 * a->cap_hold : 1024;
-			long long *h = realloc(a->hold, cap * sizeof(*h));
-
-			if (!h)
-				return 1;
-			a->hold = h;
-			a->cap_hold = cap;
-		}
-		a->hold[a->n_hold++] = v;
+		return s->hstats ? hold_event(s, l, 1) : 0;
 	}
+	if (s->commit && !strcmp(l->event, s->commit))
+		a->commits[p]++;
+	else if (!strcmp(l->event, bare(DIRTY_EVENT)))
+		a->dirtied[p]++;
+	else if (s->hstats && !strcmp(l->event, s->hstats))
+		return hold_event(s, l, 0);
 	return 0;
 }
 
@@ -375,7 +410,8 @@ static int one_round(struct run *r, const struct fs_events *fe, struct acc *a,
 		     struct sw_cost_result *res, int tr, char *err, size_t errlen)
 {
 	size_t size = (size_t)r->cfg->threads * r->cfg->pages * r->page;
-	struct scan sc = { bare(fe->handle), bare(fe->hstats), bare(fe->commit), a };
+	struct scan sc = { .handle = bare(fe->handle), .hstats = bare(fe->hstats),
+			   .commit = bare(fe->commit), .acc = a };
 	struct stat st;
 	long long flush_updates = 0;
 	void *m;
@@ -474,8 +510,7 @@ static void finish(struct acc *a, struct sw_cost_result *res, uint64_t dcyc,
 	}
 	if (a->n_hold > 0) {
 		qsort(a->hold, a->n_hold, sizeof(*a->hold), cmp_ll);
-		res->handle_hold_p99_us = (double)a->hold[rank(a->n_hold, 0.99)] *
-					  res->tick_us;
+		res->handle_hold_p99_us = (double)a->hold[rank(a->n_hold, 0.99)] / 1000.0;
 	}
 	res->pages_per_s = res->wall_s > 0 ? (double)res->stores / res->wall_s : 0;
 }
@@ -581,7 +616,8 @@ int sw_cost_measure(const struct sw_cost_cfg *cfg, struct sw_cost_result *res,
 		char name[64];
 
 		snprintf(name, sizeof(name), "stalewin-cost-%ld", (long)getpid());
-		if (sw_tfs_instance(name, r.troot, sizeof(r.troot), err, errlen))
+		if (sw_tfs_instance(name, r.troot, sizeof(r.troot), err, errlen) ||
+		    sw_tfs_clock(r.troot, "mono", err, errlen))
 			goto out;
 	}
 	events_known(r.troot, fe, res);

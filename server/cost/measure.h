@@ -60,8 +60,10 @@ struct sw_cost_result {
 	double fault_us[5];     /* p50, p90, p99, p99.9, max over one-fault
 				   stores, us */
 	struct sw_cost_count handles, commits, dirtied, updates;
-	double handle_hold_p99_us; /* jbd2_handle_stats interval, p99 */
-	double tick_us;         /* its resolution: one jiffy */
+	double handle_hold_p99_us; /* p99 of a handle's hold: its task's
+				      jbd2_handle_start to jbd2_handle_stats,
+				      trace clock mono, us resolution */
+	double tick_us;         /* one jiffy (the coarse clock's tick) */
 	int handle_hold_measured;
 	const char *hold_why;   /* when not measured */
 	long long handle_holds; /* handles whose hold time was read */

@@ -52,13 +52,21 @@ static void set_journal(json_t *o, const struct sw_cost_result *res, json_t *why
 	json_object_set_new(o, "handle_event", res->handles.event ?
 			    json_string(res->handles.event) : json_null());
 	if (res->handle_hold_measured && res->handle_holds > 0) {
-		json_object_set_new(o, "handle_wait_p99_us", us(res->handle_hold_p99_us, 1));
+		json_object_set_new(o, "handle_hold_p99_us", us(res->handle_hold_p99_us, 1));
 	} else {
-		json_object_set_new(o, "handle_wait_p99_us", json_null());
-		json_object_set_new(why, "handle_wait_p99_us", json_string(
+		json_object_set_new(o, "handle_hold_p99_us", json_null());
+		json_object_set_new(why, "handle_hold_p99_us", json_string(
 			res->handle_hold_measured ? "no handle was started" : res->hold_why));
 	}
-	json_object_set_new(o, "handle_wait_res_us", json_real(res->tick_us));
+	json_object_set_new(o, "handle_holds", res->handle_hold_measured ?
+			    json_integer(res->handle_holds) : json_null());
+	/* the figure: jbd2 records no time before a handle starts */
+	json_object_set_new(o, "handle_wait_p99_us", json_null());
+	json_object_set_new(why, "handle_wait_p99_us", json_string(
+		"jbd2 has no event before a handle waits to start (jbd2_handle_start "
+		"and h_start_jiffies come after the wait); the wait is inside the "
+		"fault latency; see handle_hold_p99_us"));
+	json_object_set_new(o, "tick_us", json_real(res->tick_us));
 	json_object_set_new(o, "commits_per_1k", per_1k(&res->commits, res->counted_stores, why,
 							"commits_per_1k"));
 	json_object_set_new(o, "commit_event", res->commits.event ?

@@ -119,22 +119,43 @@ long sw_tfs_overrun(const char *root)
 	return seen ? total : -1;
 }
 
-/* "  task-123  [000] ..... 12.345678: name: fields": the name and fields */
-static int split_line(char *line, char **name, char **fields)
+int sw_tfs_clock(const char *root, const char *clock, char *err, size_t errlen)
 {
-	char *p = strstr(line, ": ");
+	char path[512];
 
-	/* the first ": " ends the timestamp, the second the event name */
+	snprintf(path, sizeof(path), "%s/trace_clock", root);
+	return put(path, clock, 1, err, errlen);
+}
+
+/* "  task-123  [000] ..... 12.345678: name: fields": pid, time, name and
+ * fields (line is cut at the name's colon) */
+static int split_line(char *line, struct sw_tfs_line *l)
+{
+	char *p = strstr(line, ": "), *q, *b, *end;
+	long long sec, usec;
+
+	/* the first ": " ends the timestamp, the next colon the event name */
 	if (!p)
 		return -1;
-	*name = p + 2;
-	p = strchr(*name, ':');
+	for (q = p; q > line && q[-1] != ' '; q--)
+		;
+	if (sscanf(q, "%lld.%lld", &sec, &usec) != 2)
+		return -1;
+	l->t_ns = (int64_t)sec * 1000000000 + (int64_t)usec * 1000;
+	b = strstr(line, " [");
+	l->pid = -1;
+	if (b && b < q) {
+		for (q = b; q > line && q[-1] != '-'; q--)
+			;
+		l->pid = strtol(q, &end, 10);
+	}
+	l->event = p + 2;
+	p = strchr(l->event, ':');
 	if (!p)
 		return -1;
 	*p = 0;
-	*fields = p + 1;
-	while (**fields == ' ')
-		(*fields)++;
+	for (l->fields = p + 1; *l->fields == ' '; l->fields++)
+		;
 	return 0;
 }
 
@@ -152,15 +173,16 @@ int sw_tfs_scan(const char *root, sw_tfs_line_fn fn, void *arg, char *err,
 		return -1;
 	}
 	while (!rc && fgets(line, sizeof(line), f)) {
-		char *name, *fields;
+		struct sw_tfs_line l;
 
-		if (line[0] == '#' || split_line(line, &name, &fields))
+		if (line[0] == '#' || split_line(line, &l))
 			continue;
-		if (!strcmp(name, "tracing_mark_write")) {
+		if (!strcmp(l.event, "tracing_mark_write")) {
 			phase++;
 			continue;
 		}
-		rc = fn(name, fields, phase, arg);
+		l.phase = phase;
+		rc = fn(&l, arg);
 	}
 	fclose(f);
 	if (rc)
@@ -173,13 +195,11 @@ struct count_arg {
 	long n;
 };
 
-static int count_one(const char *event, const char *fields, int phase, void *arg)
+static int count_one(const struct sw_tfs_line *l, void *arg)
 {
 	struct count_arg *c = arg;
 
-	(void)fields;
-	(void)phase;
-	if (!strcmp(event, c->event))
+	if (!strcmp(l->event, c->event))
 		c->n++;
 	return 0;
 }

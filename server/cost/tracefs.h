@@ -15,6 +15,7 @@
 #define STALEWIN_TRACEFS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define SW_TFS_ROOT "/sys/kernel/tracing"
 
@@ -35,11 +36,23 @@ int sw_tfs_marker(const char *root, const char *text, char *err, size_t errlen);
  * "overrun"); -1 when it cannot be read. */
 long sw_tfs_overrun(const char *root);
 
-/* One pass over the buffer: for every event line (not a marker), fn is
- * called with the event's name (up to its colon), the text after it, and
- * the number of markers seen before it.  fn returns 0 to go on. */
-typedef int (*sw_tfs_line_fn)(const char *event, const char *fields,
-			      int phase, void *arg);
+/* The buffer's clock ("mono": CLOCK_MONOTONIC, as the trace prints it:
+ * seconds with microseconds). */
+int sw_tfs_clock(const char *root, const char *clock, char *err, size_t errlen);
+
+/* An event line of the buffer. */
+struct sw_tfs_line {
+	const char *event;  /* its name, up to its colon */
+	const char *fields; /* the text after it */
+	int phase;          /* markers seen before it */
+	int64_t t_ns;       /* its timestamp, ns of the buffer's clock (us
+			       resolution) */
+	long pid;           /* the task's pid (thread id) */
+};
+
+/* One pass over the buffer: fn for every event line (not a marker); fn
+ * returns 0 to go on. */
+typedef int (*sw_tfs_line_fn)(const struct sw_tfs_line *l, void *arg);
 int sw_tfs_scan(const char *root, sw_tfs_line_fn fn, void *arg, char *err, size_t errlen);
 /* Lines of event (bare name, e.g. "jbd2_handle_start") in the buffer, or
  * -1 with err. */

@@ -4,7 +4,8 @@
 # after each, 1 and 2 threads, ext4 and tmpfs, eager and deferred):
 #   eager-handles     ext4, eager, 1 thread: one jbd2 handle per first
 #                     store to a clean page (the file is allocated before:
-#                     no allocation handle), one timestamp update per store;
+#                     no allocation handle), one timestamp update per store,
+#                     a hold time for every handle (start and stop paired);
 #   deferred-none     ext4, deferred, 1 thread: no handle and no update in
 #                     the fault path; the msync(MS_SYNC) after the stores
 #                     starts at least one handle and applies one update;
@@ -64,6 +65,12 @@ eager_handles() {
 	[ "$h" -ge $((s * 9 / 10)) ] && [ "$h" -le $((s + 2)) ] ||
 		fail "ext4 $eager: expected about one jbd2 handle per store ($s), saw $h"
 	[ "$u" -eq "$s" ] || fail "ext4 $eager: expected one timestamp update per store ($s), saw $u"
+	# each handle's hold paired (its task's start to its stats event)
+	local holds p99
+	holds=$(val "$r" handle_holds) p99=$(val "$r" handle_hold_p99_us)
+	echo "ext4 $eager: $holds handle holds timed, p99 $p99 us"
+	[ "$holds" -ge "$h" ] && [ "$p99" != null ] ||
+		fail "ext4 $eager: expected a hold time for each of the $h handles, saw $holds (p99 $p99)"
 }
 deferred_none() {
 	local r h hf u uf
@@ -81,7 +88,7 @@ tmpfs_null() {
 	local r k why
 	for p in $eager $deferred; do
 		r=$(row tmpfs $p 1)
-		for k in handles_per_1k commits_per_1k handle_wait_p99_us; do
+		for k in handles_per_1k commits_per_1k handle_hold_p99_us handle_wait_p99_us; do
 			[ "$(val "$r" $k)" = null ] || fail "tmpfs $p: expected $k null (no journal), saw $(val "$r" $k)"
 		done
 		why=$(val "$r" null_because.handles_per_1k)
