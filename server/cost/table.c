@@ -198,7 +198,7 @@ static void cell(FILE *f, double v, int w, int prec)
 
 static void group_header(FILE *f, json_t *row)
 {
-	fprintf(f, "\n%s (%s), %s, %d thread(s), query %s%s\n", str(row, "kernel"),
+	fprintf(f, "\n%s (%s), %s\n%d thread(s), query %s%s\n", str(row, "kernel"),
 		str(row, "kernel_release"), str(row, "fs"), (int)num(row, "threads"),
 		str(row, "query"), json_is_true(json_object_get(row, "spaced")) ?
 		", stores a tick apart" : "");
@@ -207,8 +207,8 @@ static void group_header(FILE *f, json_t *row)
 			num(row, "pressure_fsyncs_per_s"));
 	if (json_is_true(json_object_get(row, "tcg")))
 		fprintf(f, "fault latency us: TCG: compare within this table only\n");
-	fprintf(f, "%-8s %7s %5s %7s %5s %7s %7s %5s %6s %6s %8s\n", "policy", "p50us",
-		"x", "p99us", "x", "maxus", "hdl/1k", "x", "cmt/1k", "upd/1k", "pages/s");
+	fprintf(f, "%-8s %6s %4s %7s %4s %6s %6s %6s %6s %7s\n", "policy", "p50us", "x",
+		"p99us", "x", "maxus", "hdl/1k", "cmt/1k", "upd/1k", "pages/s");
 }
 
 /* "- text" wrapped at 72 columns between words, continued by "  " */
@@ -244,20 +244,20 @@ void sw_cost_text(FILE *f, json_t *rows, json_t *findings)
 			group_header(f, row);
 		prev = row;
 		fprintf(f, "%-8s", str(row, "policy"));
-		cell(f, num(row, "fault_p50_us"), 7, 1);
-		cell(f, num(row, "fault_p50_vs_base"), 5, 2);
+		cell(f, num(row, "fault_p50_us"), 6, 1);
+		cell(f, num(row, "fault_p50_vs_base"), 4, 2);
 		cell(f, num(row, "fault_p99_us"), 7, 1);
-		cell(f, num(row, "fault_p99_vs_base"), 5, 2);
-		cell(f, num(row, "fault_max_us"), 7, 0);
-		cell(f, num(row, "handles_per_1k"), 7, 1);
-		cell(f, num(row, "handles_vs_base"), 5, 2);
+		cell(f, num(row, "fault_p99_vs_base"), 4, 2);
+		cell(f, num(row, "fault_max_us"), 6, 0);
+		cell(f, num(row, "handles_per_1k"), 6, 1);
 		cell(f, num(row, "commits_per_1k"), 6, 1);
 		cell(f, num(row, "updates_per_1k"), 6, 1);
-		cell(f, num(row, "pages_per_s"), 8, 0);
+		cell(f, num(row, "pages_per_s"), 7, 0);
 		fputc('\n', f);
 	}
-	fprintf(f, "\nx: the ratio to the group's eager (else stock) row.  Counts per"
-		"\n1000 stores, as they are; -: not measured (--json says why).\n");
+	fprintf(f, "\nx: the ratio to the group's eager (else stock) row (the handles'"
+		"\nratio and the hold times: --json).  Counts per 1000 stores, as"
+		"\nthey are; -: not measured (--json says why).\n");
 	if (json_array_size(findings))
 		fprintf(f, "\nFindings:\n");
 	json_array_foreach(findings, i, s)
