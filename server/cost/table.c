@@ -88,6 +88,23 @@ static void count_finding(json_t *out, json_t *row, json_t *base, const char *ke
 	json_array_append_new(out, json_string(line));
 }
 
+/* The fault latency's p50 and p99 as ratios to the baseline's (only a
+ * ratio is said of a TCG guest's latency). */
+static void latency_finding(json_t *out, json_t *row, json_t *base)
+{
+	double r50 = num(row, "fault_p50_vs_base"), r99 = num(row, "fault_p99_vs_base");
+	char line[512];
+
+	if (isnan(r50) || isnan(r99))
+		return;
+	snprintf(line, sizeof(line), "%s, %s, %d thread(s), query %s: %s: fault p50 "
+		 "%.2fx and p99 %.2fx %s's%s", str(row, "kernel"), str(row, "fs"),
+		 (int)num(row, "threads"), str(row, "query"), str(row, "policy"), r50, r99,
+		 str(base, "policy"), json_is_true(json_object_get(row, "tcg")) ?
+		 " (TCG: ratios only)" : "");
+	json_array_append_new(out, json_string(line));
+}
+
 /* A row whose stores were not each exactly one fault: said, not hidden. */
 static void fault_finding(json_t *out, json_t *row)
 {
@@ -175,6 +192,7 @@ json_t *sw_cost_findings(json_t *rows)
 		json_object_set_new(row, "baseline", base ? json_string(str(base, "policy")) : json_null());
 		if (!base || base == row)
 			continue;
+		latency_finding(out, row, base);
 		count_finding(out, row, base, "updates_per_1k", "timestamp updates");
 		count_finding(out, row, base, "handles_per_1k",
 			      !strncmp(str(row, "handle_event"), "xfs/", 4) ?

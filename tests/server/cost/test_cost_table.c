@@ -25,6 +25,7 @@ static json_t *mkrow(const char *k, const char *f, const char *p, int t, double 
 			      "faults", 1000, "one_fault_stores", 1000, "faults_exact", 1);
 
 	json_object_set_new(o, "fault_p50_us", json_real(p50));
+	json_object_set_new(o, "fault_p99_us", json_real(2 * p50));
 	json_object_set_new(o, "handles_per_1k", hdl < 0 ? json_null() : json_real(hdl));
 	json_object_set_new(o, "updates_per_1k", upd < 0 ? json_null() : json_real(upd));
 	json_object_set_new(o, "commits_per_1k", json_null());
@@ -71,6 +72,7 @@ SW_CASE(ratios_and_findings)
 			     "eager's 1000.0 (100.0x fewer)"));
 	CHECK(has_finding(f, "lang: 1000.0 timestamp updates per 1000 stores against "
 			     "eager's 1000.0 (the same)"));
+	CHECK(has_finding(f, "deferred: fault p50 0.50x and p99"));
 	/* the 2-thread row has no eager of its own: no ratio, no finding */
 	d = find(rows, "ext4", "deferred", 2);
 	CHECK(d && json_is_null(json_object_get(d, "fault_p50_vs_base")));
@@ -122,7 +124,7 @@ SW_CASE(kernels_apart)
 	d = find(rows, "ext4", "deferred", 1);
 	CHECK(d && json_is_null(json_object_get(d, "baseline")),
 	      "a deferred row compared with another kernel's eager");
-	CHECK(json_array_size(f) == 0);
+	CHECK(json_array_size(f) == 0, "a finding across kernels");
 	json_decref(f);
 	json_decref(rows);
 }
