@@ -8,8 +8,9 @@
 # $D/err.txt.  The plan lists ext4 before xfs and btrfs (the guest has no
 # mkfs.ext4 to go back).  Knows no row: only runs and collects.
 # NFS=1 (the guest, --query nfs): knfsd exports $MNT, a loopback NFSv4.2
-# mount with noac and lookupcache=none sees it at /mnt/nfs, and `$COST poll` statx()es the
-# file there every ms (each a GETATTR) while a measurement runs.
+# mount with noac and lookupcache=none sees it at /mnt/nfs, and the
+# measurer's --poll thread statx()es the file there every ms (each a
+# GETATTR) while it measures.
 #   D=DIR DEV=/dev/X MNT=DIR COST=BIN K=LABEL ARGS='...' [NFS=1] sh cost-plan.sh
 # Exit: 0, or the last failing measurement's status (2: refused input).
 : >"$D/rows.jsonl"
@@ -52,15 +53,11 @@ fsmount() { # FS: $MNT holds it
 while read -r fs pol t; do
 	fsmount "$fs" || { rc=1; continue; }
 	echo "measure $fs $pol $t" >>"$D/err.txt"
-	poller=""
-	if [ "${NFS:-0}" = 1 ]; then
-		"$COST" poll "$NM/stalewin-cost.dat" 2>>"$D/err.txt" &
-		poller=$!
-	fi
-	# shellcheck disable=SC2086 # ARGS: several options
+	poll=""
+	[ "${NFS:-0}" = 1 ] && poll="--poll $NM/stalewin-cost.dat"
+	# shellcheck disable=SC2086 # ARGS, poll: several words
 	"$COST" measure --dir "$MNT" --fs "$fs" --policy "$pol" --threads "$t" \
-		--kernel "$K" $ARGS >>"$D/rows.jsonl" 2>>"$D/err.txt" || rc=$?
-	[ -z "$poller" ] || { kill "$poller"; wait "$poller"; }
+		--kernel "$K" $ARGS $poll >>"$D/rows.jsonl" 2>>"$D/err.txt" || rc=$?
 done <"$D/plan.txt"
 nfs_down
 umount "$MNT" 2>/dev/null

@@ -5,15 +5,12 @@
  *
  *   stalewin-cost measure --dir DIR --fs FS --policy P [--kernel LABEL]
  *                 [--threads T] [--pages M] [--repeats R]
- *                 [--query none|statx] [--spaced] [--no-trace] [--pressure]
- *                 [--tcg]
+ *                 [--query none|statx|nfs] [--spaced] [--no-trace]
+ *                 [--pressure] [--poll PATH] [--tcg]
  *       sets vm.mmap_cmtime_policy to P (eager, deferred, lang; stock on a
  *       kernel without the sysctl), measures (measure.h) and prints one
- *       JSON row on stdout.
- *   stalewin-cost poll FILE [--interval-us N]
- *       statx FILE every N us (default 1000) until SIGTERM, then print the
- *       calls made and their rate on stderr: the client of --query nfs
- *       (FILE on an NFS mount with noac: each call a GETATTR).
+ *       JSON row on stdout.  --poll PATH: a thread statx()es PATH (the
+ *       file through an NFS mount, --query nfs) every ms meanwhile.
  *   stalewin-cost table [--json] FILE...
  *       rows (JSON, one a line) side by side with their ratios to eager
  *       and the findings; --json: {"rows": [...], "findings": [...]}.
@@ -21,11 +18,7 @@
  * offer, an unknown fs, threads outside 1..64), each said on stderr.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <signal.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,8 +34,8 @@ static int usage(const char *msg)
 	fprintf(stderr, "stalewin-cost: %s\nusage: stalewin-cost measure --dir DIR --fs "
 		"ext4|ext4-lazytime|xfs|btrfs|tmpfs --policy eager|deferred|lang|stock\n"
 		"         [--kernel LABEL] [--threads 1..64] [--pages M] [--repeats R]\n"
-		"         [--query none|statx] [--spaced] [--no-trace] [--pressure] [--tcg]\n"
-		"       stalewin-cost poll FILE [--interval-us N]\n"
+		"         [--query none|statx|nfs] [--spaced] [--no-trace] [--pressure]\n"
+		"         [--poll PATH] [--tcg]\n"
 		"       stalewin-cost table [--json] FILE...\n", msg);
 	return 2;
 }
@@ -108,6 +101,7 @@ static int cmd_measure(int argc, char **argv)
 		{ "repeats", required_argument, NULL, 'r' }, { "query", required_argument, NULL, 'q' },
 		{ "spaced", no_argument, NULL, 's' }, { "no-trace", no_argument, NULL, 'n' },
 		{ "tcg", no_argument, NULL, 'g' }, { "pressure", no_argument, NULL, 'P' },
+		{ "poll", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sw_cost_cfg cfg = { .kernel = "this", .threads = 1, .pages = 1000,
@@ -132,6 +126,7 @@ static int cmd_measure(int argc, char **argv)
 		case 'n': cfg.trace = 0; break;
 		case 'g': tcg = 1; break;
 		case 'P': cfg.pressure = 1; break;
+		case 'o': cfg.poll = optarg; break;
 		default: return usage("unknown option");
 		}
 	}
@@ -200,60 +195,13 @@ static int cmd_table(int argc, char **argv)
 	return 0;
 }
 
-static volatile sig_atomic_t poll_stop;
-
-static void on_term(int sig)
-{
-	(void)sig;
-	poll_stop = 1;
-}
-
-static int cmd_poll(int argc, char **argv)
-{
-	struct timespec gap = { 0, 1000000 }, t0, t1;
-	long long calls = 0, seen = 0;
-	int bad = 0;
-	double s;
-
-	if (argc < 2)
-		return usage("poll needs a FILE");
-	if (argc == 4 && !strcmp(argv[2], "--interval-us")) {
-		long us = number("--interval-us", argv[3], 1, 1000000, &bad);
-
-		gap.tv_sec = us / 1000000;
-		gap.tv_nsec = us % 1000000 * 1000;
-	} else if (argc != 2) {
-		return usage("poll takes FILE [--interval-us N]");
-	}
-	if (bad)
-		return 2;
-	signal(SIGTERM, on_term);
-	signal(SIGINT, on_term);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (!poll_stop) {
-		struct statx stx;
-
-		calls++;
-		if (!statx(AT_FDCWD, argv[1], 0, STATX_BASIC_STATS, &stx))
-			seen++;
-		nanosleep(&gap, NULL);
-	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	fprintf(stderr, "stalewin-cost poll: %lld statx calls (%lld found the file) in "
-		"%.1f s: %.0f/s\n", calls, seen, s, s > 0 ? (double)calls / s : 0);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		return usage("expected a subcommand, measure, poll or table");
+		return usage("expected a subcommand, measure or table");
 	if (!strcmp(argv[1], "measure"))
 		return cmd_measure(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "table"))
 		return cmd_table(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "poll"))
-		return cmd_poll(argc - 1, argv + 1);
-	return usage("expected a subcommand, measure, poll or table");
+	return usage("expected a subcommand, measure or table");
 }

@@ -590,6 +590,7 @@ int sw_cost_measure(const struct sw_cost_cfg *cfg, struct sw_cost_result *res,
 {
 	static struct run r; /* 64 workers' state: not on the stack */
 	static struct sw_cost_pressure pr;
+	static struct sw_cost_poller po;
 	const struct fs_events *fe = check_cfg(cfg, err, errlen);
 	struct acc a = { 0 };
 	struct timespec tick;
@@ -644,12 +645,21 @@ int sw_cost_measure(const struct sw_cost_cfg *cfg, struct sw_cost_result *res,
 			goto out;
 		r.leave_out = pr.tid;
 	}
+	if (cfg->poll && sw_cost_poller_start(&po, cfg->poll, 1000000, err, errlen)) {
+		if (cfg->pressure)
+			sw_cost_pressure_stop(&pr);
+		goto out;
+	}
 	for (i = 0; i < cfg->repeats; i++)
 		if ((cfg->trace && one_round(&r, fe, &a, res, 1, err, errlen)) ||
 		    one_round(&r, fe, &a, res, 0, err, errlen))
 			break;
 	if (cfg->pressure)
 		res->pressure_fsyncs_per_s = sw_cost_pressure_stop(&pr);
+	if (cfg->poll) {
+		res->polls_per_s = sw_cost_poller_stop(&po);
+		res->polls_found = po.found;
+	}
 	if (i < cfg->repeats)
 		goto out;
 	finish(&a, res, cycles() - c0, mono_ns() - t0);

@@ -37,6 +37,8 @@ struct sw_cost_cfg {
 	int spaced;          /* 1: a thread sleeps > one tick before each store */
 	int trace;           /* 0: tracing off (the overhead's baseline) */
 	int pressure;        /* 1: an fsync-heavy writer in the same fs */
+	const char *poll;    /* the file as a client sees it (an NFS mount):
+				polled every ms while the rounds run; NULL: none */
 };
 
 /* A count of the kernel's work; n < 0: not measured, why says so. */
@@ -72,6 +74,8 @@ struct sw_cost_result {
 	char kernel_release[65];
 	int tcg;
 	double pressure_fsyncs_per_s; /* the writer's rate, with cfg->pressure */
+	double polls_per_s;     /* the client's statx rate, with cfg->poll */
+	long long polls_found;  /* its calls that found the file */
 };
 
 /* Measure cfg into res: 0, or -1 with a message in err.  The caller has

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* pressure.c - an fsync-heavy writer beside the stores (pressure.h). */
+/* pressure.c - an fsync-heavy writer and a polling client beside the
+ * stores (pressure.h). */
 #include "pressure.h"
 
 #include <errno.h>
@@ -7,6 +8,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -74,4 +76,48 @@ double sw_cost_pressure_stop(struct sw_cost_pressure *p)
 	unlink(p->path);
 	s = (double)(p->t_stop_mono_ns - p->t_start_mono_ns) / 1e9;
 	return s > 0 ? (double)p->fsyncs / s : 0;
+}
+
+static void *poller(void *arg)
+{
+	struct sw_cost_poller *p = arg;
+	struct timespec gap = { p->interval_ns / 1000000000, p->interval_ns % 1000000000 };
+
+	while (!p->stop) {
+		struct statx stx;
+
+		p->calls++;
+		if (!statx(AT_FDCWD, p->path, 0, STATX_BASIC_STATS, &stx))
+			p->found++;
+		nanosleep(&gap, NULL);
+	}
+	return NULL;
+}
+
+int sw_cost_poller_start(struct sw_cost_poller *p, const char *path, int64_t interval_ns,
+			 char *err, size_t errlen)
+{
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->path, sizeof(p->path), "%s", path);
+	p->interval_ns = interval_ns;
+	p->t_start_mono_ns = now_mono_ns();
+	rc = pthread_create(&p->thread, NULL, poller, p);
+	if (rc) {
+		snprintf(err, errlen, "pthread_create (poller): %s", strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+double sw_cost_poller_stop(struct sw_cost_poller *p)
+{
+	double s;
+
+	p->stop = 1;
+	pthread_join(p->thread, NULL);
+	p->t_stop_mono_ns = now_mono_ns();
+	s = (double)(p->t_stop_mono_ns - p->t_start_mono_ns) / 1e9;
+	return s > 0 ? (double)p->calls / s : 0;
 }

@@ -220,6 +220,9 @@ static void group_header(FILE *f, json_t *row)
 		str(row, "kernel_release"), str(row, "fs"), (int)num(row, "threads"),
 		str(row, "query"), json_is_true(json_object_get(row, "spaced")) ?
 		", stores a tick apart" : "");
+	if (!isnan(num(row, "polls_per_s")))
+		fprintf(f, "an NFS client polls the file (%.0f statx/s)\n",
+			num(row, "polls_per_s"));
 	if (json_is_true(json_object_get(row, "pressure")))
 		fprintf(f, "with an fsync-heavy writer beside (%.0f fsyncs/s)\n",
 			num(row, "pressure_fsyncs_per_s"));
