@@ -65,17 +65,28 @@ int sw_cost_pressure_start(struct sw_cost_pressure *p, const char *dir, char *er
 	return 0;
 }
 
-double sw_cost_pressure_stop(struct sw_cost_pressure *p)
+/* Stop a thread beside (its stop flag, then join); *n of its work per
+ * second since t_start_mono_ns. */
+static double stop_rate(pthread_t thread, volatile int *stop, int64_t t_start_mono_ns,
+			int64_t *t_stop_mono_ns, const long long *n)
 {
 	double s;
 
-	p->stop = 1;
-	pthread_join(p->thread, NULL);
-	p->t_stop_mono_ns = now_mono_ns();
+	*stop = 1;
+	pthread_join(thread, NULL);
+	*t_stop_mono_ns = now_mono_ns();
+	s = (double)(*t_stop_mono_ns - t_start_mono_ns) / 1e9;
+	return s > 0 ? (double)*n / s : 0;
+}
+
+double sw_cost_pressure_stop(struct sw_cost_pressure *p)
+{
+	double rate = stop_rate(p->thread, &p->stop, p->t_start_mono_ns,
+				&p->t_stop_mono_ns, &p->fsyncs);
+
 	close(p->fd);
 	unlink(p->path);
-	s = (double)(p->t_stop_mono_ns - p->t_start_mono_ns) / 1e9;
-	return s > 0 ? (double)p->fsyncs / s : 0;
+	return rate;
 }
 
 static void *poller(void *arg)
@@ -113,11 +124,6 @@ int sw_cost_poller_start(struct sw_cost_poller *p, const char *path, int64_t int
 
 double sw_cost_poller_stop(struct sw_cost_poller *p)
 {
-	double s;
-
-	p->stop = 1;
-	pthread_join(p->thread, NULL);
-	p->t_stop_mono_ns = now_mono_ns();
-	s = (double)(p->t_stop_mono_ns - p->t_start_mono_ns) / 1e9;
-	return s > 0 ? (double)p->calls / s : 0;
+	return stop_rate(p->thread, &p->stop, p->t_start_mono_ns, &p->t_stop_mono_ns,
+			 &p->calls);
 }
