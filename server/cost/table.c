@@ -199,7 +199,10 @@ json_t *sw_cost_findings(json_t *rows)
 			      "transactions" : "journal handles");
 		count_finding(out, row, base, "commits_per_1k",
 			      !strncmp(str(row, "commit_event"), "btrfs/", 6) ?
-			      "transaction commits" : "journal commits");
+			      "transaction commits in the round" :
+			      "journal commits in the round (stores and msync; later "
+			      "ones, such as the journal thread's commit of eager's "
+			      "handles, not counted)");
 		count_finding(out, row, base, "dirty_inode_per_1k", "inode dirtyings");
 	}
 	return out;
