@@ -229,7 +229,7 @@ PW
 # ---------------------------------------------------------------- project
 build_project() {
 	local b key tmp f found=""
-	for b in server/stalewin-writer client/stalewin-probe client/stalewin-reader \
+	for b in server/stalewin-writer server/stalewin-cost client/stalewin-probe client/stalewin-reader \
 		client/stalewin-ctl common/stalewin-logdump common/stalewin-runfolder \
 		client/stalewin-progress analysis/stalewin-report; do
 		[ -x "$build_dir/$b" ] && found+="$build_dir/$b "

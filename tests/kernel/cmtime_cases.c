@@ -86,13 +86,13 @@
 
 #define CMTIME_PROG "cmtime_cases"
 #include "cmtime_lib.h"
+#include "tracefs.h" /* server/cost/tracefs.c, linked in */
 
 #ifndef EXT4_IOC_SHUTDOWN
 #define EXT4_IOC_SHUTDOWN _IOR('X', 125, uint32_t)
 #endif
 #define EXT4_GOING_FLAGS_LOGFLUSH 0x1
 #define EXT4_GOING_FLAGS_NOLOGFLUSH 0x2 /* the journal is not flushed */
-#define TRACEFS "/sys/kernel/tracing"
 #define NPAGES 16
 #define ATTEMPTS 40 /* tries to fit a sequence into one tick */
 
@@ -485,28 +485,24 @@ static int case_durability_verify(const char *dir, const char *state)
 	return 0;
 }
 
-/* jbd2_handle_start events in the trace buffer since the last clear. */
-static long trace_handles(void)
-{
-	FILE *f = fopen(TRACEFS "/trace", "r");
-	char line[512];
-	long n = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (line[0] != '#' && strstr(line, "jbd2_handle_start:"))
-			n++;
-	fclose(f);
-	return n;
-}
-
+/* jbd2_handle_start on and the buffer emptied, or off (tracefs.h) */
 static int trace_reset(int on)
 {
-	if (write_file(TRACEFS "/events/jbd2/jbd2_handle_start/enable",
-		       on ? "1" : "0"))
+	char err[256];
+
+	if (sw_tfs_event(SW_TFS_ROOT, "jbd2/jbd2_handle_start", on, NULL, err, sizeof(err)) ||
+	    (on && sw_tfs_clear(SW_TFS_ROOT, 0, err, sizeof(err)))) {
+		fprintf(stderr, "cmtime_cases: %s\n", err);
 		return -1;
-	return on ? write_file(TRACEFS "/trace", "") : 0;
+	}
+	return 0;
+}
+
+static long trace_handles(void)
+{
+	char err[256];
+
+	return sw_tfs_count(SW_TFS_ROOT, "jbd2_handle_start", err, sizeof(err));
 }
 
 /* N first stores one tick apart, then one MS_SYNC: count jbd2 handles. */
@@ -521,7 +517,7 @@ static int case_journal(const char *dir)
 		return -1;
 	if (trace_reset(1)) {
 		fprintf(stderr, "cmtime_cases: cannot enable the jbd2 trace "
-			"events under %s\n", TRACEFS);
+			"events under %s\n", SW_TFS_ROOT);
 		return -1;
 	}
 	for (i = 0; i < n; i++) {

@@ -60,9 +60,9 @@ done
 share=$(mktemp -d /tmp/sw-kernel-cases.XXXXXX)
 trap 'rm -rf "$share"' EXIT
 cp "$repo/vm/guest/knfsd.sh" "$share/knfsd.sh"
-for p in cmtime_cases cmtime_check; do
-	gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -o "$share/$p" "$repo/tests/kernel/$p.c"
-done
+gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -I"$repo/server/cost" -o "$share/cmtime_cases" \
+	"$repo/tests/kernel/cmtime_cases.c" "$repo/server/cost/tracefs.c"
+gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -o "$share/cmtime_check" "$repo/tests/kernel/cmtime_check.c"
 truncate -s 256M "$share/ext4.img"
 mkfs.ext4 -q -F "$share/ext4.img"
 truncate -s 320M "$share/xfs.img"
