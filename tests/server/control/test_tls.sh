@@ -78,17 +78,17 @@ expect_rc() { # WANT WHAT MESSAGE-PART cmd... (stderr to $T/err)
 case_bad_input() {
 	local a=(--root "$ROOT" --runs "$T/runs" --token-file "$T/bad.tok")
 	expect_rc 2 "plain HTTP on 10.99.0.1" "expected --tls to listen on 10.99.0.1" \
-		inS "$W" serve --listen 10.99.0.1:0 --allow 10.99.0.2 "${a[@]}"
+		inS timeout 10 "$W" serve --listen 10.99.0.1:0 --allow 10.99.0.2 "${a[@]}"
 	expect_rc 2 "TLS off loopback without --allow" "expected at least one --allow" \
-		inS "$W" serve --listen 10.99.0.1:0 --tls "${a[@]}"
+		inS timeout 10 "$W" serve --listen 10.99.0.1:0 --tls "${a[@]}"
 	expect_rc 2 "a CIDR of /33" "expected --allow IPV4[/BITS]" \
-		inS "$W" serve --listen 10.99.0.1:0 --tls --allow 10.99.0.0/33 "${a[@]}"
+		inS timeout 10 "$W" serve --listen 10.99.0.1:0 --tls --allow 10.99.0.0/33 "${a[@]}"
 	expect_rc 2 "a CIDR with host bits" "no host bits past /24" \
-		inS "$W" serve --listen 10.99.0.1:0 --tls --allow 10.99.0.2/24 "${a[@]}"
+		inS timeout 10 "$W" serve --listen 10.99.0.1:0 --tls --allow 10.99.0.2/24 "${a[@]}"
 	expect_rc 2 "--insecure-private-link on all addresses" "only on one private address" \
-		inS "$W" serve --listen 0.0.0.0:0 --insecure-private-link --allow 10.99.0.2 "${a[@]}"
+		inS timeout 10 "$W" serve --listen 0.0.0.0:0 --insecure-private-link --allow 10.99.0.2 "${a[@]}"
 	expect_rc 2 "--tls with --insecure-private-link" "saw both" \
-		inS "$W" serve --listen 10.99.0.1:0 --tls --insecure-private-link --allow 10.99.0.2 "${a[@]}"
+		inS timeout 10 "$W" serve --listen 10.99.0.1:0 --tls --insecure-private-link --allow 10.99.0.2 "${a[@]}"
 	[ ! -e "$T/bad.tok" ] || fail "a refused serve wrote its token file"
 }
 
