@@ -177,6 +177,38 @@ case_private_link() {
 		inC "$CTL" --url "$(cat "$T/p.url")" --token-file "$T/p1.tok" info
 }
 
+# The route fuzzer's corpus (fuzz_route.c's format: METHOD, PATH,
+# AUTHORIZATION with T for the right token, CONTENT-LENGTH, BODY) sent
+# through the TLS-terminated path: every answer one of control.h's codes,
+# a JSON {"error"} from 400 on, and the server alive after it.  The
+# fuzzer itself runs below HTTP (tests/server/control/fuzz_route.c).
+case_corpus_over_tls() {
+	local f m path auth code n=0 pin tok body
+	pin=$(sed -n 's/^pin //p' "$T/a.tok") tok=$(head -n 1 "$T/a.tok")
+	for f in "$(dirname "$0")"/corpus/route/*; do
+		{ m=$(sed -n 1p "$f") path=$(sed -n 2p "$f") auth=$(sed -n 3p "$f"); } 2>/dev/null
+		[ "$auth" = T ] && auth="Bearer $tok"
+		tail -n +5 "$f" > "$T/cin"
+		body=(); [ -s "$T/cin" ] && body=(--data-binary @"$T/cin")
+		[[ $m =~ ^[A-Z]{1,10}$ && $path == /* ]] || continue
+		code=$(inC curl -s --noproxy '*' -k --pinnedpubkey "$pin" -m 10 --path-as-is -X "$m" \
+			${auth:+-H "Authorization: $auth"} "${body[@]}" \
+			-o "$T/cbody" -w '%{http_code}' "$U$path" 2>/dev/null) || continue
+		n=$((n + 1))
+		case $code in
+		200|201|400|401|404|405|409|413|429) ;;
+		*) fail "corpus $(basename "$f"): $m $path answered $code" ;;
+		esac
+		if [ "$code" -ge 400 ] && ! jq -e '.error | type == "string"' "$T/cbody" >/dev/null 2>&1; then
+			fail "corpus $(basename "$f"): $code without a JSON error: $(head -c 200 "$T/cbody")"
+		fi
+	done
+	[ $n -ge 10 ] || fail "expected at least 10 corpus requests sent over TLS, saw $n"
+	ctlC stop >/dev/null 2>&1
+	ctlC info >/dev/null 2>"$T/err" || fail "serve a no longer answers after the corpus: $(cat "$T/err")"
+	echo "corpus: $n requests over TLS"
+}
+
 sw_case bad-input case_bad_input
 serve a --listen 10.99.0.1:0 --tls --allow 10.99.0.2/32 || sw_done
 serve b --listen 10.99.0.1:0 --tls --allow 10.99.0.2/32 || sw_done
@@ -187,4 +219,5 @@ sw_case pin case_pin
 sw_case outsider case_outsider
 sw_case run-and-flood case_run_and_flood
 sw_case private-link case_private_link
+sw_case corpus-over-tls case_corpus_over_tls
 sw_done
