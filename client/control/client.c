@@ -138,8 +138,13 @@ static int perform_once(struct swctl *c, const char *method, const char *route,
 		return SWCTL_E_PIN;
 	}
 	if (rc != CURLE_OK) {
-		snprintf(err, errlen, "writer's control API unreachable at %s: %s", c->url,
-			 ebuf[0] ? ebuf : curl_easy_strerror(rc));
+		/* the two mix-ups of http and https a user makes */
+		const char *hint = rc == CURLE_GOT_NOTHING && !c->pin[0] ?
+			" (a `serve --tls` answers https only: use the https URL it printed)" :
+			rc == CURLE_SSL_CONNECT_ERROR && c->pin[0] ?
+			" (a serve without --tls answers http only)" : "";
+		snprintf(err, errlen, "writer's control API unreachable at %s: %s%s", c->url,
+			 ebuf[0] ? ebuf : curl_easy_strerror(rc), hint);
 		return SWCTL_E_TRANSPORT;
 	}
 	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, code);
