@@ -13,6 +13,37 @@
  * server wrote, mode 0600, to its --token-file when it started.  A missing
  * or different token is answered 401 and nothing else happens.
  *
+ * The token file: the token alone on the first line (as every version
+ * wrote it, so an older client still reads its token), then zero or more
+ * lines "KEY VALUE" a reader skips when it does not know KEY:
+ *     pin sha256//BASE64      (SW_CTL_TOKFILE_PIN) written by `serve --tls`:
+ *                             base64 of the SHA-256 of the certificate's
+ *                             SubjectPublicKeyInfo (DER), the form of
+ *                             libcurl's CURLOPT_PINNEDPUBLICKEY
+ *     insecure-private-link A.B.C.D   (SW_CTL_TOKFILE_PLAIN) written by
+ *                             `serve --insecure-private-link` on address A
+ * A token file of one line (older servers, or loopback) is still read.
+ *
+ * Off loopback (server/control/guard.c ctl_listen_rule, client/control/
+ * tokfile.c swctl_url_check): `serve --listen` on a 127.x address speaks
+ * plain HTTP (or HTTPS with --tls); on any other address it refuses to
+ * start (exit 2) without --tls: HTTPS with a certificate made fresh for
+ * that serve (EC P-256, self-signed, valid CTL_TLS_VALID_DAYS), whose
+ * public key's pin the token file carries.  A client sends the token over
+ * https only to a server whose key matches that pin (any other certificate
+ * is refused before a byte of HTTP), and over plain http only to a 127.x
+ * address, or to the one address the token file names as an
+ * insecure-private-link: the qemu guests' link (vm/), a unix-socket
+ * stream no other host shares; that option is refused on a non-private
+ * address.  Off loopback at least one --allow CIDR is required and every
+ * client address outside the list is refused at accept, before TLS.
+ *
+ * Rate: every client address has a token bucket of SW_CTL_RATE_BURST
+ * requests refilled at SW_CTL_RATE_PER_S; a request over it is answered
+ * 429 with Retry-After (seconds) and logged (one line a second per client
+ * at most, with the count since), and nothing else happens: the run goes
+ * on.  A client may hold SW_CTL_CONN_PER_CLIENT connections at once.
+ *
  * Every response body is one JSON object.  Every error is
  *     {"error":"one line saying what was expected and what was seen"}
  * with one of the SW_CTL_HTTP_* status codes below.  Request bodies larger
@@ -92,6 +123,13 @@
 #define SW_CTL_TOKEN_BYTES 32          /* random bytes; hex => 64 chars */
 #define SW_CTL_START_TIMEOUT_MS 30000  /* child must be "running" by then */
 #define SW_CTL_STOP_GRACE_MS 20000     /* SIGTERM, then SIGKILL after */
+#define SW_CTL_RATE_PER_S 100          /* requests/s a client address, */
+#define SW_CTL_RATE_BURST 400          /* after a burst of this many */
+#define SW_CTL_CONN_PER_CLIENT 16      /* connections at once per address */
+
+/* Token file lines after the token (see "The token file" above) */
+#define SW_CTL_TOKFILE_PIN "pin"
+#define SW_CTL_TOKFILE_PLAIN "insecure-private-link"
 
 /* Routes */
 #define SW_CTL_ROUTE_CLOCK "/v1/clock"
@@ -110,6 +148,7 @@
 #define SW_CTL_HTTP_BAD_METHOD 405       /* known route, other method */
 #define SW_CTL_HTTP_CONFLICT 409         /* a run is active / none to stop */
 #define SW_CTL_HTTP_TOO_LARGE 413        /* body over SW_CTL_MAX_BODY */
+#define SW_CTL_HTTP_TOO_MANY 429         /* over the client's rate */
 #define SW_CTL_HTTP_INTERNAL 500         /* the server or the child failed */
 
 /* JSON fields */

@@ -19,8 +19,12 @@ struct swctl {
 	CURL *h;
 	char url[512];         /* base, no trailing slash */
 	char auth[160];        /* "Authorization: Bearer ..." */
+	char pin[128];         /* https: CURLOPT_PINNEDPUBLICKEY; "" for http */
 	long timeout_ms;
 };
+
+#define RETRY_429_MAX 5      /* retries of a request answered 429 */
+#define RETRY_429_MAX_S 5    /* longest Retry-After honoured, seconds */
 
 struct buf {
 	char *p;
@@ -31,39 +35,16 @@ struct buf {
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
 static void curl_init_once(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
 
-int swctl_read_token(const char *path, char *tok, size_t toklen, char *err,
-		     size_t errlen)
-{
-	FILE *f = fopen(path, "re");
-	size_t n;
-
-	if (!f) {
-		snprintf(err, errlen, "cannot read token file %s: %s", path, strerror(errno));
-		return SWCTL_E_TRANSPORT;
-	}
-	if (!fgets(tok, (int)toklen, f))
-		tok[0] = 0;
-	fclose(f);
-	n = strlen(tok);
-	while (n && (tok[n - 1] == '\n' || tok[n - 1] == '\r' || tok[n - 1] == ' '))
-		tok[--n] = 0;
-	if (!n) {
-		snprintf(err, errlen, "expected a token in %s, saw an empty file", path);
-		return SWCTL_E_PROTO;
-	}
-	return 0;
-}
-
-int swctl_open(struct swctl **out, const char *url, const char *token,
+int swctl_open(struct swctl **out, const char *url, const struct swctl_tokfile *tf,
 	       long timeout_ms, char *err, size_t errlen)
 {
+	const char *token = tf->token;
 	struct swctl *c;
 	size_t n;
+	int rc = swctl_url_check(url, tf, err, errlen);
 
-	if (strncmp(url, "http://", 7)) {
-		snprintf(err, errlen, "expected a URL http://HOST:PORT, saw '%s'", url);
-		return SWCTL_E_PROTO;
-	}
+	if (rc)
+		return rc;
 	if (strlen(token) > 128 || strpbrk(token, "\r\n")) {
 		snprintf(err, errlen, "expected a token of at most 128 printable characters");
 		return SWCTL_E_PROTO;
@@ -80,6 +61,8 @@ int swctl_open(struct swctl **out, const char *url, const char *token,
 	while (n && c->url[n - 1] == '/')
 		c->url[--n] = 0;
 	snprintf(c->auth, sizeof(c->auth), "Authorization: Bearer %s", token);
+	if (!strncmp(url, "https://", 8))
+		snprintf(c->pin, sizeof(c->pin), "%s", tf->pin);
 	c->timeout_ms = timeout_ms > 0 ? timeout_ms : 60000;
 	*out = c;
 	return 0;
@@ -109,8 +92,8 @@ static size_t on_data(char *p, size_t sz, size_t nm, void *ud)
 	return n;
 }
 
-/* One request; body into b.  Returns 0 or SWCTL_E_TRANSPORT. */
-static int perform(struct swctl *c, const char *method, const char *route,
+/* One request; body into b.  Returns 0, SWCTL_E_TRANSPORT or SWCTL_E_PIN. */
+static int perform_once(struct swctl *c, const char *method, const char *route,
 		   const char *body, struct buf *b, long *code, char *err,
 		   size_t errlen)
 {
@@ -130,6 +113,11 @@ static int perform(struct swctl *c, const char *method, const char *route,
 	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, b);
 	curl_easy_setopt(c->h, CURLOPT_TCP_NODELAY, 1L);
 	curl_easy_setopt(c->h, CURLOPT_PROXY, ""); /* never an http_proxy */
+	if (c->pin[0]) { /* self-signed: the pinned key is the only trust */
+		curl_easy_setopt(c->h, CURLOPT_PINNEDPUBLICKEY, c->pin);
+		curl_easy_setopt(c->h, CURLOPT_SSL_VERIFYPEER, 0L);
+		curl_easy_setopt(c->h, CURLOPT_SSL_VERIFYHOST, 0L);
+	}
 	hdr = curl_slist_append(hdr, c->auth);
 	hdr = curl_slist_append(hdr, "Expect:");
 	if (!strcmp(method, "POST")) {
@@ -142,13 +130,44 @@ static int perform(struct swctl *c, const char *method, const char *route,
 	rc = curl_easy_perform(c->h);
 	curl_slist_free_all(hdr);
 	*code = 0;
+	if (rc == CURLE_SSL_PINNEDPUBKEYNOTMATCH) {
+		snprintf(err, errlen, "the writer at %s presented a certificate whose key is not "
+			 "the one pinned in the token file (%s): another server, or a serve "
+			 "restarted since the token file was copied; refused before the token was "
+			 "sent", c->url, c->pin);
+		return SWCTL_E_PIN;
+	}
 	if (rc != CURLE_OK) {
-		snprintf(err, errlen, "writer's control API unreachable at %s: %s", c->url,
-			 ebuf[0] ? ebuf : curl_easy_strerror(rc));
+		/* the two mix-ups of http and https a user makes */
+		const char *hint = rc == CURLE_GOT_NOTHING && !c->pin[0] ?
+			" (a `serve --tls` answers https only: use the https URL it printed)" :
+			rc == CURLE_SSL_CONNECT_ERROR && c->pin[0] ?
+			" (a serve without --tls answers http only)" : "";
+		snprintf(err, errlen, "writer's control API unreachable at %s: %s%s", c->url,
+			 ebuf[0] ? ebuf : curl_easy_strerror(rc), hint);
 		return SWCTL_E_TRANSPORT;
 	}
 	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, code);
 	return 0;
+}
+
+/* perform_once, again after the Retry-After of a 429 (a reply in memory
+ * only: a file being written keeps its 429). */
+static int perform(struct swctl *c, const char *method, const char *route,
+		   const char *body, struct buf *b, long *code, char *err,
+		   size_t errlen)
+{
+	for (int k = 0;; k++) {
+		int rc = perform_once(c, method, route, body, b, code, err, errlen);
+		curl_off_t ra = 0;
+		if (rc || *code != SW_CTL_HTTP_TOO_MANY || b->f || k == RETRY_429_MAX)
+			return rc;
+		curl_easy_getinfo(c->h, CURLINFO_RETRY_AFTER, &ra);
+		free(b->p);
+		b->p = NULL;
+		b->len = 0;
+		sleep((unsigned)(ra < 1 ? 1 : ra > RETRY_429_MAX_S ? RETRY_429_MAX_S : ra));
+	}
 }
 
 /* err from a failed reply: the server's "error" field. */

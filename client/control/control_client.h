@@ -17,6 +17,8 @@
 
 #define SWCTL_E_TRANSPORT (-1)
 #define SWCTL_E_PROTO (-2)
+#define SWCTL_E_PIN (-3)   /* https: no pin, or the server's key is not it */
+#define SWCTL_E_PLAIN (-4) /* plain http off loopback: the token stays home */
 #define SWCTL_ERRLEN 1024
 
 struct swctl;
@@ -33,12 +35,25 @@ struct swctl_clock {
 				midpoint */
 };
 
-/* Read the token from a token file (first line, whitespace trimmed). */
-int swctl_read_token(const char *path, char *tok, size_t toklen, char *err,
-		     size_t errlen);
+/* A token file (common/control.h, "The token file"; tokfile.c). */
+struct swctl_tokfile {
+	char path[256];       /* for messages */
+	char token[256];      /* the first line, whitespace trimmed */
+	char pin[128];        /* "sha256//BASE64" or "" (no TLS) */
+	char plain_host[64];  /* the serve's insecure-private-link address or "" */
+};
+int swctl_read_tokfile(const char *path, struct swctl_tokfile *tf, char *err,
+		       size_t errlen);
+/* May url carry tf's token?  0, SWCTL_E_PROTO (not a URL), SWCTL_E_PIN
+ * (https without a pin) or SWCTL_E_PLAIN (http off loopback). */
+int swctl_url_check(const char *url, const struct swctl_tokfile *tf, char *err,
+		    size_t errlen);
 
-/* url: "http://HOST:PORT" (no trailing route).  timeout_ms 0: 60 s. */
-int swctl_open(struct swctl **out, const char *url, const char *token,
+/* url: "http(s)://HOST:PORT" (no trailing route), checked by
+ * swctl_url_check; https pins tf->pin.  timeout_ms 0: 60 s.  A request
+ * answered 429 is retried after its Retry-After (at most 5 times, 5 s
+ * each); a server whose key is not the pin: SWCTL_E_PIN. */
+int swctl_open(struct swctl **out, const char *url, const struct swctl_tokfile *tf,
 	       long timeout_ms, char *err, size_t errlen);
 void swctl_close(struct swctl *c);
 

@@ -2,7 +2,7 @@
 /*
  * ctl.c - stalewin-ctl: the control API from the command line.
  *
- *   stalewin-ctl --url http://H:P --token-file F [--timeout SEC] [--get KEY] CMD
+ *   stalewin-ctl --url http(s)://H:P --token-file F [--timeout SEC] [--get KEY] CMD
  *     clock [--samples N] [--json]   clock offset estimate (server - client)
  *     info                           what the server is
  *     start KEY=VAL ...              start a writer run (VAL: number, true,
@@ -15,7 +15,10 @@
  *
  * Exit: 0 ok; 1 runtime failure (unreachable, server error); 2 usage or
  * bad input (HTTP 400: a bad option, a file outside the root);
- * 3 conflict (409: a run is active / none to stop); 4 wrong token (401).
+ * 3 conflict (409: a run is active / none to stop); 4 wrong token (401);
+ * 5 the token was not sent: an https URL without a pin in the token file,
+ * a server whose key is not that pin, or plain http off loopback
+ * (client/control/tokfile.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -34,7 +37,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: stalewin-ctl --url http://HOST:PORT --token-file F [--timeout SEC]\n"
+"usage: stalewin-ctl --url http(s)://HOST:PORT --token-file F [--timeout SEC]\n"
 "                    [--get KEY] COMMAND\n"
 "  clock [--samples N] [--json]  offset = server - client CLOCK_REALTIME from\n"
 "                                the minimum-RTT sample; error = RTT/2\n"
@@ -46,14 +49,18 @@ static void usage(FILE *f)
 "  status | stop                 current / last run (stop: SIGTERM, wait)\n"
 "  fetch RUN_ID DEST [--stderr]  the run's ground-truth log (or its stderr)\n"
 "  get ROUTE                     GET any route\n"
+"https: the server's key must be the token file's pin; plain http only to\n"
+"127.x (or the token file's insecure-private-link address)\n"
 "exit: 0 ok, 1 failure, 2 usage / bad input (HTTP 400), 3 conflict (run\n"
-"      active), 4 wrong token\n");
+"      active), 4 wrong token, 5 token not sent (no pin, another key, plain\n"
+"      http off loopback)\n");
 }
 
 static int exit_for(int rc)
 {
 	return rc == 0 ? 0 : rc == SW_CTL_HTTP_CONFLICT ? 3 :
 	       rc == SW_CTL_HTTP_UNAUTHORIZED ? 4 :
+	       rc == SWCTL_E_PIN || rc == SWCTL_E_PLAIN ? 5 :
 	       rc == SW_CTL_HTTP_BAD_REQUEST ? 2 : 1;
 }
 
@@ -167,7 +174,8 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *url = NULL, *token_file = NULL, *get = NULL;
-	char err[SWCTL_ERRLEN] = "", token[256];
+	char err[SWCTL_ERRLEN] = "";
+	struct swctl_tokfile tf;
 	unsigned samples = 50;
 	int c, json = 0, want_stderr = 0, rc;
 	long timeout_ms = 60000;
@@ -212,13 +220,13 @@ int main(int argc, char **argv)
 	int nargs = argc - optind;
 	char **args = argv + optind;
 	if (!url || !token_file) {
-		fprintf(stderr, PROG ": expected --url http://HOST:PORT and --token-file F\n");
+		fprintf(stderr, PROG ": expected --url http(s)://HOST:PORT and --token-file F\n");
 		return 2;
 	}
-	if ((rc = swctl_read_token(token_file, token, sizeof(token), err, sizeof(err))) ||
-	    (rc = swctl_open(&h, url, token, timeout_ms, err, sizeof(err)))) {
+	if ((rc = swctl_read_tokfile(token_file, &tf, err, sizeof(err))) ||
+	    (rc = swctl_open(&h, url, &tf, timeout_ms, err, sizeof(err)))) {
 		fprintf(stderr, PROG ": %s\n", err);
-		return rc == SWCTL_E_PROTO ? 2 : 1;
+		return rc == SWCTL_E_PROTO ? 2 : exit_for(rc);
 	}
 
 	rc = 0;

@@ -244,14 +244,15 @@ int main(int argc, char **argv)
 	struct pg_opts o;
 	struct pg_state S;
 	struct sw_pg_line l;
-	char err[SWCTL_ERRLEN], token[256];
+	char err[SWCTL_ERRLEN];
+	struct swctl_tokfile tf;
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc)
 		return rc;
 	memset(&S, 0, sizeof(S));
-	if (o.url && (swctl_read_token(o.token_file, token, sizeof(token), err, sizeof(err)) ||
-		      swctl_open(&S.ctl, o.url, token, 2000, err, sizeof(err)))) {
+	if (o.url && (swctl_read_tokfile(o.token_file, &tf, err, sizeof(err)) ||
+		      swctl_open(&S.ctl, o.url, &tf, 2000, err, sizeof(err)))) {
 		fprintf(stderr, PROG ": %s\n", err);
 		return 2;
 	}

@@ -4,6 +4,9 @@
 # network namespace next to ganesha: the client drives a writer it did not
 # start, through the control API only (create the file, start, status,
 # stop, fetch), and writes clock.json from its before/after estimates.
+# The serve speaks TLS (--tls), as off loopback: the whole --writer-url
+# path goes over https pinned to the token file's key (the plain path is
+# every other e2e test's).
 # The offset estimate must contain the true offset (0: same kernel clock),
 # the report must use clock.json, and the consistency check must pass with
 # the offset error in its interval.  A client that mis-signs the offset,
@@ -24,10 +27,11 @@ trap cleanup_remote EXIT
 eval "$("$S/scripts/ganesha-ns" up --state "$G" --export "$EXP")"
 "$S/scripts/ganesha-ns" exec --state "$G" -- "$B/server/stalewin-writer" serve \
 	--root "$EXP" --runs "$E2E_TMP/wruns" --token-file "$E2E_TMP/tok" \
-	--url-file "$E2E_TMP/url" 2> "$E2E_TMP/serve.log" &
+	--url-file "$E2E_TMP/url" --tls 2> "$E2E_TMP/serve.log" &
 SP=$!
 for _ in $(seq 200); do [ -s "$E2E_TMP/url" ] && break; sleep 0.05; done
 [ -s "$E2E_TMP/url" ] || fail "serve did not come up: $(cat "$E2E_TMP/serve.log")"
+[[ $(cat "$E2E_TMP/url") == https://* ]] || fail "serve --tls printed $(cat "$E2E_TMP/url")"
 RUN=$E2E_TMP/run
 set +e
 "$S/scripts/ganesha-ns" exec --state "$G" -- "$S/scripts/stalewin-run" \

@@ -73,9 +73,16 @@ clock_pid=$!
 # clocks and fetches the log through it (stalewin-ctl).
 serve_pid=""
 if [ "$SW_CONTROL" != direct ] && command -v stalewin-ctl >/dev/null; then
-	# its run folders in the share: a writer log survives this guest's death
+	# its run folders in the share: a writer log survives this guest's death.
+	# Plain HTTP off loopback, said so (--insecure-private-link; the token
+	# file names the address, the client accepts it for that one only): the
+	# guests' link is a qemu stream netdev over a unix socket between these
+	# two guests, no other host is on it, and TLS would put its record
+	# crypto, emulated under TCG, into every clock sample's round trip.
+	# Only the client guest (10.77.0.2) is let in.
 	mkdir -p /sw/vm/ctl-runs
 	stalewin-writer serve --listen "$SW_SERVER_IP:$SW_CTL_PORT" --token-file /tmp/ctl.token \
+		--insecure-private-link --allow 10.77.0.2 \
 		--root /export --runs /sw/vm/ctl-runs >/sw/serve.log 2>&1 &
 	serve_pid=$!
 	n=0

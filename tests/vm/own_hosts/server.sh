@@ -11,8 +11,9 @@ mount -t tmpfs -o size=128m tmpfs /export/a && mount -t tmpfs -o size=16m tmpfs 
 	fail "cannot mount the two tmpfs exports"
 sw_knfsd_up /export/a /export/b >/tmp/knfsd.log 2>&1 || fail "knfsd: $(tail -n 3 /tmp/knfsd.log | tr '\n' ' ')"
 mkdir -p /tmp/runs
+# the guests' private link (vm/guest/server.sh says why plain HTTP there)
 stalewin-writer serve --listen 10.77.0.1:7070 --token-file /tmp/token --root /export/a \
-	--runs /tmp/runs >/sw/serve.log 2>&1 &
+	--insecure-private-link --allow 10.77.0.2 --runs /tmp/runs >/sw/serve.log 2>&1 &
 sp=$!
 n=0
 while [ ! -s /tmp/token ] && kill -0 $sp 2>/dev/null && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
