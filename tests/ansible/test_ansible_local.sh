@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Description: the real playbook against this machine as both node groups
+# (ansible_connection=local), everything in temporary folders: the tree
+# pushed as a git archive, built, the server step skipped with its reason
+# (this kernel has no nfsd, or stalewin_knfsd=false where it has one: the
+# host is never exported from), the cells run by the fallback against
+# nfs-ganesha in a network namespace, and each run folder fetched into a
+# temporary controller folder as results/<kernel>/<cell>/run-1/, where
+# `stalewin summary` reads it.  A cell the fallback cannot run (xfs) is
+# skipped, saying why.  The same playbook run again changes nothing.  A
+# wrong fetch or unpack path fails here ("expected ... run-1/meta.json").
+# Skips (77) without ansible-playbook, root, ganesha or ip netns.
+set -u
+. "$(dirname "$0")/../lib/test-lib.sh"
+top=${SW_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+command -v ansible-playbook >/dev/null || skip "ansible-playbook is not installed (Debian ansible-core; ./stalewin setup)"
+[ "$(id -u)" = 0 ] || skip "needs root (the fallback's ganesha runs in a network namespace)"
+command -v ganesha.nfsd >/dev/null || skip "nfs-ganesha is not installed (./stalewin setup)"
+git -C "$top" rev-parse HEAD >/dev/null 2>&1 || skip "$top is not a git checkout (the playbook pushes a git archive of it)"
+T=$(mktemp -d /tmp/sw-ansible-local.XXXXXX)
+trap '[ -n "${SW_KEEP_TMP:-}" ] && echo "kept $T" || rm -rf "$T"' EXIT
+export ANSIBLE_LOCAL_TEMP=$T/ansible-tmp ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0
+knfsd=true
+modprobe -n nfsd 2>/dev/null && knfsd=false # a kernel with nfsd: leave this host's exports alone
+cat >"$T/inv.ini" <<EOI
+[stalewin_servers]
+sw-local ansible_connection=local ansible_python_interpreter=/usr/bin/python3
+[stalewin_clients]
+sw-local
+EOI
+cat >"$T/vars.yml" <<EOI
+stalewin_dir: $T/node
+stalewin_results: $T/controller/results
+stalewin_knfsd: $knfsd
+stalewin_local_fallback: true
+stalewin_cells: ["eager:tmpfs:rewrite:3", "native:xfs:rewrite:3"]
+stalewin_duration_s: 4
+stalewin_writer_args: "--writeback-ms 500 --expire-ms 1000"
+EOI
+play() { # LOG: the playbook, its exit code in rc
+	nice -n 10 ansible-playbook -i "$T/inv.ini" -e @"$T/vars.yml" "$top/ansible/stalewin.yml" >"$T/$1" 2>&1
+	rc=$?
+}
+sw_on_fail() { echo "--- last lines of the playbook's output:"; tail -n 25 "$T/play1.out" 2>/dev/null; }
+kver=$(uname -r)
+R=$T/controller/results/$kver/eager-tmpfs-rewrite-v3/run-1
+
+first() {
+	local t0=$SECONDS
+	play play1.out
+	echo "first run: exit $rc, $((SECONDS - t0)) s"
+	[ "$rc" = 0 ] || { fail "expected the playbook to exit 0, saw $rc"; return; }
+	[ -x "$T/node/current/build/server/stalewin-writer" ] || fail "expected the tree built under $T/node/current, saw no stalewin-writer"
+	[ -f "$T/node/current/stalewin" ] && [ ! -e "$T/node/current/.git" ] || fail "expected a git archive (no .git) at $T/node/current"
+	if [ $knfsd = true ]; then
+		grep -q "SKIP: server sw-local: kernel $kver has no nfsd module" "$T/play1.out" ||
+			fail "expected the server step skipped, naming the missing nfsd module"
+	else
+		grep -q "SKIP: server sw-local: knfsd not wanted" "$T/play1.out" || fail "expected the server step skipped (stalewin_knfsd=false)"
+	fi
+	grep -q "the cells run against nfs-ganesha on sw-local instead" "$T/play1.out" || fail "expected the fallback said"
+	grep -q "SKIP cell native-xfs-rewrite-v3 on sw-local: the fallback runs tmpfs and ext4 only" "$T/play1.out" ||
+		fail "expected the xfs cell skipped with its reason"
+}
+fetched() {
+	local f
+	for f in meta.json writer.swlog probe-0.swlog report.json report.txt; do
+		[ -s "$R/$f" ] || fail "expected the fetched run folder $R/$f, saw $(ls "$T/controller/results/$kver" 2>&1 | head -n 3)"
+	done
+	[ -s "$R/../run-1.log" ] || fail "expected the run's log beside it"
+	head -n 1 "$R/report.txt" | grep -q complete || fail "expected a complete run, saw '$(head -n 1 "$R/report.txt")'"
+	[ ! -e "$T/controller/results/$kver/native-xfs-rewrite-v3/run-1" ] || fail "expected no run of the skipped xfs cell"
+	SW_NO_BUILD=1 SW_BUILD_DIR=$T/node/current/build "$top/stalewin" summary "$R" >"$T/summary.out" 2>&1 ||
+		fail "stalewin summary on the fetched folder: $(tail -n 3 "$T/summary.out")"
+	grep -Eq '^eager +[0-9.]+m?s' "$T/summary.out" || fail "expected an eager row with a truth p50, saw: $(head -n 4 "$T/summary.out")"
+	sed -n 1,4p "$T/summary.out"
+}
+again() {
+	play play2.out
+	[ "$rc" = 0 ] || { fail "second run: expected exit 0, saw $rc"; return; }
+	grep -Eq '^sw-local +: .*changed=0 ' "$T/play2.out" ||
+		fail "expected nothing changed on the second run, saw: $(grep -B2 '^changed:' "$T/play2.out" | grep TASK | head -n 5) $(grep '^sw-local ' "$T/play2.out")"
+	grep '^sw-local ' "$T/play2.out"
+}
+sw_case first-run first
+sw_case fetched fetched
+sw_case idempotent again
+sw_done "pushed, built, run by the fallback, fetched, summarised; rerun changed nothing"
