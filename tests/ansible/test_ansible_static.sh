@@ -8,6 +8,11 @@
 # fault: no client group, a client whose server is not a server, two
 # clients on one server, a cell on a filesystem its server does not
 # export.  An unreachable node is named by Ansible (UNREACHABLE, exit 4).
+# The kdevops plugin (.kdevops/): its node and host generation run for a
+# sample configuration (2 pairs, prefix kd) give the nodes kd-stalewin-
+# srv-N / -cli-N and a hosts file whose `ansible-inventory --graph` is
+# the two groups, paired, which the playbook's checks accept; its make
+# targets run the clone's own ansible/stalewin.yml.
 # Skips (77) when ansible-playbook is not installed.
 set -u
 . "$(dirname "$0")/../lib/test-lib.sh"
@@ -94,9 +99,64 @@ unreachable() {
 		fail "expected the node 'lost' named unreachable, saw: $(tail -n 4 "$T/lost.out")"
 	echo "unreachable: $(grep -m1 -o 'fatal: \[lost\]: UNREACHABLE.\{0,80\}' "$T/lost.out")"
 }
+kdevops() {
+	local K=$top/.kdevops G=$T/kdevops
+	mkdir -p "$G/templates"
+	yamllint -c "$A/.yamllint" "$K" >"$T/kyaml.out" 2>&1 || fail "yamllint .kdevops: $(head -n 5 "$T/kyaml.out")"
+	# what kdevops' extra_vars.yaml holds for the sample, and a stand-in
+	# for its nodes template (kdevops renders its own)
+	cat >"$G/extra_vars.yaml" <<EOI
+kdevops_host_prefix: kd
+kdevops_python_interpreter: /usr/bin/python3
+kdevops_user_workflow_stalewin: true
+stalewin_pairs: 2
+stalewin_plugin_dir: $K
+topdir_path: $G
+kdevops_nodes: nodes.yaml
+kdevops_nodes_template: $G/templates/nodes.j2
+ansible_cfg_inventory: $G/hosts
+EOI
+	printf '%s\n' '{% for n in nodes %}' '- name: {{ n }}' '{% endfor %}' >"$G/templates/nodes.j2"
+	cat >"$G/gen.yml" <<EOI
+- name: kdevops' gen_nodes and gen_hosts, stalewin's part
+  hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: Nodes
+      ansible.builtin.include_tasks: $K/playbooks/roles/gen_nodes/tasks/main.yml
+    - name: Hosts
+      ansible.builtin.include_tasks: $K/playbooks/roles/gen_hosts/tasks/main.yml
+EOI
+	ansible-playbook -i localhost, -c local "$G/gen.yml" -e @"$G/extra_vars.yaml" >"$G/gen.out" 2>&1 ||
+		{ fail "generating nodes and hosts: $(grep -E 'FAILED|msg' "$G/gen.out" | head -n 3)"; return; }
+	[ "$(grep -o 'kd-stalewin-[a-z]*-[0-9]' "$G/nodes.yaml" | tr '\n' ' ')" = "kd-stalewin-srv-1 kd-stalewin-cli-1 kd-stalewin-srv-2 kd-stalewin-cli-2 " ] ||
+		fail "expected the nodes kd-stalewin-srv-1 -cli-1 -srv-2 -cli-2, saw $(cat "$G/nodes.yaml")"
+	ansible-inventory -i "$G/hosts" --graph stalewin_clients >"$G/graph.out" 2>&1
+	ansible-inventory -i "$G/hosts" --graph stalewin_servers >>"$G/graph.out" 2>&1
+	local want='@stalewin_clients:
+  |--kd-stalewin-cli-1
+  |--kd-stalewin-cli-2
+@stalewin_servers:
+  |--kd-stalewin-srv-1
+  |--kd-stalewin-srv-2'
+	[ "$(cat "$G/graph.out")" = "$want" ] || fail "generated hosts: expected the graph
+$want
+saw
+$(cat "$G/graph.out")"
+	ansible-inventory -i "$G/hosts" --host kd-stalewin-cli-2 | grep -q '"stalewin_server": "kd-stalewin-srv-2"' ||
+		fail "expected kd-stalewin-cli-2 paired with kd-stalewin-srv-2"
+	ansible-playbook -i "$G/hosts" "$A/stalewin.yml" --tags check -e @"$G/extra_vars.yaml" \
+		-e stalewin_results="$T/results" >"$G/check.out" 2>&1 || fail "the generated hosts refused by the playbook: $(grep msg "$G/check.out" | head -n 2)"
+	make -n -f "$K/workflows/stalewin/Makefile" stalewin-run CONFIG_KDEVOPS_USER_WORKFLOW_STALEWIN=y \
+		CONFIG_STALEWIN_SRC='"/src/stalewin"' Q= >"$G/make.out" 2>&1
+	grep -q 'ansible-playbook .*-i hosts /src/stalewin/ansible/stalewin.yml --extra-vars=@./extra_vars.yaml .*--tags run' "$G/make.out" ||
+		fail "make stalewin-run: expected the clone's ansible/stalewin.yml with extra_vars.yaml, saw $(cat "$G/make.out")"
+	cat "$G/graph.out"
+}
 sw_case syntax syntax
 sw_case lint lint
 sw_case graph graph
 sw_case bad-inputs bad_inputs
 sw_case unreachable unreachable
+sw_case kdevops kdevops
 sw_done "playbook and role checked; bad inventories refused, naming the node"
