@@ -59,7 +59,7 @@ first() {
 		grep -q "SKIP: server sw-local: knfsd not wanted" "$T/play1.out" || fail "expected the server step skipped (stalewin_knfsd=false)"
 	fi
 	grep -q "the cells run against nfs-ganesha on sw-local instead" "$T/play1.out" || fail "expected the fallback said"
-	grep -q "SKIP cell native-xfs-rewrite-v3 on sw-local: the fallback runs tmpfs and ext4 only" "$T/play1.out" ||
+	grep -q "SKIP cell native-xfs-rewrite-v3 run 1 on sw-local: the fallback runs tmpfs and ext4 only" "$T/play1.out" ||
 		fail "expected the xfs cell skipped with its reason"
 }
 fetched() {
