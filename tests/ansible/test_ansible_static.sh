@@ -52,13 +52,12 @@ $(cat "$T/graph.out")"
 	grep -q '"stalewin_server": "nfs-server-2"' "$T/host.json" || fail "expected nfs-client-2 paired with nfs-server-2, saw $(cat "$T/host.json")"
 }
 # the controller's play alone (--tags check: the node plays are skipped)
-check() { # NAME INVENTORY_TEXT [ansible-playbook args]: sets rc, out
+check() { # NAME INVENTORY_TEXT [ansible-playbook args]: sets rc
 	local n=$1 inv=$2
 	shift 2
 	printf '%s\n' "$inv" >"$T/$n.ini"
 	ansible-playbook -i "$T/$n.ini" "$A/stalewin.yml" --tags check -e stalewin_results="$T/results" "$@" >"$T/$n.out" 2>&1
 	rc=$?
-	out=$(cat "$T/$n.out")
 }
 expect_refused() { # NAME TEXT...: exit 2 and each TEXT in the output
 	local n=$1 t
