@@ -7,7 +7,9 @@
 # nfs-ganesha in a network namespace, and each run folder fetched into a
 # temporary controller folder as results/<kernel>/<cell>/run-1/, where
 # `stalewin summary` reads it.  A cell the fallback cannot run (xfs) is
-# skipped, saying why.  The same playbook run again changes nothing.  A
+# skipped, saying why.  The same playbook run again changes nothing;
+# `--tags run` alone, the controller's copy gone, fetches the same run
+# again without running it (the node keeps it, marked done).  A
 # wrong fetch or unpack path fails here ("expected ... run-1/meta.json").
 # Skips (77) without ansible-playbook, root, ganesha or ip netns.
 set -u
@@ -37,8 +39,10 @@ stalewin_cells: ["eager:tmpfs:rewrite:3", "native:xfs:rewrite:3"]
 stalewin_duration_s: 4
 stalewin_writer_args: "--writeback-ms 500 --expire-ms 1000"
 EOI
-play() { # LOG: the playbook, its exit code in rc
-	nice -n 10 ansible-playbook -i "$T/inv.ini" -e @"$T/vars.yml" "$top/ansible/stalewin.yml" >"$T/$1" 2>&1
+play() { # LOG [ARGS]: the playbook, its exit code in rc
+	local l=$1
+	shift
+	nice -n 10 ansible-playbook -i "$T/inv.ini" -e @"$T/vars.yml" "$top/ansible/stalewin.yml" "$@" >"$T/$l" 2>&1
 	rc=$?
 }
 sw_on_fail() { echo "--- last lines of the playbook's output:"; tail -n 25 "$T/play1.out" 2>/dev/null; }
@@ -82,7 +86,19 @@ again() {
 		fail "expected nothing changed on the second run, saw: $(grep -B2 '^changed:' "$T/play2.out" | grep TASK | head -n 5) $(grep '^sw-local ' "$T/play2.out")"
 	grep '^sw-local ' "$T/play2.out"
 }
+runtag() {
+	local id
+	id=$(jq -r .run_id "$R/meta.json")
+	rm -rf "$T/controller/results/$kver"
+	play play3.out --tags run
+	[ "$rc" = 0 ] || { fail "--tags run: expected exit 0, saw $rc"; return; }
+	[ "$(jq -r .run_id "$R/meta.json" 2>/dev/null)" = "$id" ] ||
+		fail "--tags run: expected run $id fetched again into $R, saw $(jq -r .run_id "$R/meta.json" 2>&1)"
+	[ -e "$R/../run-1.done" ] || fail "--tags run: expected run-1.done with the folder"
+	echo "--tags run: run $id fetched again, not rerun"
+}
 sw_case first-run first
 sw_case fetched fetched
 sw_case idempotent again
+sw_case run-tag runtag
 sw_done "pushed, built, run by the fallback, fetched, summarised; rerun changed nothing"
