@@ -9,7 +9,12 @@
 # `stalewin summary` reads it.  A cell the fallback cannot run (xfs) is
 # skipped, saying why.  The same playbook run again changes nothing;
 # `--tags run` alone, the controller's copy gone, fetches the same run
-# again without running it (the node keeps it, marked done).  A
+# again without running it (the node keeps it, marked done).  The
+# server's filesystem step alone (the role's server_fs.yml, knfsd aside:
+# there is none to export with): a tmpfs and a loop-file ext4 mounted in
+# the temporary folder, each one's writer control API answering
+# stalewin-ctl on the loopback with its token, a second pass changing
+# nothing, stop.yml stopping both.  A
 # wrong fetch or unpack path fails here ("expected ... run-1/meta.json").
 # Skips (77) without ansible-playbook, root, ganesha or ip netns.
 set -u
@@ -20,7 +25,13 @@ command -v ansible-playbook >/dev/null || skip "ansible-playbook is not installe
 command -v ganesha.nfsd >/dev/null || skip "nfs-ganesha is not installed (./stalewin setup)"
 git -C "$top" rev-parse HEAD >/dev/null 2>&1 || skip "$top is not a git checkout (the playbook pushes a git archive of it)"
 T=$(mktemp -d /tmp/sw-ansible-local.XXXXXX)
-trap '[ -n "${SW_KEEP_TMP:-}" ] && echo "kept $T" || rm -rf "$T"' EXIT
+cleanup() {
+	local p m
+	for p in "$T"/node/serve/*/pid; do [ -s "$p" ] && kill "$(cat "$p")" 2>/dev/null; done
+	for m in "$T/export/ext4" "$T/export/tmpfs"; do mountpoint -q "$m" && umount "$m"; done
+	[ -n "${SW_KEEP_TMP:-}" ] && echo "kept $T" || rm -rf "$T"
+}
+trap cleanup EXIT
 export ANSIBLE_LOCAL_TEMP=$T/ansible-tmp ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0
 knfsd=true
 modprobe -n nfsd 2>/dev/null && knfsd=false # a kernel with nfsd: leave this host's exports alone
@@ -97,8 +108,55 @@ runtag() {
 	[ -e "$R/../run-1.done" ] || fail "--tags run: expected run-1.done with the folder"
 	echo "--tags run: run $id fetched again, not rerun"
 }
+serverfs() {
+	local port=$((17000 + RANDOM % 2000)) fs url
+	cat >"$T/fs.yml" <<EOI
+- name: The server's filesystems and writers alone
+  hosts: sw-local
+  gather_facts: false
+  vars:
+    stalewin_dir: $T/node
+    stalewin_tree: $T/node/current
+    stalewin_export_root: $T/export
+    stalewin_fs: [tmpfs, ext4]
+    stalewin_serve_listen: 127.0.0.1
+    stalewin_serve_port_base: $port
+  tasks:
+    - name: Each filesystem
+      ansible.builtin.include_role:
+        name: stalewin
+        tasks_from: server_fs.yml
+      loop: [tmpfs, ext4]
+      loop_control:
+        loop_var: stalewin_fs_name
+        index_var: stalewin_fs_index
+    - name: Stop
+      ansible.builtin.include_role:
+        name: stalewin
+        tasks_from: stop.yml
+      when: stop | default(false) | bool
+EOI
+	fsplay() { ANSIBLE_ROLES_PATH=$top/ansible/roles nice -n 10 ansible-playbook -i "$T/inv.ini" "$T/fs.yml" "$@"; }
+	fsplay >"$T/fs1.out" 2>&1 || { fail "server_fs.yml: $(grep -m2 -E 'fatal|msg' "$T/fs1.out")"; return; }
+	for fs in tmpfs ext4; do
+		[ "$(findmnt -n -o FSTYPE --mountpoint "$T/export/$fs")" = "$fs" ] || fail "expected $fs mounted at $T/export/$fs"
+		url=$(cat "$T/node/serve/$fs/url" 2>/dev/null)
+		"$T/node/current/build/client/stalewin-ctl" --url "$url" --token-file "$T/node/serve/$fs/token" info >"$T/info-$fs.json" 2>&1 ||
+			fail "$fs: expected its writer answering at '$url', saw $(cat "$T/info-$fs.json")"
+		jq -e --arg r "$T/export/$fs" '.root == $r' "$T/info-$fs.json" >/dev/null ||
+			fail "$fs: expected the writer's root $T/export/$fs, saw $(cat "$T/info-$fs.json")"
+	done
+	fsplay >"$T/fs2.out" 2>&1
+	grep -Eq '^sw-local +: .*changed=0 ' "$T/fs2.out" || fail "server_fs.yml again: expected nothing changed, saw $(grep '^sw-local ' "$T/fs2.out")"
+	fsplay -e stop=true >"$T/fs3.out" 2>&1
+	for fs in tmpfs ext4; do
+		[ ! -e "$T/node/serve/$fs/pid" ] || fail "$fs: expected its writer stopped by stop.yml"
+	done
+	echo "writers answered on 127.0.0.1:$port and :$((port + 1)); second pass: $(grep '^sw-local ' "$T/fs2.out" | grep -o 'changed=[0-9]*')"
+}
 sw_case first-run first
 sw_case fetched fetched
 sw_case idempotent again
 sw_case run-tag runtag
+sw_case server-fs serverfs
 sw_done "pushed, built, run by the fallback, fetched, summarised; rerun changed nothing"
