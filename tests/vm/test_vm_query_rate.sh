@@ -88,7 +88,7 @@ cases() {
 	# in two runs, 8 in a CI trial at 443 replies/s: z 7.6)
 	z=$(awk -v a="$leq" -v n="$lnf" -v b="$eq" -v m="$nf" 'BEGIN {
 		p = (a + b) / (n + m); se = sqrt(p * (1 - p) * (1 / n + 1 / m))
-		printf "%.1f", se > 0 ? (a / n - b / m) / se : 0 }')
+		printf "%.1f", (se > 0 ? (a / n - b / m) / se : 0) }')
 	awk -v z="$z" 'BEGIN { exit !(z >= 3) }' ||
 		fail "expected fewer equal ctimes at wire speed than at the low rate beyond chance (z >= 3), saw $((leq * 100 / lnf)) % and $((eq * 100 / nf)) % ($leq of $lnf, $eq of $nf): z $z"
 	echo "equal ctimes: low $leq of $lnf, wire $eq of $nf: z $z"
