@@ -113,6 +113,35 @@ bands() {
 	band updates-out updates 2000000000 4000000000 5000000000 5100000000 20 300 16
 	band stores stores\ differ 2000000000 4000000000 5000000000 5100000000 20 304 12
 }
+# the host's writebacks of the native disk (stalewin-validate traces
+# writeback:writeback_start): the flusher's periodic and background runs
+# are the model's; a sync() or reclaim on that disk disturbs the pair,
+# another disk's do not
+disturbed() {
+	local got
+	cat >$T/quiet.trace <<-'EOT'
+	 kworker/u4:1-12 [000] ..... 10.000001: writeback_start: bdi 7:1: sb_dev 0:0 nr_pages=1 sync_mode=0 kupdate=1 range_cyclic=1 background=0 reason=periodic cgroup_ino=1
+	 kworker/u4:1-12 [000] ..... 11.000001: writeback_start: bdi 7:1: sb_dev 0:0 nr_pages=1 sync_mode=0 kupdate=0 range_cyclic=1 background=1 reason=background cgroup_ino=1
+	 sync-99 [001] ..... 12.000001: writeback_start: bdi 254:0: sb_dev 0:0 nr_pages=1 sync_mode=0 kupdate=0 range_cyclic=0 background=0 reason=sync cgroup_ino=1
+	EOT
+	cp $T/quiet.trace $T/sync.trace
+	cat >>$T/sync.trace <<-'EOT'
+	 sync-99 [001] ..... 13.000001: writeback_start: bdi 7:1: sb_dev 0:0 nr_pages=1 sync_mode=0 kupdate=0 range_cyclic=0 background=0 reason=sync cgroup_ino=1
+	 kswapd0-40 [000] ..... 14.000001: writeback_start: bdi 7:1: sb_dev 0:0 nr_pages=1 sync_mode=0 kupdate=0 range_cyclic=1 background=0 reason=vmscan cgroup_ino=1
+	EOT
+	for t in quiet sync; do
+		"$R" validate row --name $t --fs ext4 --workload rewrite --writeback-ms 1000 \
+			--expire-ms 5000 --duration-s 30 --resolution-ms 100 --load x \
+			--model $T/band/real.json --real $T/band/real.json \
+			--host-trace $T/$t.trace --bdi 7:1 >$T/$t.row.json || { fail "$t: the row did not compute"; return; }
+	done
+	got=$(jq -c '[.within, .host_writebacks_not_flusher]' $T/quiet.row.json)
+	[ "$got" = '[true,{"sync":0,"vmscan":0,"other":0}]' ] ||
+		fail "periodic and background runs, another disk's sync: expected within and no disturbance, saw $got"
+	got=$(jq -c '[.within, .host_writebacks_not_flusher, .fails]' $T/sync.row.json)
+	[ "$got" = '[false,{"sync":1,"vmscan":1,"other":0},["disturbed: 2 writebacks of the disk not the flusher'"'"'s (sync 1, reclaim 1)"]]' ] ||
+		fail "a sync and a reclaim of the disk: expected the pair disturbed, saw $got"
+}
 # the summary's verdict is the exit status of validate: 0, 1, 3
 verdict() {
 	local rc
@@ -146,6 +175,7 @@ sw_case end-above end_above
 sw_case even even
 sw_case row row
 sw_case bands bands
+sw_case disturbed disturbed
 sw_case verdict verdict
 sw_case bad-input bad_input
 sw_done
