@@ -101,19 +101,28 @@ static void side_line(FILE *f, const char *label, const json_t *row, const char 
 	fprintf(f, " (%s stores)\n", V(row, p));
 }
 
+/* a sweep's {min, median, max} as "a..b..c" in s */
+static void range_s(FILE *f, const json_t *r)
+{
+	static const char *const k[] = { "min", "median", "max" };
+	char b[64];
+
+	for (int i = 0; i < 3; i++)
+		fprintf(f, "%s%s", i ? ".." : "", secs(json_object_get(r, k[i]), b, sizeof(b)));
+}
+
 static void sweep_lines(FILE *f, const json_t *row)
 {
 	char vb[8][64];
 	unsigned vi = 0;
 	const json_t *e = at(row, "emulated_replay");
 
-	fprintf(f, "  sweep: the model on the real run's stores, %s phases: ", V(row, "model_sweep.phases"));
-	fprintf(f, "p50 %s..", S(row, "model_sweep.p50.min"));
-	fprintf(f, "%s..", S(row, "model_sweep.p50.median"));
-	fprintf(f, "%s p90 ", S(row, "model_sweep.p50.max"));
-	fprintf(f, "%s..", S(row, "model_sweep.p90.min"));
-	fprintf(f, "%s..", S(row, "model_sweep.p90.median"));
-	fprintf(f, "%s (min..median..max) ", S(row, "model_sweep.p90.max"));
+	fprintf(f, "  sweep: the model on the real run's stores, %s phases: p50 ",
+		V(row, "model_sweep.phases"));
+	range_s(f, at(row, "model_sweep.p50"));
+	fprintf(f, " p90 ");
+	range_s(f, at(row, "model_sweep.p90"));
+	fprintf(f, " (min..median..max) ");
 	fprintf(f, "updates %s; ", V(row, "model_sweep.updates.median"));
 	fprintf(f, "median off by p50 %s ", P(row, "model_sweep.p50_rel_err"));
 	fprintf(f, "p90 %s\n", P(row, "model_sweep.p90_rel_err"));
