@@ -11,7 +11,7 @@
 #        [--query-rate N|wire] [--scenario deleg-none]
 #        [--reader-every-ms N] [--reader-page N] [--size BYTES]
 #        [--writer-args "..."] [--model-profile auto|none|NAME|FILE]
-#        [--out DIR] [--build-dir DIR] [--no-report]
+#        [--out DIR] [--build-dir DIR] [--no-report] [--repeats N]
 #        [--timeout S] [--control auto|api|direct] [--lead S]
 #        [--fault KIND@S[:D]]... [--outage-grace S]
 #
@@ -69,6 +69,13 @@
 # --timeout S: how long one experiment may take from its start to the
 # client's end (default duration + 90 s) before the run is failed.
 # One experiment: the run folder is OUT; several: OUT/<n>-<policy>-<fs>/.
+# --repeats N (1..100): every experiment N times in the one boot,
+# interleaved (all experiments once, then again: a drift of the guests
+# falls on every policy alike), folders <n>-<policy>-<fs>...-r<R>.
+# OUT/vm/experiments.txt lists each: name, --policy, fs, workload, repeat
+# and done (it finished: its logs are whole) or cut (interrupted, or a
+# later experiment failed); a cut one's meta.json says interrupted.  A
+# failure keeps the experiments that finished (exit 1 all the same).
 # --fault KIND@S[:D] (repeatable; S s after each experiment's writer
 # started, D s long, default 1; vm/guest/faults.sh):
 #   knfsd-restart@S:D   the server guest stops knfsd (rpc.nfsd 0), starts
@@ -100,7 +107,7 @@ policies=() fss=() mounts=() modes=() sysctls=() workloads=()
 duration=10 kernel=stock client_kernel=stock probe_vers="" vers=both
 probe_rate=100 reader_every=100 reader_page=0 size=1M writer_args="" model_profile=auto
 out="" build_dir=${SW_BUILD_DIR:-$SW_TOP/build} report=1 timeout="" shell=0 control=auto
-faults=() grace=30 lead=0 scenario=""
+faults=() grace=30 lead=0 scenario="" repeats=1
 orig_cmd="$0 $*" orig_argv=("$0" "$@")
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -131,6 +138,7 @@ while [ $# -gt 0 ]; do
 	--fault) faults+=("${2:?}"); shift 2 ;;
 	--outage-grace) grace=${2:?}; shift 2 ;;
 	--lead) lead=${2:?}; shift 2 ;;
+	--repeats) repeats=${2:?}; shift 2 ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) vm_usage_die "unknown option '$1' (see --help)" ;;
 	esac
@@ -163,6 +171,7 @@ case "$control" in auto|api|direct) ;;
 *) vm_usage_die "--control: expected auto, api or direct, saw '$control'" ;; esac
 [ -z "$timeout" ] || [[ "$timeout" =~ ^[0-9]+$ ]] || vm_usage_die "--timeout: expected seconds per experiment, saw '$timeout'"
 [[ "$lead" =~ ^[0-9]+$ ]] && [ "$lead" -le 600 ] || vm_usage_die "--lead: expected whole seconds from 0 to 600, saw '$lead'"
+[[ "$repeats" =~ ^[0-9]+$ ]] && [ "$repeats" -ge 1 ] && [ "$repeats" -le 100 ] || vm_usage_die "--repeats: expected a whole number from 1 to 100, saw '$repeats'"
 [[ "$duration" =~ ^[0-9]+$ ]] && [ "$duration" -ge 1 ] || vm_usage_die "--duration: expected whole seconds >= 1, saw '$duration'"
 case "$vers" in 3) pv=3 ;; 4.2) pv=4 ;; both) pv=3+4 ;;
 *) vm_usage_die "--vers: expected 3, 4.2 or both, saw '$vers'" ;; esac
@@ -221,15 +230,22 @@ client_kernel=$(resolve_kernel "$client_kernel")
 patched_sysctl=${SW_VM_PATCHED_SYSCTL:-vm.mmap_cmtime_policy}
 if [[ "$kernel_spec" == patched || "$kernel_spec" == patched:* ]]; then
 	[ ${#policies[@]} -gt 0 ] || policies=(eager deferred lang)
+	# every policy on every --fs (default ext4); deferred and lang only
+	# on ext4, the one filesystem the series opts in: on xfs or btrfs the
+	# patched kernel is eager whatever the sysctl (a control cell)
+	[ ${#fss[@]} -gt 0 ] || fss=(ext4)
 	exps=()
 	for p in "${policies[@]}"; do
-		case "$p" in
-		eager|deferred|lang) exps+=("$p:ext4:kernel") ;;
-		native) exps+=("native:ext4") ;;
-		*) vm_usage_die "--kernel patched --policy $p: expected eager, deferred, lang (the kernel's $patched_sysctl) or native" ;;
-		esac
+		for f in "${fss[@]}"; do
+			case "$p:$f" in
+			eager:ext4|deferred:ext4|lang:ext4|eager:xfs|eager:btrfs) exps+=("$p:$f:kernel") ;;
+			native:ext4|native:xfs|native:btrfs) exps+=("native:$f") ;;
+			deferred:*|lang:*) vm_usage_die "--kernel patched --policy $p --fs $f: expected ext4 (the series opts ext4 in; on $f only eager and native run), saw $f" ;;
+			eager:*|native:*) vm_usage_die "--kernel patched --fs $f: expected ext4, xfs or btrfs, saw $f" ;;
+			*) vm_usage_die "--kernel patched --policy $p: expected eager, deferred, lang (the kernel's $patched_sysctl) or native" ;;
+			esac
+		done
 	done
-	[ ${#fss[@]} -eq 0 ] || [ "${fss[*]}" = ext4 ] || vm_usage_die "--kernel patched runs on ext4 (the series opts ext4 in); saw --fs ${fss[*]}"
 elif [ ${#policies[@]} -eq 0 ] && [ ${#fss[@]} -eq 0 ]; then
 	exps=(eager:tmpfs deferred:tmpfs lang:tmpfs none:tmpfs native:ext4)
 else
@@ -250,8 +266,11 @@ for e in "${exps[@]}"; do
 		vm_usage_die "--policy ${e%%:*} --fs $f: the emulated policies (eager, deferred, lang, none) run on tmpfs; on $f use --policy native (the kernel's own behaviour, e.g. a --kernel patched with --sysctl)"
 done
 # each (policy, fs) once per workload: entries P:FS[:kernel]@W
+# and each of those --repeats times, interleaved: entries P:FS[:kernel]@W#R
 wexps=()
-for e in "${exps[@]}"; do for w in "${workloads[@]}"; do wexps+=("$e@$w"); done; done
+for ((r = 1; r <= repeats; r++)); do
+	for e in "${exps[@]}"; do for w in "${workloads[@]}"; do wexps+=("$e@$w#$r"); done; done
+done
 exps=("${wexps[@]}")
 nexp=${#exps[@]}
 [ "$kill_planned" = 0 ] || [ "$nexp" -le 1 ] ||
@@ -345,11 +364,14 @@ fi
 	printf 'SW_TRACE_EVENTS=%q\n' "${SW_VM_TRACE_EVENTS:-}" # more server tracepoints (vm/guest/trace.sh)
 	k=1
 	for e in "${exps[@]}"; do
+		rep=${e##*#} e=${e%#*}
 		workload=${e##*@} e=${e%@*}
 		p=${e%%:*} f=${e#*:} kp="" wp=$p
 		case "$f" in *:kernel) f=${f%%:*} kp="$patched_sysctl=$p" wp=native ;; esac
 		if [ "$nexp" -eq 1 ]; then n=.; elif [ -n "$kp" ]; then n=$k-$p-$f-kernel; else n=$k-$p-$f; fi
 		[ "$nexp" -eq 1 ] || [ ${#workloads[@]} -eq 1 ] || n=$n-$workload
+		[ "$repeats" -eq 1 ] || n=$n-r$rep
+		echo "$n $p $f $workload $rep" >>"$work/experiments.txt"
 		echo "SW_EXP_${k}_NAME=$n SW_EXP_${k}_POLICY=$wp SW_EXP_${k}_KPOLICY=$kp SW_EXP_${k}_FS=$f SW_EXP_${k}_WORKLOAD=$workload SW_EXP_${k}_RUNID=$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')"
 		k=$((k + 1))
 	done
@@ -466,7 +488,7 @@ watch_for() { # FILE TIMEOUT WHAT
 		if [ "$kill_planned" = 1 ] && [ "$killed" = 0 ]; then sleep 0.05; else sleep 0.2; fi
 	done
 }
-k=0 # (not the plan's counter: a server that never gets ready must fail the run)
+k=0 ndone=0 # (not the plan's counter: a server that never gets ready must fail the run)
 if watch_for "$share/server.ready" 150 "the server guest did not get knfsd ready"; then
 	vm_log "server ready (knfsd up) $(vm_elapsed "$t_cmd") s after the command"
 	for ((k = 1; k <= nexp; k++)); do
@@ -475,11 +497,16 @@ if watch_for "$share/server.ready" 150 "the server guest did not get knfsd ready
 		[ "$k" -eq 1 ] && vm_log "first experiment started $(vm_elapsed "$t_cmd") s after the command"
 		watch_for "$share/$n/sync/client.done" "${timeout:-$((duration + lead + grace + 90))}" "experiment $k did not finish" || break
 		vm_log "experiment $k/$nexp ($n) done"
+		ndone=$k
 	done
 fi
-[ "$interrupted" = 1 ] || [ "$k" -gt "$nexp" ] || exit 1
-if [ "$interrupted" = 1 ]; then
-	echo "$SW_VM_PROG: interrupted: asking the guests to end their runs (END records; up to 20 s; again to kill)" >&2
+# a failure before any experiment finished leaves nothing to keep
+failed=0
+[ "$interrupted" = 1 ] || [ "$k" -gt "$nexp" ] || failed=1
+[ "$failed" = 0 ] || [ "$ndone" -gt 0 ] || exit 1
+if [ "$interrupted" = 1 ] || [ "$failed" = 1 ]; then
+	[ "$failed" = 1 ] && echo "$SW_VM_PROG: keeping the $ndone experiments that finished: asking the guests to end (up to 20 s)" >&2
+	[ "$interrupted" = 1 ] && echo "$SW_VM_PROG: interrupted: asking the guests to end their runs (END records; up to 20 s; again to kill)" >&2
 	touch "$share/stop"
 	for ((i = 0; i < 100; i++)); do
 		vm_alive "$spid" || vm_alive "$cpid" || break
@@ -559,6 +586,9 @@ collect_faults() { # D
 	[ ${#kill_args[@]} -eq 0 ] || "$rf" fault "$d" "${kill_args[@]}" ||
 		vm_log "cannot record the server-guest-kill in $d/faults.json"
 }
+# each experiment, done or cut (the study keeps the done ones)
+# (kernel trouble in a dmesg taints every one of the boot: "dmesg")
+awk -v n="$ndone" -v bad="$bad" '{ print $0, (bad == 1 ? "dmesg" : (NR <= n ? "done" : "cut")) }' "$work/experiments.txt" >"$share/vm/experiments.txt"
 names=()
 for ((k = 1; k <= nexp; k++)); do
 	v=SW_EXP_${k}_NAME; n=${!v}; names+=("$n"); d=$share/$n
@@ -581,7 +611,7 @@ for ((k = 1; k <= nexp; k++)); do
 	esac
 	up=""; [ "$n" != . ] && up=../
 	b=false; [ "$bad" = 0 ] || b=true
-	i=false; [ "$interrupted" = 0 ] || i=true
+	i=false; [ "$k" -le "$ndone" ] || i=true # it did not finish: cut short
 	pa=$i; [ "$killed" = 0 ] || pa=true
 	args=(--str "tool=stalewin vm run" --str setup=vm --str "command=$orig_cmd"
 		--argv ${#orig_argv[@]} "${orig_argv[@]}"
@@ -657,6 +687,7 @@ if [ "$report" = 1 ]; then
 	fi
 fi
 [ "$bad" = 0 ] || exit 1
+[ "$failed" = 0 ] || exit 1
 [ "$killed" = 0 ] || [ "$report" = 1 ] || exit 3 # no report: the run is partial all the same
 if [ "$interrupted" = 1 ]; then
 	echo "$SW_VM_PROG: interrupted by the user after $(vm_elapsed "$t_cmd") s: the run is partial (meta.json \"interrupted\": true)" >&2

@@ -9,7 +9,7 @@
 # gone.  A broken harness shows as a hang (test timeout), exit 0, a
 # message that does not say what failed, or a qemu left running.
 # Skips (77) only when qemu cannot run at all.  Cases: mount, knfsd,
-# nopvh, die.
+# nopvh, die, keep (a failure keeps the experiments that finished).
 set -u
 . "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
@@ -68,8 +68,30 @@ guest_dies() {
 	no_qemu_left "$T/die"
 	echo "die: $(grep 'server guest died' "$T/die.err" | head -1 | cut -c1-160)"
 }
+# a failure keeps what finished: two experiments in one boot, the server
+# guest killed once the second started: exit 1, the first one whole
+# (done in vm/experiments.txt, its meta.json not interrupted, its writer
+# log there), the second listed cut (what `stalewin study` keeps)
+keeps_finished() {
+	local i rc d=$T/keep
+	"$top/vm/run.sh" --no-report --policy eager --policy none --duration 4 --build-dir "$b" --out "$d" \
+		>"$d.out" 2>"$d.err" &
+	bgpid=$!
+	for ((i = 0; i < 1800; i++)); do [ -e "$d/2-none-tmpfs/sync/client.go" ] && break; sleep 0.1; done
+	[ -e "$d/2-none-tmpfs/sync/client.go" ] || { kill "$bgpid"; cat "$d.err"; fail "keep: the second experiment never started"; }
+	kill -KILL "$(cat "$d/vm/server.console.pid")"
+	wait "$bgpid"; rc=$?; bgpid=""
+	[ $rc -eq 1 ] || { cat "$d.err"; fail "keep: expected exit 1, saw $rc"; }
+	printf '1-eager-tmpfs eager tmpfs rewrite 1 done\n2-none-tmpfs none tmpfs rewrite 1 cut\n' | diff - "$d/vm/experiments.txt" ||
+		fail "keep: expected the first experiment done and the second cut in vm/experiments.txt"
+	jq -e '.interrupted == false' "$d/1-eager-tmpfs/meta.json" >/dev/null && [ -s "$d/1-eager-tmpfs/writer.swlog" ] ||
+		fail "keep: the finished experiment has no meta.json saying it was whole, or no writer log"
+	no_qemu_left "$d"
+	echo "keep: $(cat "$d/vm/experiments.txt" | tr '\n' ';')"
+}
 sw_case mount bad_mount
 sw_case knfsd knfsd_down
 sw_case nopvh no_pvh
 sw_case die guest_dies
+sw_case keep keeps_finished
 sw_done
