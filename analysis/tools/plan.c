@@ -269,29 +269,43 @@ static int add(char *dst, size_t n, size_t *u, const char *fmt, const char *a, c
 	return 0;
 }
 
-static void cell_args(const struct sw_plan_group *g, struct sw_plan_cell *c)
+static int group_lead(const struct sw_plan_group *g)
+{
+	int wb = g->wb_ms ? g->wb_ms : 5000, ex = g->expire_ms ? g->expire_ms : 30000;
+	/* settled: 2 expire + 10 writeback + ext4's 5 s commit */
+	return g->lead_s >= 0 ? g->lead_s : (2 * ex + 10 * wb + 5000 + 999) / 1000;
+}
+
+/* The `vm run` arguments of the cells kernel x pol x fs x wl of group g
+ * (vm run makes that cross product in one boot); 0, or -1 when a does
+ * not hold them. */
+static int run_args(const struct sw_plan_group *g, const char *k, const struct sw_plan_axis *pol,
+		    const struct sw_plan_axis *fs, const struct sw_plan_axis *wl, char *a, size_t n)
 {
 	size_t u = 0;
-	char *a = c->args, num[64], num2[64];
-	size_t n = sizeof(c->args);
-	const char *k = c->kernel;
-	int patched = !strncmp(k, "patched:", 8);
+	char num[64], num2[64];
+	int patched = !strncmp(k, "patched:", 8), bad = 0;
 	const char *kv = patched ? (!strcmp(k + 8, "6.1") ? "patched" : "patched:7.2")
 			 : (!strcmp(k + 6, "6.1") ? "stock" : k + 6);
-	add(a, n, &u, "--kernel %s%s", kv, "");
+	a[0] = 0;
+	bad |= add(a, n, &u, "--kernel %s%s", kv, "");
 	/* the patched kernel's own policy; a stock kernel's eager is native */
-	add(a, n, &u, " --policy %s --fs %s", patched ? c->policy : "native", c->fs);
-	add(a, n, &u, " --workload %s%s", c->workload, "");
+	for (int i = 0; i < pol->n; i++)
+		bad |= add(a, n, &u, " --policy %s%s", patched ? pol->v[i] : "native", "");
+	for (int i = 0; i < fs->n; i++)
+		bad |= add(a, n, &u, " --fs %s%s", fs->v[i], "");
+	for (int i = 0; i < wl->n; i++)
+		bad |= add(a, n, &u, " --workload %s%s", wl->v[i], "");
 	snprintf(num, sizeof(num), "%d", g->duration_s);
-	add(a, n, &u, " --duration %s%s", num, "");
-	snprintf(num, sizeof(num), "%d", c->lead_s);
-	add(a, n, &u, " --lead %s%s", num, "");
+	bad |= add(a, n, &u, " --duration %s%s", num, "");
+	snprintf(num, sizeof(num), "%d", group_lead(g));
+	bad |= add(a, n, &u, " --lead %s%s", num, "");
 	snprintf(num, sizeof(num), "%d", g->reader_every_ms);
-	add(a, n, &u, " --reader-every-ms %s%s", num, "");
+	bad |= add(a, n, &u, " --reader-every-ms %s%s", num, "");
 	if (g->wb_ms) {
 		snprintf(num, sizeof(num), "%d", g->wb_ms / 10);
 		snprintf(num2, sizeof(num2), "%d", g->expire_ms / 10);
-		add(a, n, &u, " --sysctl vm.dirty_writeback_centisecs=%s --sysctl vm.dirty_expire_centisecs=%s",
+		bad |= add(a, n, &u, " --sysctl vm.dirty_writeback_centisecs=%s --sysctl vm.dirty_expire_centisecs=%s",
 		    num, num2);
 	}
 	int v3 = 0, v4 = 0;
@@ -301,13 +315,29 @@ static void cell_args(const struct sw_plan_group *g, struct sw_plan_cell *c)
 			int is3 = !strcmp(vs, "3");
 			v3 |= is3;
 			v4 |= !is3;
-			add(a, n, &u, " --mount-opts vers=%s%s", vs, is3 ? ",nolock" : "");
+			bad |= add(a, n, &u, " --mount-opts vers=%s%s", vs, is3 ? ",nolock" : "");
 			if (strcmp(mo, "default"))
-				add(a, n, &u, ",%s%s", mo, "");
+				bad |= add(a, n, &u, ",%s%s", mo, "");
 		}
-	add(a, n, &u, " --probe-vers %s%s", v3 && v4 ? "3+4" : v4 ? "4" : "3", "");
+	bad |= add(a, n, &u, " --probe-vers %s%s", v3 && v4 ? "3+4" : v4 ? "4" : "3", "");
 	for (int r = 0; r < g->reader.n; r++)
-		add(a, n, &u, " --reader-mode %s%s", g->reader.v[r], "");
+		bad |= add(a, n, &u, " --reader-mode %s%s", g->reader.v[r], "");
+	return bad ? -1 : 0;
+}
+
+static void one(struct sw_plan_axis *ax, const char *v)
+{
+	ax->n = 1;
+	snprintf(ax->v[0], SW_PLAN_VAL, "%s", v);
+}
+
+static void cell_args(const struct sw_plan_group *g, struct sw_plan_cell *c)
+{
+	struct sw_plan_axis pol, fs, wl;
+	one(&pol, c->policy);
+	one(&fs, c->fs);
+	one(&wl, c->workload);
+	run_args(g, c->kernel, &pol, &fs, &wl, c->args, sizeof(c->args));
 }
 
 int sw_plan_cells(const struct sw_plan *p, int (*fn)(const struct sw_plan_cell *c, void *ctx),
@@ -331,9 +361,7 @@ int sw_plan_cells(const struct sw_plan *p, int (*fn)(const struct sw_plan_cell *
 						for (char *s = c.id; *s; s++)
 							if (*s == ':')
 								*s = '_';
-						int wb = g->wb_ms ? g->wb_ms : 5000, ex = g->expire_ms ? g->expire_ms : 30000;
-						/* settled: 2 expire + 10 writeback + ext4's 5 s commit */
-						c.lead_s = g->lead_s >= 0 ? g->lead_s : (2 * ex + 10 * wb + 5000 + 999) / 1000;
+						c.lead_s = group_lead(g);
 						/* boot and clock ~40 s, the lead, the run, the report ~20 s */
 						c.est_s = 40 + c.lead_s + g->duration_s + 20;
 						const char *why = not_runnable(c.kernel, c.policy, c.fs);
@@ -346,6 +374,93 @@ int sw_plan_cells(const struct sw_plan *p, int (*fn)(const struct sw_plan_cell *
 						if (rc)
 							return rc;
 					}
+	}
+	return 0;
+}
+
+static int axis_has(const struct sw_plan_axis *a, const char *v)
+{
+	for (int i = 0; i < a->n; i++)
+		if (!strcmp(a->v[i], v))
+			return 1;
+	return 0;
+}
+
+/* The runnable policies of g on kernel k and filesystem f, in plan order. */
+static void runnable_policies(const struct sw_plan_group *g, const char *k, const char *f,
+			      struct sw_plan_axis *pol)
+{
+	pol->n = 0;
+	for (int po = 0; po < g->policy.n; po++)
+		if (!not_runnable(k, g->policy.v[po], f))
+			snprintf(pol->v[pol->n++], SW_PLAN_VAL, "%s", g->policy.v[po]);
+}
+
+static int emit_batch(const struct sw_plan_group *g, const char *k, const struct sw_plan_axis *pol,
+		      const struct sw_plan_axis *fs, int (*fn)(const struct sw_plan_batch *b, void *ctx),
+		      void *ctx)
+{
+	struct sw_plan_batch b;
+	memset(&b, 0, sizeof(b));
+	b.g = g;
+	b.est_s = 20 + group_lead(g) + g->duration_s;
+	if (run_args(g, k, pol, fs, &g->workload, b.args, sizeof(b.args)))
+		return -1;
+	/* vm run's order: policy, then fs, then workload */
+	for (int po = 0; po < pol->n; po++)
+		for (int f = 0; f < fs->n; f++)
+			for (int w = 0; w < g->workload.n; w++) {
+				char *id = b.ids[b.n++];
+				snprintf(id, sizeof(b.ids[0]), "%s/%s-%s-%s-%s", g->name, k, pol->v[po], fs->v[f],
+					 g->workload.v[w]);
+				for (char *s = id; *s; s++)
+					if (*s == ':')
+						*s = '_';
+			}
+	return fn(&b, ctx);
+}
+
+int sw_plan_batches(const struct sw_plan *p, int (*fn)(const struct sw_plan_batch *b, void *ctx),
+		    void *ctx)
+{
+	for (int gi = 0; gi < p->ngroups; gi++) {
+		const struct sw_plan_group *g = &p->g[gi];
+		for (int k = 0; k < g->kernel.n; k++) {
+			const char *kn = g->kernel.v[k];
+			/* one boot when the runnable cells are a cross product
+			 * policy x fs (x workload), else one per filesystem */
+			struct sw_plan_axis pol, fs = { 0 }, first = { 0 };
+			int cross = 1;
+			for (int f = 0; f < g->fs.n; f++) {
+				runnable_policies(g, kn, g->fs.v[f], &pol);
+				if (!pol.n)
+					continue;
+				if (!fs.n)
+					first = pol;
+				else if (pol.n != first.n)
+					cross = 0;
+				else
+					for (int i = 0; i < pol.n; i++)
+						cross &= axis_has(&first, pol.v[i]);
+				snprintf(fs.v[fs.n++], SW_PLAN_VAL, "%s", g->fs.v[f]);
+			}
+			if (!fs.n)
+				continue;
+			if (cross && fs.n * first.n * g->workload.n <= SW_PLAN_BATCH) {
+				int rc = emit_batch(g, kn, &first, &fs, fn, ctx);
+				if (rc)
+					return rc;
+				continue;
+			}
+			for (int f = 0; f < fs.n; f++) {
+				struct sw_plan_axis one_fs;
+				one(&one_fs, fs.v[f]);
+				runnable_policies(g, kn, fs.v[f], &pol);
+				int rc = emit_batch(g, kn, &pol, &one_fs, fn, ctx);
+				if (rc)
+					return rc;
+			}
+		}
 	}
 	return 0;
 }

@@ -74,4 +74,21 @@ struct sw_plan_cell {
 int sw_plan_cells(const struct sw_plan *p, int (*fn)(const struct sw_plan_cell *c, void *ctx),
 		  void *ctx);
 
+/* Cells that one `vm run` makes in one boot (its --policy x --fs x
+ * --workload cross product, --repeats R interleaved): a group's runnable
+ * cells of one kernel when they form a cross product, else those of one
+ * filesystem.  ids in vm run's experiment order (policy, fs, workload). */
+#define SW_PLAN_BATCH (SW_PLAN_AX * SW_PLAN_AX)
+struct sw_plan_batch {
+	const struct sw_plan_group *g;
+	int n;
+	char ids[SW_PLAN_BATCH][320];
+	char args[1536];            /* vm run arguments, without --repeats */
+	int est_s;                  /* one experiment's estimated wall time */
+};
+/* Call fn for every batch, in plan order; stops at fn's nonzero return
+ * and returns it; -1 when a batch's arguments do not fit. */
+int sw_plan_batches(const struct sw_plan *p, int (*fn)(const struct sw_plan_batch *b, void *ctx),
+		    void *ctx);
+
 #endif

@@ -39,13 +39,33 @@ static int print_cell(const struct sw_plan_cell *c, void *ctx)
 	return 0;
 }
 
+static int print_batch(const struct sw_plan_batch *b, void *ctx)
+{
+	(void)ctx;
+	printf("batch %d %d ", b->g->repeats, b->est_s);
+	for (int i = 0; i < b->n; i++)
+		printf("%s%s", i ? "," : "", b->ids[i]);
+	printf(" %s\n", b->args);
+	return 0;
+}
+
 int sw_plan_main(int argc, char **argv)
 {
 	const char *plan;
+	int batches = 0;
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--batches")) {
+			batches = 1;
+			memmove(argv + i, argv + i + 1, (size_t)(argc - i) * sizeof(*argv));
+			argc--;
+			break;
+		}
 	int json, rc = sw_cli_one_arg(argc, argv, "plan", "plan file",
-				      "usage: stalewin-report plan PLAN [--json]\n"
+				      "usage: stalewin-report plan PLAN [--json | --batches]\n"
 				      "  one line a cell: 'run ID REPEATS EST_S VM-RUN-ARGS...' or\n"
-				      "  'skip ID REASON' (analysis/tools/plan.h: the keys)\n",
+				      "  'skip ID REASON' (analysis/tools/plan.h: the keys);\n"
+				      "  --batches: one line a boot, 'batch REPEATS EST_S ID,ID... VM-RUN-ARGS...'\n"
+				      "  (the cells one vm run makes, in its experiment order)\n",
 				      &plan, &json);
 	if (rc >= 0)
 		return rc;
@@ -57,6 +77,13 @@ int sw_plan_main(int argc, char **argv)
 		fprintf(stderr, "stalewin-report plan: %s\n", err);
 		free(p);
 		return 2;
+	}
+	if (batches) {
+		rc = sw_plan_batches(p, print_batch, NULL);
+		free(p);
+		if (rc)
+			fprintf(stderr, "stalewin-report plan: %s: a batch's vm run arguments do not fit\n", plan);
+		return rc ? 2 : 0;
 	}
 	json_t *arr = json ? json_array() : NULL;
 	sw_plan_cells(p, print_cell, arr);
