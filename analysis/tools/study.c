@@ -200,6 +200,17 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 				json_object_set_new(ro, "view_default_p50_s", NS_S(r.view_default.p50_ns));
 			if (r.view_cto.src != SW_VIEW_NONE && r.view_cto.p50_ns != -2)
 				json_object_set_new(ro, "view_cto_p50_s", NS_S(r.view_cto.p50_ns));
+			/* what the verdict's correctness findings count: stores no
+			 * update followed before the end, stores whose own fault's
+			 * update came before their data, READs that took old data
+			 * under those new times */
+			uint64_t rh = 0;
+			for (int o = 0; o < s->S->nobs; o++)
+				rh += s->S->obs[o].race_read_hits;
+			json_object_set_new(ro, "stores", json_integer((json_int_t)r.stores));
+			json_object_set_new(ro, "truth_unresolved", json_integer((json_int_t)r.truth_unresolved));
+			json_object_set_new(ro, "race_stores", json_integer((json_int_t)s->S->race_stores));
+			json_object_set_new(ro, "race_read_hits", json_integer((json_int_t)rh));
 			json_array_append_new(runs, ro);
 #undef NS_S
 			n++;
@@ -270,7 +281,7 @@ int sw_study_main(int argc, char **argv)
 	}
 	fprintf(s.txt, "stalewin study %s (plan %s)\n", s.dir, path);
 	sw_plan_cells(p, study_cell, &s);
-	json_t *root = json_pack("{s:s,s:i,s:s,s:o,s:i,s:i}", "schema", "stalewin-study", "schema_version", 1,
+	json_t *root = json_pack("{s:s,s:i,s:s,s:o,s:i,s:i}", "schema", "stalewin-study", "schema_version", 2,
 				 "plan", path, "cells", s.cells, "cells_with_runs", s.cells_run, "runs", s.runs);
 	snprintf(path, sizeof(path), "%s/study.json", s.dir);
 	int rc = json_dump_file(root, path, JSON_INDENT(2)) ? 1 : 0;

@@ -142,6 +142,14 @@ EOS
 		.[0].truth_p50_s.median_diff <= .[0].truth_p50_s.ci_hi and .[0].writeback.scaled' v.json >/dev/null ||
 		fail "verdict: expected deferred - eager = $want s within its interval, n 3 / 3, scaled; saw $(jq -c '.comparisons' v.json)"
 	"$SRC/stalewin" verdict st | grep -q "deferred - eager (scaled)" || fail "verdict text: no 'deferred - eager (scaled)' line"
+	# correctness: each count the sum over the cell's runs in study.json
+	for k in stores truth_unresolved race_stores race_read_hits; do
+		want=$(jq --arg k "$k" '[.cells[] | {p: .policy, s: ([.runs[][$k]] | add)}] |
+			{policy: map(select(.p == "deferred"))[0].s, eager: map(select(.p == "eager"))[0].s}' st/study.json)
+		jq -e --arg k "$k" --argjson w "$want" '(.comparisons[0].correctness[$k] == $w) and ($w.eager > 0 or $k != "stores")' v.json >/dev/null ||
+			fail "verdict: correctness $k: expected $(echo $want | tr -d ' \n') (study.json's runs summed), saw $(jq -c --arg k "$k" '.comparisons[0].correctness[$k]' v.json)"
+	done
+	"$SRC/stalewin" verdict st | grep -Eq "never visible +[0-9]+ of [0-9]+ stores against" || fail "verdict text: no 'never visible' line"
 	"$SRC/stalewin" verdict "$T" >/dev/null 2>err.txt
 	[ $? -eq 2 ] && grep -q "expected a study.json" err.txt || fail "verdict without a study: expected exit 2, saw: $(cat err.txt)"
 }
