@@ -41,16 +41,27 @@ json_t *sw_summary_rows_json(const struct sw_runrow *rows, int n);
  * body <= 72 columns; sw_fmt_wrap wraps text at 72 after lead/indent */
 struct sw_runfacts;
 struct sw_findings;
+/* the boundary between a mail's MIME parts: in no text part, since its
+ * lines start with "--=_" only here, and not in base64 */
+#define SW_MIME_BOUNDARY "=_stalewin_part_boundary"
 struct sw_mail_hdr {
 	const char *from, *to, *subject, *date; /* header values as given */
 	const char *cc, *in_reply_to; /* NULL: no such header */
-	const char *const *attach; /* file names of the plots beside the mail */
+	const char *const *attach; /* files to attach (MIME parts, attach.c) */
 	int nattach;
 	const struct sw_findings *sketch; /* why it is a sketch (n 0: not one) */
 	const struct sw_findings *caveats; /* what the reports caveat */
+	/* a study's mail (stalewin mail DIR with a study.json): set, these
+	 * texts (lines of at most 72 columns) replace the per-run table and
+	 * findings, and the study's commands replace the runs' */
+	const char *study_name;  /* the study folder's name, NULL: runs */
+	const char *tldr, *verdict, *cells, *plan; /* plan.ini as run */
+	const char *extra;       /* more sections (the Cost section), or NULL */
 };
 void sw_fmt_wrap(FILE *f, const char *lead, const char *indent, const char *cont,
 		 const char *text);
+/* The truth windows' CDF of the runs with fa[i].plot, as text (asciicdf.c). */
+void sw_fmt_ascii_cdf(FILE *f, const struct sw_runrow *rows, const struct sw_runfacts *fa, int n);
 void sw_fmt_mail(FILE *f, const struct sw_mail_hdr *h, const struct sw_runrow *rows,
 		 const struct sw_runfacts *fa, int n, unsigned dims,
 		 const struct sw_findings *fi);

@@ -178,6 +178,16 @@ static void environment(FILE *f, const struct sw_runfacts *fa, int n)
 	env_line(f, "clock:", c);
 }
 
+static void reproduce(FILE *f, const struct sw_runrow *r, const struct sw_runfacts *fa)
+{
+	fprintf(f, "  # %s\n", r->label);
+	if (fa->sysctl_pinned) /* the run saw these; the host's differ */
+		fprintf(f, "  sysctl -w vm.dirty_writeback_centisecs=%lld \\\n"
+			"      vm.dirty_expire_centisecs=%lld   # restore afterwards\n",
+			(long long)fa->host_wb_cs, (long long)fa->host_expire_cs);
+	sw_fmt_wrap(f, "  ", "      ", " \\", fa->command[0] ? fa->command : "(unknown)");
+}
+
 void sw_fmt_mail(FILE *f, const struct sw_mail_hdr *h, const struct sw_runrow *rows,
 		 const struct sw_runfacts *fa, int n, unsigned dims,
 		 const struct sw_findings *fi)
@@ -191,42 +201,68 @@ void sw_fmt_mail(FILE *f, const struct sw_mail_hdr *h, const struct sw_runrow *r
 	sw_fmt_wrap(f, "Subject: ", " ", NULL, h->subject);
 	if (h->in_reply_to)
 		fprintf(f, "In-Reply-To: %s\nReferences: %s\n", h->in_reply_to, h->in_reply_to);
-	fprintf(f, "Date: %s\nMIME-Version: 1.0\n"
-		"Content-Type: text/plain; charset=utf-8\n"
-		"Content-Transfer-Encoding: 8bit\n\n", h->date);
+	fprintf(f, "Date: %s\nMIME-Version: 1.0\n", h->date);
+	if (h->nattach) /* the plots as parts of their own (attach.c) */
+		fprintf(f, "Content-Type: multipart/mixed; boundary=\"%s\"\n\n"
+			"This is a message in MIME format: its text, then its plots.\n\n--%s\n",
+			SW_MIME_BOUNDARY, SW_MIME_BOUNDARY);
+	fputs("Content-Type: text/plain; charset=utf-8\n"
+	      "Content-Transfer-Encoding: 8bit\n\n", f);
 	if (h->sketch && h->sketch->n) {
 		fputs("SKETCH, not evidence to post, because:\n", f);
 		for (int i = 0; i < h->sketch->n; i++)
 			sw_fmt_wrap(f, "- ", "  ", NULL, h->sketch->text[i]);
 		fputc('\n', f);
 	}
+	if (h->study_name) {
+		fprintf(f, "TL;DR\n%s\nVerdict\n%s\n", h->tldr, h->verdict);
+	}
 	method(f, rows, fa, n);
 	environment(f, fa, n);
-	fputs("\nResults\n", f);
-	sw_fmt_summary_text(f, rows, n, dims);
-	fputs("\nFindings\n", f);
-	if (!fi->n)
-		fputs("  none beyond the table.\n", f);
-	for (int i = 0; i < fi->n; i++)
-		sw_fmt_wrap(f, "- ", "  ", NULL, fi->text[i]);
+	if (h->study_name) {
+		fprintf(f, "\nCells (each run's figure, over the runs of a cell)\n%s", h->cells);
+		if (!h->nattach)
+			sw_fmt_ascii_cdf(f, rows, fa, n);
+		if (h->extra)
+			fprintf(f, "\n%s", h->extra);
+	} else {
+		fputs("\nResults\n", f);
+		sw_fmt_summary_text(f, rows, n, dims);
+		if (!h->nattach)
+			sw_fmt_ascii_cdf(f, rows, fa, n);
+		fputs("\nFindings\n", f);
+		if (!fi->n)
+			fputs("  none beyond the table.\n", f);
+		for (int i = 0; i < fi->n; i++)
+			sw_fmt_wrap(f, "- ", "  ", NULL, fi->text[i]);
+	}
 	if (h->caveats && h->caveats->n) {
 		fputs("\nCaveats\n", f);
 		for (int i = 0; i < h->caveats->n; i++)
 			sw_fmt_wrap(f, "- ", "  ", NULL, h->caveats->text[i]);
 	}
-	fputs("\nTo reproduce (as root, from a stalewin checkout; run folders by name)\n", f);
-	for (int i = 0; i < n; i++) {
-		fprintf(f, "  # %s\n", rows[i].label);
-		if (fa[i].sysctl_pinned) /* the run saw these; the host's differ */
-			fprintf(f, "  sysctl -w vm.dirty_writeback_centisecs=%lld \\\n"
-				"      vm.dirty_expire_centisecs=%lld   # restore afterwards\n",
-				(long long)fa[i].host_wb_cs, (long long)fa[i].host_expire_cs);
-		sw_fmt_wrap(f, "  ", "      ", " \\", fa[i].command[0] ? fa[i].command : "(unknown)");
+	if (h->study_name) {
+		fprintf(f, "\nThe plan (%s/plan.ini)\n", h->study_name);
+		for (const char *l = h->plan; *l;) {
+			size_t k = strcspn(l, "\n");
+			fprintf(f, "  %.*s\n", (int)k, l);
+			l += k + (l[k] == '\n');
+		}
+		fputs("\nTo reproduce (as root, from a stalewin checkout)\n", f);
+		fprintf(f, "  ./stalewin study %s/plan.ini --out %s-again\n", h->study_name, h->study_name);
+		fprintf(f, "  ./stalewin verdict %s-again\n", h->study_name);
+		fprintf(f, "  ./stalewin mail %s-again\n", h->study_name);
+	} else {
+		fputs("\nTo reproduce (as root, from a stalewin checkout; run folders by name)\n", f);
+		for (int i = 0; i < n; i++)
+			reproduce(f, &rows[i], &fa[i]);
 	}
 	if (h->nattach) {
-		fputs("\nPlots (files beside this mail, to attach)\n", f);
-		for (int i = 0; i < h->nattach; i++)
-			sw_fmt_wrap(f, "  ", "    ", NULL, h->attach[i]);
+		fputs("\nPlots (attached)\n", f);
+		for (int i = 0; i < h->nattach; i++) {
+			const char *b = strrchr(h->attach[i], '/');
+			sw_fmt_wrap(f, "  ", "    ", NULL, b ? b + 1 : h->attach[i]);
+		}
 	}
 	fputs("\n-- \nstalewin (summary and mail generated from the run folders)\n", f);
 }

@@ -120,6 +120,9 @@ int sw_runfacts_load(const char *dir, const struct sw_summary *S, struct sw_runf
 	f->clock_err_ns = S->clock_file ? S->err_ns : -1;
 	f->settled = S->file_changed_ns < 0 || S->settle_ns < 0 ? -1 : S->file_changed_ns >= S->settle_ns;
 	f->validated = S->valid_wb[0] != 0;
+	f->plot = 1;
+	for (int x = 0; x < SW_CDF_X; x++)
+		f->truth_cdf[x] = (float)sw_fig_cdf(&S->truth, (int64_t)(sw_cdf_x_s(x) * 1e9));
 	f->wb_ms = f->expire_ms = -1;
 	f->resolution_ns = S->nobs ? S->obs[0].resolution_ns : -1;
 	if (S->nobs)

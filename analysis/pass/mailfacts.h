@@ -10,6 +10,17 @@
 #include "report.h"
 #include "runrow.h"
 
+/* The mail's CDF: SW_CDF_X points, 12 a decade from 1 ms to 100 s. */
+#define SW_CDF_X 61
+static inline double sw_cdf_x_s(int x)
+{
+	static const double step = 1.2115276586285884; /* 10^(1/12) */
+	double v = 1e-3;
+	for (int i = 0; i < x; i++)
+		v *= step;
+	return v;
+}
+
 struct sw_runfacts {
 	char policy[32], realised[96]; /* "emulated", "stock kernel 6.1", ... */
 	char workload[160];      /* "rewrite, one page every 100 ms" */
@@ -34,6 +45,10 @@ struct sw_runfacts {
 				    emulated rows rest on */
 	int64_t wb_ms, expire_ms; /* the writeback the run ran under (the
 				    model's, else the kernel's); -1 unknown */
+	float truth_cdf[SW_CDF_X]; /* share of stores whose truth window is
+				    at most sw_cdf_x_s(x) (stores with none
+				    before the end never count) */
+	int plot;                /* the mail's CDF shows this run */
 };
 
 /* The kernel's own writeback (vm.dirty_writeback_centisecs,

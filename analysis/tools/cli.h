@@ -22,6 +22,17 @@ int sw_cli_usage(int opt, const char *usage);
  * exit code (usage shown, or the wrong count named). */
 int sw_cli_one_arg(int argc, char **argv, const char *cmd, const char *what, const char *usage,
 		   const char **arg, int *json);
+/* The verdict of a study.json (verdict.c): its text to f, each
+ * comparison appended to out; returns the groups compared. */
+#include <jansson.h>
+#include <stdio.h>
+int sw_verdict(json_t *study, const char *dir, FILE *f, json_t *out);
+/* The comparisons as a TL;DR of at most max_lines lines (wrapped at 72,
+ * "- " items, the rest named by count); returns the items shown, -1 no
+ * memory. */
+int sw_verdict_tldr(FILE *f, json_t *comparisons, int max_lines);
+/* Each cell of a study.json, its runs' statistics as text (72 columns). */
+void sw_study_cells_text(FILE *f, json_t *study);
 /* 0 for 1 <= n <= max run folders, else 2 with the message for `cmd`. */
 int sw_cli_check_runs(const char *cmd, int n, int max);
 #endif

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* mail.c - `stalewin-report mail RUN... [--to LIST] [--from F] [--subject S]
- * [--date D] [--attach FILE]...`: a plain-text message of the runs on
- * stdout (output/mail.c), from their rows (pass/runrow.c), facts and
- * findings (pass/mailfacts.c). */
+/* mail.c - `stalewin-report mail RUN...|STUDY [--to LIST] [--from F]
+ * [--subject S] [--date D] [--attach FILE]...`: a plain-text message of
+ * the runs on stdout (output/mail.c), from their rows (pass/runrow.c),
+ * facts and findings (pass/mailfacts.c); of a study folder, led by its
+ * TL;DR and verdict (verdict.c). */
 #include <getopt.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "attach.h"
 #include "cli.h"
 #include "fmt.h"
 #include "mailfacts.h"
@@ -95,8 +98,10 @@ static int sort_for_mail(struct sw_runrow *rows, struct sw_runfacts *fa, int n)
 	return 0;
 }
 
-static int mail_out(int n, char **dirs, struct sw_mail_hdr *h, char *subj, size_t subjn,
-		    int sketch)
+/* The runs the mail's CDF shows: plot[i] for dirs[i]; NULL: every run
+ * when there are at most 8, else none. */
+static int mail_out(int n, char **dirs, const int *plot, struct sw_mail_hdr *h, char *subj,
+		    size_t subjn, int sketch)
 {
 	struct sw_runrow *rows = calloc((size_t)n, sizeof(*rows));
 	struct sw_runfacts *fa = calloc((size_t)n, sizeof(*fa));
@@ -114,6 +119,7 @@ static int mail_out(int n, char **dirs, struct sw_mail_hdr *h, char *subj, size_
 		else {
 			rc = r > rc ? r : rc;
 			sw_runfacts_load(dirs[i], S, &fa[i]);
+			fa[i].plot = plot ? plot[i] : n <= 8;
 		}
 	}
 	if (rc == 1 || rc == 2)
@@ -163,6 +169,11 @@ static int mail_out(int n, char **dirs, struct sw_mail_hdr *h, char *subj, size_
 	} else {
 		sw_fmt_mail(stdout, h, rows, fa, n, dims, fi);
 	}
+	char aerr[512];
+	if (h->nattach && sw_mail_attach(stdout, h->attach, h->nattach, aerr, sizeof(aerr))) {
+		fprintf(stderr, "stalewin-report mail: %s\n", aerr);
+		rc = 1;
+	}
 	if (fflush(stdout)) {
 		perror("stalewin-report mail: stdout");
 		rc = 1;
@@ -174,6 +185,139 @@ out:
 	free(sk);
 	free(cav);
 	free(S);
+	return rc;
+}
+
+/* f's text so far as a string (NULL: no memory); f is closed */
+static char *closed_text(FILE *f, char **buf)
+{
+	if (fclose(f))
+		return NULL;
+	return *buf;
+}
+
+/* A study folder (DIR/study.json): its runs' mail with the TL;DR, the
+ * verdict, the cells' statistics, the plan and the study's commands in
+ * place of the per-run table, findings and commands. */
+/* The run of a cell whose truth p50 is the median of its runs (the
+ * lower middle), an index into its runs; -1 none. */
+static int median_run(json_t *cell)
+{
+	json_t *runs = json_object_get(cell, "runs");
+	int n = (int)json_array_size(runs), best = -1;
+	if (!n)
+		return -1;
+	/* its rank: as many runs below it as the lower middle has */
+	for (int i = 0; i < n && best < 0; i++) {
+		json_t *vi = json_object_get(json_array_get(runs, (size_t)i), "truth_p50_s");
+		double a = json_is_number(vi) ? json_number_value(vi) : 1e300;
+		int below = 0, equal = 0;
+		for (int j = 0; j < n; j++) {
+			json_t *vj = json_object_get(json_array_get(runs, (size_t)j), "truth_p50_s");
+			double b = json_is_number(vj) ? json_number_value(vj) : 1e300;
+			below += b < a;
+			equal += b == a;
+		}
+		if (below <= (n - 1) / 2 && (n - 1) / 2 < below + equal)
+			best = i;
+	}
+	return best;
+}
+
+static int study_mail(const char *dir, struct sw_mail_hdr *h, char *subj, size_t subjn, int sketch,
+		      int list_plotted)
+{
+	char path[1024], *bufs[4] = { NULL }, *plan = NULL, **dirs = NULL;
+	int *plot = NULL;
+	size_t lens[4];
+	json_error_t je;
+	int rc = 2, n = 0;
+	snprintf(path, sizeof(path), "%s/study.json", dir);
+	json_t *st = json_load_file(path, 0, &je), *cmp = json_array(), *c, *d;
+	if (!json_is_array(json_object_get(st, "cells"))) {
+		fprintf(stderr, "stalewin-report mail: %s: expected a study.json with cells, saw %s\n", path,
+			st ? "no cells" : je.text);
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/plan.ini", dir);
+	FILE *pf = fopen(path, "r");
+	if (!pf) {
+		fprintf(stderr, "stalewin-report mail: %s: expected the study's plan, saw none\n", path);
+		goto out;
+	}
+	size_t pl = 0;
+	FILE *pm = open_memstream(&plan, &pl);
+	for (int ch; pm && (ch = fgetc(pf)) != EOF;)
+		fputc(ch, pm);
+	fclose(pf);
+	rc = 1;
+	if (!pm || !closed_text(pm, &plan))
+		goto out;
+	size_t i, j, total = 0;
+	json_array_foreach(json_object_get(st, "cells"), i, c)
+		total += json_array_size(json_object_get(c, "runs"));
+	dirs = calloc(total + 1, sizeof(*dirs));
+	plot = calloc(total + 1, sizeof(*plot));
+	if (!dirs || !plot)
+		goto out;
+	json_array_foreach(json_object_get(st, "cells"), i, c) {
+		int med = median_run(c);
+		json_array_foreach(json_object_get(c, "runs"), j, d) {
+			const char *rd = json_string_value(json_object_get(d, "dir")) ?: "";
+			size_t l = strlen(dir) + strlen(rd) + 2;
+			if (!(dirs[n] = malloc(l)))
+				goto out;
+			snprintf(dirs[n], l, "%s/%s", dir, rd);
+			plot[n++] = (int)j == med;
+		}
+	}
+	if (list_plotted) { /* for `stalewin mail --attach`: the runs to plot */
+		for (int k = 0; k < n; k++)
+			if (plot[k])
+				printf("%s\n", dirs[k]);
+		rc = 0;
+		goto out;
+	}
+	if (!n) {
+		fprintf(stderr, "stalewin-report mail: %s: expected finished runs in the study, saw none\n", dir);
+		rc = 2;
+		goto out;
+	}
+	const char *name = strrchr(dir, '/');
+	char base[256];
+	snprintf(base, sizeof(base), "%s", name && name[1] ? name + 1 : dir);
+	FILE *m[4];
+	for (int k = 0; k < 4; k++)
+		if (!(m[k] = open_memstream(&bufs[k], &lens[k])))
+			goto out;
+	sw_verdict(st, base, m[0], cmp);
+	sw_verdict_tldr(m[1], cmp, 12);
+	sw_study_cells_text(m[2], st);
+	/* m[3]: more sections (none yet) */
+	for (int k = 0; k < 4; k++)
+		if (!closed_text(m[k], &bufs[k]))
+			goto out;
+	h->study_name = base;
+	h->verdict = bufs[0];
+	h->tldr = bufs[1];
+	h->cells = bufs[2];
+	h->extra = bufs[3][0] ? bufs[3] : NULL;
+	h->plan = plan;
+	if (!h->subject) {
+		snprintf(subj, subjn, "[stalewin] mmap timestamp staleness over NFS: study %.100s, %d runs", base, n);
+		h->subject = subj;
+	}
+	rc = mail_out(n, dirs, plot, h, subj, subjn, sketch);
+out:
+	for (int k = 0; k < n; k++)
+		free(dirs[k]);
+	free(dirs);
+	free(plot);
+	for (int k = 0; k < 4; k++)
+		free(bufs[k]);
+	free(plan);
+	json_decref(cmp);
+	json_decref(st);
 	return rc;
 }
 
@@ -212,9 +356,17 @@ static int mail_check(const char *file)
 	}
 	char line[4096], cmd[8192] = "", err[512];
 	int ln = 0, bad = 0, in_repro = 0, cmd_line = 0;
+	int in_text = 0; /* past the text part's headers */
 	while (fgets(line, sizeof(line), f)) {
 		ln++;
 		line[strcspn(line, "\n")] = 0;
+		/* a MIME message: the text part is checked, the encoded parts
+		 * after it are not (base64 lines are 76 characters by rule) */
+		if (!strncmp(line, "--" SW_MIME_BOUNDARY, 2 + strlen(SW_MIME_BOUNDARY))) {
+			if (in_text++)
+				break;
+			continue;
+		}
 		int cols = 0;
 		for (const unsigned char *c = (const unsigned char *)line; *c; c++)
 			cols += (*c & 0xc0) != 0x80;
@@ -270,18 +422,19 @@ int sw_mail_main(int argc, char **argv)
 		{ "to", 1, 0, 't' }, { "from", 1, 0, 'f' }, { "subject", 1, 0, 's' },
 		{ "date", 1, 0, 'd' }, { "attach", 1, 0, 'a' }, { "help", 0, 0, 'h' },
 		{ "cc", 1, 0, 'c' }, { "in-reply-to", 1, 0, 'i' }, { "sketch", 0, 0, 'k' },
-		{ 0, 0, 0, 0 } };
+		{ "list-plotted", 0, 0, 'p' }, { 0, 0, 0, 0 } };
 	static const char *attach[MAX_ATTACH];
 	char from[320], date[64], subj[256], host[256] = "localhost";
 	struct sw_mail_hdr h = { .to = "linux-nfs@vger.kernel.org", .attach = attach };
-	int o, sketch = 0;
+	int o, sketch = 0, list_plotted = 0;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "t:f:s:d:a:hc:i:k", lo, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "t:f:s:d:a:hc:i:kp", lo, NULL)) != -1) {
 		switch (o) {
 		case 'c': h.cc = optarg; break;
 		case 'i': h.in_reply_to = optarg; break;
 		case 'k': sketch = 1; break;
+		case 'p': list_plotted = 1; break;
 		case 't': h.to = optarg; break;
 		case 'f': h.from = optarg; break;
 		case 's': h.subject = optarg; break;
@@ -298,6 +451,10 @@ int sw_mail_main(int argc, char **argv)
 			return sw_cli_usage(o, "usage: stalewin-report mail RUN... [--to LIST] [--from ADDR]\n"
 					    "         [--cc LIST] [--in-reply-to MSGID] [--subject S]\n"
 					    "         [--date RFC5322-DATE] [--attach FILE]... [--sketch]\n"
+					    "         [--list-plotted]\n"
+					    "  RUN... or one study folder (its study.json): the TL;DR and\n"
+					    "  verdict lead; --attach: a MIME multipart message with FILE as a\n"
+					    "  part, else an inline ASCII CDF of the runs --list-plotted prints\n"
 					    "  refuses (exit 2, naming each reason) runs that are a sketch:\n"
 					    "  every row emulated, every row on ganesha, writeback scaled\n"
 					    "  from the kernel's defaults, a file not settled, fewer than 5\n"
@@ -306,8 +463,13 @@ int sw_mail_main(int argc, char **argv)
 					    "  every reproduce command parses with bash -n)\n");
 		}
 	}
-	int n = argc - optind;
-	if (sw_cli_check_runs("mail", n, SW_SUMMARY_MAX_RUNS))
+	int n = argc - optind, study = 0;
+	if (n == 1) {
+		char sj[1024];
+		snprintf(sj, sizeof(sj), "%s/study.json", argv[optind]);
+		study = access(sj, F_OK) == 0;
+	}
+	if (!study && sw_cli_check_runs("mail", n, SW_SUMMARY_MAX_RUNS))
 		return 2;
 	const char *one_line[] = { h.subject, h.cc, h.in_reply_to, h.to, h.from };
 	static const char *const names[] = { "--subject", "--cc", "--in-reply-to", "--to", "--from" };
@@ -318,6 +480,11 @@ int sw_mail_main(int argc, char **argv)
 					names[k]);
 				return 2;
 			}
+	char aerr[512];
+	if (sw_mail_attach_check(h.attach, h.nattach, aerr, sizeof(aerr))) {
+		fprintf(stderr, "stalewin-report mail: %s\n", aerr);
+		return 2;
+	}
 	if (!h.from) {
 		const char *u = getenv("USER");
 		gethostname(host, sizeof(host) - 1);
@@ -328,5 +495,12 @@ int sw_mail_main(int argc, char **argv)
 		default_date(date, sizeof(date));
 		h.date = date;
 	}
-	return mail_out(n, argv + optind, &h, subj, sizeof(subj), sketch);
+	if (study)
+		return study_mail(argv[optind], &h, subj, sizeof(subj), sketch, list_plotted);
+	if (list_plotted) {
+		for (int k = 0; n <= 8 && k < n; k++)
+			printf("%s\n", argv[optind + k]);
+		return 0;
+	}
+	return mail_out(n, argv + optind, NULL, &h, subj, sizeof(subj), sketch);
 }

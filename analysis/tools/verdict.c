@@ -131,37 +131,13 @@ static void compare(FILE *f, json_t *out, json_t *c, json_t *e)
 	json_array_append_new(out, o);
 }
 
-int sw_verdict_main(int argc, char **argv)
+int sw_verdict(json_t *study, const char *dir, FILE *f, json_t *out)
 {
-	const char *dir;
-	int json, rc = sw_cli_one_arg(argc, argv, "verdict", "study folder",
-				      "usage: stalewin-report verdict DIR [--json]\n"
-				      "  deferred and lang against eager per kernel, fs and workload,\n"
-				      "  from DIR/study.json (stalewin study)\n",
-				      &dir, &json);
-	if (rc >= 0)
-		return rc;
-	char path[1024];
-	json_error_t je;
-	snprintf(path, sizeof(path), "%s/study.json", dir);
-	json_t *st = json_load_file(path, 0, &je), *cells = json_object_get(st, "cells"), *c, *e;
-	if (!json_is_array(cells)) {
-		fprintf(stderr, "stalewin-report verdict: %s: expected a study.json with cells (stalewin "
-			"study), saw %s\n", path, st ? "no cells" : je.text);
-		json_decref(st);
-		return 2;
-	}
-	FILE *f = json ? fopen("/dev/null", "w") : stdout;
-	if (!f) {
-		perror("stalewin-report verdict: /dev/null");
-		json_decref(st);
-		return 1;
-	}
-	json_t *out = json_array();
+	json_t *cells = json_object_get(study, "cells"), *c, *e;
 	size_t i, j;
 	int groups = 0;
-	fprintf(f, "stalewin verdict %s: each policy's median minus eager's, same kernel,\n"
-		"fs and workload; positive: stale longer than eager\n", dir);
+	fprintf(f, "stalewin verdict %s:\neach policy's median minus eager's, same kernel, fs and\n"
+		"workload; positive: stale longer than eager\n", dir);
 	json_array_foreach(cells, i, e) {
 		if (strcmp(json_string_value(json_object_get(e, "policy")) ?: "", "eager") ||
 		    json_integer_value(json_object_get(e, "n")) < 2)
@@ -199,6 +175,194 @@ int sw_verdict_main(int argc, char **argv)
 			"times; each summed over the runs of the policy / of eager.  Crash\n"
 			"ordering needs a crash (tests/kernel cmtime_cases, crash): not in a\n"
 			"study's runs.\n", SW_REPSTATS_BOOT);
+	return groups;
+}
+
+/* one figure of a comparison for the TL;DR: "+0.89 s (95% CI
+ * +0.88..+0.89)", or "none resolved (95% CI -2.99..+1.01)" when the
+ * interval holds 0 */
+static void tl_fig(char *b, size_t n, json_t *d)
+{
+	json_t *m = json_object_get(d, "median_diff"), *lo = json_object_get(d, "ci_lo"),
+	       *hi = json_object_get(d, "ci_hi");
+	char a[24], l[24], h[24];
+	if (!json_is_number(m) || !json_is_number(lo) || !json_is_number(hi)) {
+		snprintf(b, n, "not bounded (a run ended before an update)");
+		return;
+	}
+	fmt_diff(a, sizeof(a), (int64_t)(json_number_value(m) * 1e9));
+	fmt_diff(l, sizeof(l), (int64_t)(json_number_value(lo) * 1e9));
+	fmt_diff(h, sizeof(h), (int64_t)(json_number_value(hi) * 1e9));
+	if (json_number_value(lo) <= 0 && json_number_value(hi) >= 0)
+		snprintf(b, n, "no difference resolved (%s, 95%% CI %s..%s)", a, l, h);
+	else
+		snprintf(b, n, "%s (95%% CI %s..%s)", a, l, h);
+}
+
+int sw_verdict_tldr(FILE *f, json_t *comparisons, int max_lines)
+{
+	size_t i;
+	json_t *o;
+	int lines = 0, shown = 0, total = (int)json_array_size(comparisons);
+	json_array_foreach(comparisons, i, o) {
+		char t[1536], tr[160], df[160], ct[160];
+		json_t *wb = json_object_get(o, "writeback"), *tp = json_object_get(o, "truth_p50_s");
+		json_t *up = json_object_get(o, "updates_per_1k");
+		double uc = json_number_value(json_object_get(up, "policy")),
+		       ue = json_number_value(json_object_get(up, "eager"));
+		tl_fig(tr, sizeof(tr), tp);
+		tl_fig(df, sizeof(df), json_object_get(o, "view_default_p50_s"));
+		tl_fig(ct, sizeof(ct), json_object_get(o, "view_cto_p50_s"));
+		char scaled[48] = "";
+		if (json_is_true(json_object_get(wb, "scaled")))
+			snprintf(scaled, sizeof(scaled), " (writeback scaled x%.0f)",
+				 json_number_value(json_object_get(wb, "scale")));
+		char saved[160];
+		if (uc > 0 && ue > uc)
+			snprintf(saved, sizeof(saved), "%.1fx fewer timestamp updates (%.0f against %.0f per "
+				 "1000 stores)", ue / uc, uc, ue);
+		else
+			snprintf(saved, sizeof(saved), "no fewer timestamp updates (%.0f against %.0f per "
+				 "1000 stores)", uc, ue);
+		char right[320] = "";
+		json_t *co = json_object_get(o, "correctness");
+		static const char *const ck[] = { "race_stores", "truth_unresolved" };
+		static const char *const cw[] = { "an update before their data", "no update before the end" };
+		for (int k = 0; k < 2; k++) {
+			json_t *x = json_object_get(co, ck[k]);
+			long long p = json_integer_value(json_object_get(x, "policy")),
+				  q = json_integer_value(json_object_get(x, "eager"));
+			size_t u = strlen(right);
+			if (x && (p || q))
+				snprintf(right + u, sizeof(right) - u, "; stores with %s: %lld against %lld", cw[k],
+					 p, q);
+		}
+		snprintf(t, sizeof(t), "%s %s %s%s, %s minus eager (n %lld / %lld): truth p50 %s; "
+			 "close-to-open view %s; default mount %s; %s%s.",
+			 json_string_value(json_object_get(o, "kernel")),
+			 json_string_value(json_object_get(o, "fs")),
+			 json_string_value(json_object_get(o, "workload")), scaled,
+			 json_string_value(json_object_get(o, "policy")),
+			 (long long)json_integer_value(json_object_get(tp, "n")),
+			 (long long)json_integer_value(json_object_get(tp, "n_eager")), tr, ct, df, saved, right);
+		/* the lines it takes, wrapped as the mail wraps it */
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		if (!m)
+			return -1;
+		sw_fmt_wrap(m, "- ", "  ", NULL, t);
+		fclose(m);
+		int nl = 0;
+		for (size_t k = 0; k < len; k++)
+			nl += buf[k] == '\n';
+		if (lines + nl > max_lines - (i + 1 < (size_t)total)) {
+			free(buf);
+			break;
+		}
+		fputs(buf, f);
+		free(buf);
+		lines += nl;
+		shown++;
+	}
+	if (shown < total)
+		fprintf(f, "- and %d more comparison%s in the verdict below.\n", total - shown,
+			total - shown == 1 ? "" : "s");
+	if (!total)
+		fputs("- no comparison: the study has no eager cell beside a policy cell of\n"
+		      "  two runs or more.\n", f);
+	return shown;
+}
+
+/* o's figure k (seconds) as the tables show it; -1 (">end") for null */
+static void qv_of(char *b, int n, json_t *o, const char *k)
+{
+	json_t *x = json_object_get(o, k);
+	sw_fmt_qv(b, n, json_is_number(x) ? (int64_t)(json_number_value(x) * 1e9 + 0.5) : -1);
+}
+
+static void cell_stat(FILE *f, const char *name, json_t *st)
+{
+	json_t *reg = json_object_get(st, "regimes");
+	if (!json_is_object(st))
+		return;
+	char m[24], lo[24], hi[24];
+	qv_of(m, sizeof(m), st, "median");
+	qv_of(lo, sizeof(lo), st, "ci_lo");
+	qv_of(hi, sizeof(hi), st, "ci_hi");
+	fprintf(f, "  %-12s %7s  95%% CI %s..%s (covers %.0f%%)\n", name, m, lo, hi,
+		100 * json_number_value(json_object_get(st, "ci_coverage")));
+	if (json_integer_value(json_object_get(reg, "count")) == 2) {
+		qv_of(m, sizeof(m), reg, "a_median");
+		qv_of(lo, sizeof(lo), reg, "b_median");
+		fprintf(f, "  %-12s two regimes: %lld of the runs in B, %s | %s\n", "",
+			(long long)json_integer_value(json_object_get(reg, "b_runs")), m, lo);
+	}
+}
+
+void sw_study_cells_text(FILE *f, json_t *study)
+{
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(study, "cells"), i, c) {
+		fprintf(f, "%s\n", json_string_value(json_object_get(c, "id")));
+		if (!json_is_true(json_object_get(c, "runnable"))) {
+			sw_fmt_wrap(f, "  not runnable: ", "    ", NULL,
+				    json_string_value(json_object_get(c, "why")) ?: "");
+			continue;
+		}
+		json_t *wb = json_object_get(c, "writeback");
+		fprintf(f, "  runs %lld of %lld", (long long)json_integer_value(json_object_get(c, "n")),
+			(long long)json_integer_value(json_object_get(c, "planned")));
+		if (json_is_true(json_object_get(wb, "scaled")))
+			fprintf(f, "  (writeback scaled x%.0f)", json_number_value(json_object_get(wb, "scale")));
+		fputc('\n', f);
+		cell_stat(f, "truth p50", json_object_get(c, "truth_p50_s"));
+		cell_stat(f, "truth p90", json_object_get(c, "truth_p90_s"));
+		cell_stat(f, "default p50", json_object_get(c, "view_default_p50_s"));
+		cell_stat(f, "cto p50", json_object_get(c, "view_cto_p50_s"));
+		json_t *u = json_object_get(c, "updates_per_1k");
+		if (json_is_object(u))
+			fprintf(f, "  %-12s %7.0f  95%% CI %.0f..%.0f\n", "upd/1k",
+				json_number_value(json_object_get(u, "median")),
+				json_number_value(json_object_get(u, "ci_lo")),
+				json_number_value(json_object_get(u, "ci_hi")));
+	}
+	fputs("p50, p90: a run's truth window quantiles (store to the first\n"
+	      "timestamp update after it); default, cto: the kernel client's view\n"
+	      "through a default mount and a close-to-open reader; upd/1k: timestamp\n"
+	      "updates per 1000 stores.  The median over the runs, its 95% interval\n"
+	      "(exact percentile bootstrap) and that interval's coverage.\n", f);
+}
+
+int sw_verdict_main(int argc, char **argv)
+{
+	const char *dir;
+	int json, rc = sw_cli_one_arg(argc, argv, "verdict", "study folder",
+				      "usage: stalewin-report verdict DIR [--json]\n"
+				      "  deferred and lang against eager per kernel, fs and workload,\n"
+				      "  from DIR/study.json (stalewin study)\n",
+				      &dir, &json);
+	if (rc >= 0)
+		return rc;
+	char path[1024];
+	json_error_t je;
+	snprintf(path, sizeof(path), "%s/study.json", dir);
+	json_t *st = json_load_file(path, 0, &je);
+	if (!json_is_array(json_object_get(st, "cells"))) {
+		fprintf(stderr, "stalewin-report verdict: %s: expected a study.json with cells (stalewin "
+			"study), saw %s\n", path, st ? "no cells" : je.text);
+		json_decref(st);
+		return 2;
+	}
+	FILE *f = json ? fopen("/dev/null", "w") : stdout;
+	if (!f) {
+		perror("stalewin-report verdict: /dev/null");
+		json_decref(st);
+		return 1;
+	}
+	json_t *out = json_array();
+	sw_verdict(st, dir, f, out);
 	if (json) {
 		json_t *root = json_pack("{s:s,s:i,s:s,s:o}", "schema", "stalewin-verdict", "schema_version", 1,
 					 "study", dir, "comparisons", out);

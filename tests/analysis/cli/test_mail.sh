@@ -5,8 +5,8 @@
 # file (fixed From and Date), every line <= 72 columns, the RFC 5322
 # headers, findings carrying the figures (the uncovered count from the
 # writer's log; no bound restated for an emulated deferred row, whose
-# model enforces it), and `./stalewin mail` writing the PNG plots next to
-# the mail.  Refusals: test_mail_refuse.sh.  Refresh after an intended change with
+# model enforces it), the inline ASCII CDF, and `./stalewin mail --attach`
+# writing a MIME message with the PNG plots.  Refusals: test_mail_refuse.sh.  Refresh after an intended change with
 #   tests/analysis/cli/test_mail.sh --update-golden
 . "$(dirname "$0")/../../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
@@ -46,24 +46,45 @@ subject() {
 	"$REP" mail e --subject $'a\nBcc: x' >/dev/null 2>bad.txt
 	[ $? -eq 2 ] && grep -q "one-line --subject" bad.txt || fail "a two-line subject: expected exit 2"
 }
-# the front command: plots next to the mail
-plots() {
-	local n
+# the front command with --attach: a MIME multipart message, its text
+# part first (clean for mail --check), then the runs' CDF and timeline
+# PNGs, each a base64 part that decodes to a PNG
+attach() {
+	local n magic
 	if ! command -v gnuplot >/dev/null; then
-		echo "NOTE: gnuplot missing: the plots beside the mail were not checked"
+		echo "NOTE: gnuplot missing: --attach was not checked"
 		return
 	fi
-	mkdir -p out
-	SW_NO_BUILD=1 SW_BUILD_DIR=$BLD "$SRC/stalewin" mail e d --sketch --to x@example.org >out/mail.txt 2>front.err ||
-		fail "./stalewin mail exit $?: $(cat front.err)"
-	n=$(ls out/mail-*-cdf.png 2>/dev/null | wc -l)
-	[ "$n" -eq 2 ] && grep -q "^  mail-1-e-cdf.png" out/mail.txt ||
-		fail "./stalewin mail: expected 2 cdf plots next to the mail and listed in it, saw $n"
+	SW_NO_BUILD=1 SW_BUILD_DIR=$BLD "$SRC/stalewin" mail e d --sketch --attach --to x@example.org >att.txt 2>front.err ||
+		fail "./stalewin mail --attach: exit $?: $(cat front.err)"
+	grep -q '^Content-Type: multipart/mixed; boundary="=_stalewin_part_boundary"$' att.txt ||
+		fail "--attach: no multipart/mixed header"
+	n=$(grep -c '^Content-Type: image/png; name="mail-[12]-[ed]-\(cdf\|timeline\).png"$' att.txt)
+	[ "$n" = 4 ] || fail "--attach: expected 4 PNG parts (cdf and timeline of 2 runs), saw $n"
+	# (into a variable: under pipefail a grep -q at the end of the pipe
+	# could fail it by SIGPIPE of the commands before it)
+	magic=$(awk '/^Content-Transfer-Encoding: base64$/ { on = 1; next } on && /^--=_stalewin/ { exit } on && NF' att.txt |
+		base64 -d 2>/dev/null | od -An -c -N 4)
+	[[ $magic == *P*N*G* ]] || fail "--attach: the first part does not decode to a PNG: $magic"
+	[ "$(tail -n 1 att.txt)" = "--=_stalewin_part_boundary--" ] || fail "--attach: no closing boundary"
+	grep -q '^Truth windows, CDF' att.txt && fail "--attach: the ASCII CDF is there too"
+	"$REP" mail --check att.txt >/dev/null 2>err.txt || fail "--attach: mail --check on its text part: $(cat err.txt)"
+	"$REP" mail e --attach /nonexistent.png >/dev/null 2>err.txt
+	[ $? -eq 2 ] && grep -q -- '--attach /nonexistent.png: expected a readable file' err.txt ||
+		fail "--attach of a missing file: expected exit 2 naming it, saw: $(cat err.txt)"
+}
+# without --attach: an ASCII CDF, a letter a run, its legend the rows' labels
+ascii_cdf() {
+	sed -n '/^Truth windows, CDF/,/^  a later letter/p' mail.txt >cdf.txt
+	[ "$(grep -c '|' cdf.txt)" = 10 ] || fail "ASCII CDF: expected 10 rows, saw $(grep -c '|' cdf.txt)"
+	grep '|' cdf.txt | grep -q a && grep '|' cdf.txt | grep -q b || fail "ASCII CDF: expected curves a and b: $(cat cdf.txt)"
+	grep -q '^  a: eager' cdf.txt && grep -q '^  b: deferred' cdf.txt || fail "ASCII CDF: expected the legend a: eager, b: deferred"
 }
 sw_case width width
 sw_case headers headers
 sw_case findings findings
 sw_case subject subject
-sw_case plots plots
+sw_case attach attach
+sw_case ascii-cdf ascii_cdf
 sw_case golden golden_compare mail.txt
-golden_done "golden, headers, findings, plots, lines <= 72"
+golden_done "golden, headers, findings, --attach, ASCII CDF, lines <= 72"

@@ -150,8 +150,37 @@ EOS
 			fail "verdict: correctness $k: expected $(echo $want | tr -d ' \n') (study.json's runs summed), saw $(jq -c --arg k "$k" '.comparisons[0].correctness[$k]' v.json)"
 	done
 	"$SRC/stalewin" verdict st | grep -Eq "never visible +[0-9]+ of [0-9]+ stores against" || fail "verdict text: no 'never visible' line"
+	study_mail
 	"$SRC/stalewin" verdict "$T" >/dev/null 2>err.txt
 	[ $? -eq 2 ] && grep -q "expected a study.json" err.txt || fail "verdict without a study: expected exit 2, saw: $(cat err.txt)"
+}
+# the mail of a study: refused as a sketch (emulated, scaled, 3 runs a
+# cell); with --sketch led by a TL;DR of at most 12 lines and the
+# verdict, the cells' intervals, the plan, the study's commands by the
+# folder's name (no absolute path), and clean for mail --check
+study_mail() {
+	local tl
+	"$SRC/stalewin" mail st --no-plots >m.txt 2>err.txt
+	[ $? -eq 2 ] && grep -q 'a sketch, not evidence to post: .*scaled' err.txt ||
+		fail "mail of a scaled 3-run study: expected exit 2 naming scaled writeback, saw: $(cat err.txt)"
+	"$SRC/stalewin" mail st --no-plots --sketch --date 'Sun, 06 Dec 2026 12:00:00 +0000' --from t@example.org >m.txt 2>err.txt ||
+		fail "mail --sketch of a study: exit $?: $(cat err.txt)"
+	# (texts into variables: under pipefail a grep -q ending a pipe can
+	# fail it by the SIGPIPE of the commands before it)
+	local subj tldr
+	subj=$(sed -n '/^Subject:/,/^Date:/p' m.txt | tr -d '\n')
+	[[ $subj == "Subject: [sketch] [stalewin] "*"study st, 6 runs"* ]] ||
+		fail "study mail: no sketch subject naming the study: $subj"
+	tl=$(sed -n '/^TL;DR$/,/^$/p' m.txt | sed '1d;$d' | wc -l)
+	[ "$tl" -ge 1 ] && [ "$tl" -le 12 ] || fail "study mail: expected a TL;DR of 1..12 lines, saw $tl"
+	tldr=$(sed -n '/^TL;DR$/,/^$/p' m.txt | tr '\n' ' ' | tr -s ' ')
+	[[ $tldr =~ "deferred minus eager (n 3 / 3): truth p50 +"[0-9] ]] ||
+		fail "study mail: the TL;DR does not give deferred against eager with its n: $tldr"
+	grep -q '^Verdict$' m.txt && grep -q '95% CI .* (covers 75%)' m.txt && grep -q '^The plan (st/plan.ini)$' m.txt ||
+		fail "study mail: expected Verdict, the cells' intervals and the plan"
+	grep -q '^  ./stalewin study st/plan.ini --out st-again$' m.txt || fail "study mail: no study command by the folder's name"
+	grep -q "$T" m.txt && fail "study mail: an absolute path of this machine: $(grep -n "$T" m.txt | head -2)"
+	"$REP" mail --check m.txt >/dev/null 2>err.txt || fail "study mail: mail --check: $(cat err.txt)"
 }
 sw_case bad-plans bad_plans
 sw_case thread-plan thread_plan
