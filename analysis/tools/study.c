@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "figstats.h"
@@ -281,8 +282,12 @@ int sw_study_main(int argc, char **argv)
 	}
 	fprintf(s.txt, "stalewin study %s (plan %s)\n", s.dir, path);
 	sw_plan_cells(p, study_cell, &s);
-	json_t *root = json_pack("{s:s,s:i,s:s,s:o,s:i,s:i}", "schema", "stalewin-study", "schema_version", 2,
-				 "plan", path, "cells", s.cells, "cells_with_runs", s.cells_run, "runs", s.runs);
+	/* stalewin study --boot-reuse leaves DIR/boot-reuse: runs shared boots */
+	char marker[1024];
+	snprintf(marker, sizeof(marker), "%s/boot-reuse", s.dir);
+	json_t *root = json_pack("{s:s,s:i,s:s,s:o,s:i,s:i,s:b}", "schema", "stalewin-study", "schema_version", 2,
+				 "plan", path, "cells", s.cells, "cells_with_runs", s.cells_run, "runs", s.runs,
+				 "boot_reuse", access(marker, F_OK) == 0);
 	snprintf(path, sizeof(path), "%s/study.json", s.dir);
 	int rc = json_dump_file(root, path, JSON_INDENT(2)) ? 1 : 0;
 	if (rc)

@@ -163,6 +163,11 @@ int sw_verdict(json_t *study, const char *dir, FILE *f, json_t *out)
 			compare(f, out, c, e);
 		}
 	}
+	if (json_is_true(json_object_get(study, "boot_reuse")))
+		fprintf(f, "\nruns shared boots (study --boot-reuse): on the patched 6.1 guest\n"
+			"the runs after the first of a boot drew another writeback regime\n"
+			"(eager p50 2.90 s against 0.60 s first in a boot, see\n"
+			"docs/validation-log.md): compare within such a study only\n");
 	if (!groups)
 		fprintf(f, "\nno comparison: no eager cell with a policy cell of the same kernel, fs,\n"
 			"workload and writeback, each of two runs or more\n");

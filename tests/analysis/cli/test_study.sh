@@ -67,8 +67,7 @@ quick_plan() {
 # a study through a stand-in for vm run: its experiments (--policy x
 # --repeats, interleaved), a synthetic run each, 1 s apart; the names and
 # done/cut list of OUT/vm/experiments.txt as vm run writes them
-study() {
-	local pid rc ndone kept calls f
+fake_setup() {
 	cat >fake-vm-run <<EOS
 #!/usr/bin/env bash
 out= pols=() reps=1
@@ -99,7 +98,11 @@ EOS
 	printf '%s\n' '[global]' 'repeats = 3' 'writeback = 1/5' 'duration_s = 20' \
 		'[p]' 'kernel = patched:6.1' 'policy = eager deferred' 'fs = ext4' >s.ini
 	export SW_STUDY_VM_RUN=$T/fake-vm-run SW_NO_BUILD=1 SW_BUILD_DIR=$BLD
-	"$SRC/stalewin" study s.ini --out st >st1.log 2>&1 &
+}
+study() {
+	local pid rc ndone kept calls f
+	fake_setup
+	"$SRC/stalewin" study s.ini --out st --boot-reuse >st1.log 2>&1 &
 	pid=$!
 	for _ in $(seq 1 100); do
 		[ "$(cat st/batches/*/vm/experiments.txt 2>/dev/null | grep -c ' done$')" -ge 2 ] && break
@@ -151,6 +154,8 @@ EOS
 	done
 	"$SRC/stalewin" verdict st | grep -Eq "never visible +[0-9]+ of [0-9]+ stores against" || fail "verdict text: no 'never visible' line"
 	study_mail
+	jq -e '.boot_reuse == true' st/study.json >/dev/null && "$SRC/stalewin" verdict st | grep -q '^runs shared boots' ||
+		fail "a --boot-reuse study: expected boot_reuse true and the verdict saying so"
 	"$SRC/stalewin" verdict "$T" >/dev/null 2>err.txt
 	[ $? -eq 2 ] && grep -q "expected a study.json" err.txt || fail "verdict without a study: expected exit 2, saw: $(cat err.txt)"
 }
@@ -182,9 +187,21 @@ study_mail() {
 	grep -q "$T" m.txt && fail "study mail: an absolute path of this machine: $(grep -n "$T" m.txt | head -2)"
 	"$REP" mail --check m.txt >/dev/null 2>err.txt || fail "study mail: mail --check: $(cat err.txt)"
 }
+# by default every run boots its own guests (runs after the first of a
+# boot drew another writeback regime): six boots of one experiment
+own_boots() {
+	fake_setup
+	: >"$T/calls"
+	"$SRC/stalewin" study s.ini --out own >own.log 2>&1 || fail "study: exit $?: $(tail -3 own.log)"
+	[ "$(wc -l <"$T/calls")" = 6 ] || fail "expected 6 boots for 6 runs, saw $(wc -l <"$T/calls")"
+	[ "$(cat own/batches/*/vm/experiments.txt | wc -l)" = 6 ] || fail "expected one experiment a boot"
+	jq -e '.boot_reuse == false and (.cells | all(.n == 3))' own/study.json >/dev/null ||
+		fail "expected boot_reuse false and 3 runs a cell: $(jq -c '[.boot_reuse, [.cells[].n]]' own/study.json)"
+}
 sw_case bad-plans bad_plans
 sw_case thread-plan thread_plan
 sw_case batches batches
 sw_case quick-plan quick_plan
 sw_case study study
+sw_case own-boots own_boots
 sw_done "bad plans, thread.ini cells, stop and --resume, study.json, verdict"
