@@ -2,7 +2,34 @@
 /* row.c - a cost row as JSON, and rows from files (row.h). */
 #include "row.h"
 
+#include <math.h>
 #include <string.h>
+
+const char *sw_cost_str(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "?";
+}
+
+double sw_cost_num(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+int sw_cost_same_group(json_t *a, json_t *b)
+{
+	return !strcmp(sw_cost_str(a, "kernel"), sw_cost_str(b, "kernel")) &&
+	       !strcmp(sw_cost_str(a, "fs"), sw_cost_str(b, "fs")) &&
+	       !strcmp(sw_cost_str(a, "query"), sw_cost_str(b, "query")) &&
+	       sw_cost_num(a, "threads") == sw_cost_num(b, "threads") &&
+	       json_is_true(json_object_get(a, "spaced")) ==
+		       json_is_true(json_object_get(b, "spaced")) &&
+	       json_is_true(json_object_get(a, "pressure")) ==
+		       json_is_true(json_object_get(b, "pressure"));
+}
 
 /* per 1000 stores, or null with the reason noted in why */
 static json_t *per_1k(const struct sw_cost_count *c, long long stores, json_t *why,
