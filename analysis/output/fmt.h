@@ -48,10 +48,17 @@ struct sw_mail_hdr {
 	int nattach;
 	const struct sw_findings *sketch; /* why it is a sketch (n 0: not one) */
 	const struct sw_findings *caveats; /* what the reports caveat */
+	const char *cost; /* the Cost section (costfmt.c), NULL: none */
 };
 void sw_fmt_wrap(FILE *f, const char *lead, const char *indent, const char *cont,
 		 const char *text);
 void sw_fmt_mail(FILE *f, const struct sw_mail_hdr *h, const struct sw_runrow *rows,
 		 const struct sw_runfacts *fa, int n, unsigned dims,
 		 const struct sw_findings *fi);
+/* The Cost section (costfmt.c) of a cost.json read by pass/costload.h:
+ * text under the heading "Cost" (source names the file, NULL: its path),
+ * and the same as JSON (new reference). */
+struct sw_costsec;
+void sw_fmt_costsec(FILE *f, const struct sw_costsec *cs, const char *source);
+json_t *sw_costsec_json(const struct sw_costsec *cs);
 #endif

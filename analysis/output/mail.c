@@ -214,6 +214,8 @@ void sw_fmt_mail(FILE *f, const struct sw_mail_hdr *h, const struct sw_runrow *r
 		for (int i = 0; i < h->caveats->n; i++)
 			sw_fmt_wrap(f, "- ", "  ", NULL, h->caveats->text[i]);
 	}
+	if (h->cost)
+		fputs(h->cost, f);
 	fputs("\nTo reproduce (as root, from a stalewin checkout; run folders by name)\n", f);
 	for (int i = 0; i < n; i++) {
 		fprintf(f, "  # %s\n", rows[i].label);

@@ -133,6 +133,7 @@ static int mail_out(int n, char **dirs, struct sw_mail_hdr *h, char *subj, size_
 	}
 	sw_findings_compute(rows, fa, n, fi);
 	sw_mail_refusals(rows, fa, n, sk, cav);
+	h->cost = sw_costsec_mail(dirs, n, sk); /* a study's cost/cost.json, refusals to sk */
 	if (sk->n && !sketch) {
 		for (int i = 0; i < sk->n; i++)
 			fprintf(stderr, "stalewin-report mail: a sketch, not evidence to post: %s\n",
@@ -168,6 +169,7 @@ static int mail_out(int n, char **dirs, struct sw_mail_hdr *h, char *subj, size_
 		rc = 1;
 	}
 out:
+	free((char *)h->cost);
 	free(rows);
 	free(fa);
 	free(fi);
