@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* measure.c - one policy x filesystem x thread count (measure.h). */
 #include "measure.h"
+#include "clientpoll.h"
 #include "pressure.h"
 #include "tracefs.h"
 
@@ -645,9 +646,12 @@ int sw_cost_measure(const struct sw_cost_cfg *cfg, struct sw_cost_result *res,
 			goto out;
 		r.leave_out = pr.tid;
 	}
-	if (cfg->poll && sw_cost_poller_start(&po, cfg->poll, 1000000, err, errlen)) {
+	if ((cfg->poll && sw_cost_poller_start(&po, cfg->poll, 1000000, err, errlen)) ||
+	    (cfg->client_ctl && sw_cost_client_begin(cfg->client_ctl, 180, err, errlen))) {
 		if (cfg->pressure)
 			sw_cost_pressure_stop(&pr);
+		if (cfg->poll)
+			sw_cost_poller_stop(&po);
 		goto out;
 	}
 	for (i = 0; i < cfg->repeats; i++)
@@ -659,6 +663,20 @@ int sw_cost_measure(const struct sw_cost_cfg *cfg, struct sw_cost_result *res,
 	if (cfg->poll) {
 		res->polls_per_s = sw_cost_poller_stop(&po);
 		res->polls_found = po.found;
+		res->polls = po.calls;
+	}
+	if (cfg->client_ctl) {
+		struct sw_cost_client_stats cs;
+		char cerr[512];
+
+		if (sw_cost_client_end(cfg->client_ctl, 60, &cs, cerr, sizeof(cerr))) {
+			if (i == cfg->repeats)
+				snprintf(err, errlen, "%s", cerr);
+			goto out;
+		}
+		res->polls_per_s = cs.polls_per_s;
+		res->polls_found = cs.found;
+		res->polls = cs.calls;
 	}
 	if (i < cfg->repeats)
 		goto out;

@@ -131,10 +131,16 @@ json_t *sw_cost_row(const struct sw_cost_cfg *cfg, const struct sw_cost_result *
 	json_object_set_new(o, "pressure", json_boolean(cfg->pressure));
 	json_object_set_new(o, "pressure_fsyncs_per_s", cfg->pressure ?
 			    json_real(res->pressure_fsyncs_per_s) : json_null());
-	json_object_set_new(o, "polls_per_s", cfg->poll ? json_real(res->polls_per_s)
-							: json_null());
-	json_object_set_new(o, "polls_found", cfg->poll ? json_integer(res->polls_found)
-							: json_null());
+	json_object_set_new(o, "polls_per_s", cfg->poll || cfg->client_ctl ?
+			    json_real(res->polls_per_s) : json_null());
+	json_object_set_new(o, "polls_found", cfg->poll || cfg->client_ctl ?
+			    json_integer(res->polls_found) : json_null());
+	json_object_set_new(o, "polls", cfg->poll || cfg->client_ctl ?
+			    json_integer(res->polls) : json_null());
+	json_object_set_new(o, "query_from", cfg->client_ctl ? json_string("client-guest") :
+			    cfg->poll ? json_string("server-loopback") : json_null());
+	json_object_set_new(o, "query_rate", cfg->client_ctl ? json_real(cfg->query_rate)
+							     : json_null());
 	json_object_set_new(o, "stores", json_integer(res->stores));
 	json_object_set_new(o, "faults", json_integer(res->faults));
 	json_object_set_new(o, "one_fault_stores", json_integer(res->one_fault));

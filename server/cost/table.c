@@ -19,13 +19,28 @@ static void cell(FILE *f, double v, int w, int prec)
 		fprintf(f, " %*.*f", w, prec, v);
 }
 
-static void group_header(FILE *f, json_t *row)
+static void group_header(FILE *f, json_t *rows, json_t *row)
 {
 	fprintf(f, "\n%s (%s), %s\n%d thread(s), query %s%s\n", str(row, "kernel"),
 		str(row, "kernel_release"), str(row, "fs"), (int)num(row, "threads"),
 		str(row, "query"), json_is_true(json_object_get(row, "spaced")) ?
 		", stores a tick apart" : "");
-	if (!isnan(num(row, "polls_per_s")))
+	if (!strcmp(str(row, "query_from"), "client-guest")) {
+		double lo = INFINITY, hi = -INFINITY;
+		size_t i;
+		json_t *r;
+
+		json_array_foreach(rows, i, r) {
+			double v = num(r, "polls_per_s");
+
+			if (!sw_cost_same_group(r, row) || isnan(v))
+				continue;
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+		fprintf(f, "the client guest polls the file over NFS, asked %.0f statx/s,\n"
+			"reached %.0f..%.0f/s\n", num(row, "query_rate"), lo, hi);
+	} else if (!isnan(num(row, "polls_per_s")))
 		fprintf(f, "an NFS client polls the file (%.0f statx/s)\n",
 			num(row, "polls_per_s"));
 	if (json_is_true(json_object_get(row, "pressure")))
@@ -67,7 +82,7 @@ void sw_cost_text(FILE *f, json_t *rows, json_t *findings)
 
 	json_array_foreach(rows, i, row) {
 		if (!prev || !sw_cost_same_group(prev, row))
-			group_header(f, row);
+			group_header(f, rows, row);
 		prev = row;
 		fprintf(f, "%-8s", str(row, "policy"));
 		cell(f, num(row, "fault_p50_us"), 6, 1);
