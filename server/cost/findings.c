@@ -247,7 +247,9 @@ json_t *sw_cost_findings(json_t *rows)
 			      "transactions" : "journal handles", NULL);
 		count_finding(out, row, base, "commits_per_1k",
 			      !strncmp(str(row, "commit_event"), "btrfs/", 6) ?
-			      "transaction commits" : "journal commits",
+			      "transaction commits" :
+			      !strncmp(str(row, "commit_event"), "xfs/", 4) ?
+			      "log writes" : "journal commits",
 			      "; commits within the round (stores and msync) only, not "
 			      "a later one such as the journal thread's of eager's handles");
 		count_finding(out, row, base, "dirty_inode_per_1k", "inode dirtyings", NULL);

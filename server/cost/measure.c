@@ -34,9 +34,12 @@ static const struct fs_events fs_table[] = {
 	  "jbd2/jbd2_run_stats", 1, NULL },
 	{ "ext4-lazytime", 0xEF53, "jbd2/jbd2_handle_start",
 	  "jbd2/jbd2_handle_stats", "jbd2/jbd2_run_stats", 1, NULL },
-	{ "xfs", 0x58465342, "xfs/xfs_trans_alloc", NULL, NULL, 1,
-	  "xfs: transactions counted (xfs_trans_alloc); its log commits and "
-	  "hold times have no event read here" },
+	/* xfs: its commits are the log's writes: an iclog (in-core log
+	 * buffer) written to the log device, xlog_write_iclog(), which a
+	 * log force (fsync, msync MS_SYNC) or a full iclog makes */
+	{ "xfs", 0x58465342, "xfs/xfs_trans_alloc", NULL, "xfs/xlog_iclog_write", 1,
+	  "xfs: transactions (xfs_trans_alloc) and log writes (xlog_iclog_write) "
+	  "counted; a transaction's hold time has no event read here" },
 	{ "btrfs", 0x9123683E, NULL, NULL, "btrfs/btrfs_transaction_commit", 0,
 	  "btrfs: a transaction join has no tracepoint; commits counted" },
 	{ "tmpfs", 0x01021994, NULL, NULL, NULL, 0, "tmpfs has no journal" },
