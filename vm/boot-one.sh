@@ -3,7 +3,7 @@
 #
 #   vm/boot-one.sh --kernel VMLINUX --share DIR --run SCRIPT [--disk IMG]
 #                  [--timeout S] [--mem MIB] [--smp N] [--build-dir DIR]
-#                  [--append "KERNEL ARGS"]
+#                  [--append "KERNEL ARGS"] [--ip A.B.C.D/N --net SPEC [--mac MAC]]
 #
 # The guest is the stock-kernel-free image of vm/build.sh (busybox, knfsd
 # tools, mount.nfs, the project's binaries in /opt/stalewin/bin, on PATH)
@@ -13,7 +13,9 @@
 # SCRIPT is copied to DIR/boot-one.sh.run and run by /init as its last step
 # with sh; its output goes to the console and to DIR/boot-one.out; the
 # guest's dmesg to DIR/boot-one.dmesg, the console to DIR/boot-one.console.
-# IMG (raw) is attached as virtio-blk /dev/vda.  No network but lo.
+# IMG (raw) is attached as virtio-blk /dev/vda.  No network but lo, unless
+# --ip and --net: eth0 at that address on qemu's -netdev SPEC (a stream
+# socket, as vm/run.sh joins its two guests; stalewin cost --query nfs).
 # Exit: the script's exit code; 1 when the guest did not finish (the
 # console's last lines and the time waited are printed; qemu is killed by
 # PID); 2 for bad arguments.
@@ -22,7 +24,7 @@ SW_VM_PROG="boot-one"
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 . "$SW_VM_DIR/qemu.sh"
 
-kernel="" share="" script="" disk="" timeout=300 build_args=() append=""
+kernel="" share="" script="" disk="" timeout=300 build_args=() append="" net_args=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=${2:?}; shift 2 ;;
@@ -34,7 +36,8 @@ while [ $# -gt 0 ]; do
 	--smp) SW_VM_SMP=${2:?}; shift 2 ;;
 	--build-dir) build_args+=(--build-dir "${2:?}"); shift 2 ;;
 	--append) append=${2:?}; shift 2 ;;
-	-h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--ip|--net|--mac) net_args+=("$1" "${2:?}"); shift 2 ;;
+	-h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) vm_usage_die "unknown option '$1' (see --help)" ;;
 	esac
 done
@@ -60,7 +63,8 @@ trap 'vm_stop_all' EXIT
 trap 'exit 130' INT TERM
 t0=$(vm_now)
 vm_qemu_start boot-one "$SW_VM_VMLINUX" "$SW_VM_INITRD" "$share" "$console" \
-	--run boot-one.sh.run ${disk:+--disk "$(realpath "$disk")"} ${append:+--append "$append"}
+	--run boot-one.sh.run ${disk:+--disk "$(realpath "$disk")"} ${append:+--append "$append"} \
+	"${net_args[@]}"
 pid=$VM_PID
 if ! vm_wait_file "$pid" "$share/boot-one.rc" "$timeout" "$console" "guest did not finish the script"; then
 	exit 1

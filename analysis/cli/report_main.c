@@ -31,6 +31,7 @@ static void usage(FILE *f)
 	      "       stalewin-report plan PLAN [--json]\n"
 	      "       stalewin-report study DIR [--json]\n"
 	      "       stalewin-report verdict DIR [--json]\n"
+	      "       stalewin-report cost-section FILE [--json]\n"
 	      "       stalewin-report archive add RUN... --db F\n"
 	      "       stalewin-report archive list --db F\n"
 	      "       stalewin-report archive query --db F [--policy P] [--kernel K]\n"
@@ -184,6 +185,8 @@ int main(int argc, char **argv)
 		return sw_study_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "verdict"))
 		return sw_verdict_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "cost-section"))
+		return sw_costsec_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "validate"))
 		return sw_validate_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "archive"))

@@ -55,8 +55,9 @@ struct sw_mail_hdr {
 	 * texts (lines of at most 72 columns) replace the per-run table and
 	 * findings, and the study's commands replace the runs' */
 	const char *study_name;  /* the study folder's name, NULL: runs */
+	const char *study_dir;   /* the study folder as given */
 	const char *tldr, *verdict, *cells, *plan; /* plan.ini as run */
-	const char *extra;       /* more sections (the Cost section), or NULL */
+	const char *cost; /* the Cost section (costfmt.c), NULL: none */
 };
 void sw_fmt_wrap(FILE *f, const char *lead, const char *indent, const char *cont,
 		 const char *text);
@@ -65,4 +66,10 @@ void sw_fmt_ascii_cdf(FILE *f, const struct sw_runrow *rows, const struct sw_run
 void sw_fmt_mail(FILE *f, const struct sw_mail_hdr *h, const struct sw_runrow *rows,
 		 const struct sw_runfacts *fa, int n, unsigned dims,
 		 const struct sw_findings *fi);
+/* The Cost section (costfmt.c) of a cost.json read by pass/costload.h:
+ * text under the heading "Cost" (source names the file, NULL: its path),
+ * and the same as JSON (new reference). */
+struct sw_costsec;
+void sw_fmt_costsec(FILE *f, const struct sw_costsec *cs, const char *source);
+json_t *sw_costsec_json(const struct sw_costsec *cs);
 #endif

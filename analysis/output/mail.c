@@ -223,8 +223,6 @@ void sw_fmt_mail(FILE *f, const struct sw_mail_hdr *h, const struct sw_runrow *r
 		fprintf(f, "\nCells (each run's figure, over the runs of a cell)\n%s", h->cells);
 		if (!h->nattach)
 			sw_fmt_ascii_cdf(f, rows, fa, n);
-		if (h->extra)
-			fprintf(f, "\n%s", h->extra);
 	} else {
 		fputs("\nResults\n", f);
 		sw_fmt_summary_text(f, rows, n, dims);
@@ -241,6 +239,8 @@ void sw_fmt_mail(FILE *f, const struct sw_mail_hdr *h, const struct sw_runrow *r
 		for (int i = 0; i < h->caveats->n; i++)
 			sw_fmt_wrap(f, "- ", "  ", NULL, h->caveats->text[i]);
 	}
+	if (h->cost)
+		fputs(h->cost, f);
 	if (h->study_name) {
 		fprintf(f, "\nThe plan (%s/plan.ini)\n", h->study_name);
 		for (const char *l = h->plan; *l;) {

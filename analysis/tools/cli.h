@@ -2,7 +2,9 @@
 /* cli.h - the subcommands of stalewin-report. */
 #ifndef STALEWIN_CLI_H
 #define STALEWIN_CLI_H
+#include <jansson.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "report.h"
 int sw_compare_main(int argc, char **argv);
 int sw_archive_main(int argc, char **argv);
@@ -11,6 +13,14 @@ int sw_mail_main(int argc, char **argv);
 int sw_plan_main(int argc, char **argv);
 int sw_study_main(int argc, char **argv);
 int sw_verdict_main(int argc, char **argv);
+/* costsec.c: `cost-section FILE [--json]`; the Cost section of a study
+ * folder's cost/cost.json, printed to f with its JSON returned (NULL:
+ * none), for verdict; for mail, the section's text (malloc'd; NULL: no
+ * cost.json beside the runs), each reason to refuse it added to refuse. */
+struct sw_findings;
+int sw_costsec_main(int argc, char **argv);
+json_t *sw_costsec_verdict(FILE *f, const char *dir);
+char *sw_costsec_mail(char **dirs, int n, struct sw_findings *refuse);
 void sw_join_argv(char *dst, size_t n, int argc, char **argv);
 int sw_report_problems_stderr(const struct sw_summary *S, int rc);
 int sw_load_profiles(const char *file, struct sw_profile *prof, int *nprof);

@@ -139,6 +139,10 @@ static int mail_out(int n, char **dirs, const int *plot, struct sw_mail_hdr *h, 
 	}
 	sw_findings_compute(rows, fa, n, fi);
 	sw_mail_refusals(rows, fa, n, sk, cav);
+	/* the Cost section: a study's DIR/cost/cost.json (h->study_dir), else
+	 * a run folder's own cost/cost.json; its refusals go to sk */
+	char *cdir = (char *)h->study_dir;
+	h->cost = cdir ? sw_costsec_mail(&cdir, 1, sk) : sw_costsec_mail(dirs, n, sk);
 	if (sk->n && !sketch) {
 		for (int i = 0; i < sk->n; i++)
 			fprintf(stderr, "stalewin-report mail: a sketch, not evidence to post: %s\n",
@@ -179,6 +183,7 @@ static int mail_out(int n, char **dirs, const int *plot, struct sw_mail_hdr *h, 
 		rc = 1;
 	}
 out:
+	free((char *)h->cost);
 	free(rows);
 	free(fa);
 	free(fi);
@@ -227,9 +232,9 @@ static int median_run(json_t *cell)
 static int study_mail(const char *dir, struct sw_mail_hdr *h, char *subj, size_t subjn, int sketch,
 		      int list_plotted)
 {
-	char path[1024], *bufs[4] = { NULL }, *plan = NULL, **dirs = NULL;
+	char path[1024], *bufs[3] = { NULL }, *plan = NULL, **dirs = NULL;
 	int *plot = NULL;
-	size_t lens[4];
+	size_t lens[3];
 	json_error_t je;
 	int rc = 2, n = 0;
 	snprintf(path, sizeof(path), "%s/study.json", dir);
@@ -286,22 +291,21 @@ static int study_mail(const char *dir, struct sw_mail_hdr *h, char *subj, size_t
 	const char *name = strrchr(dir, '/');
 	char base[256];
 	snprintf(base, sizeof(base), "%s", name && name[1] ? name + 1 : dir);
-	FILE *m[4];
-	for (int k = 0; k < 4; k++)
+	FILE *m[3];
+	for (int k = 0; k < 3; k++)
 		if (!(m[k] = open_memstream(&bufs[k], &lens[k])))
 			goto out;
 	sw_verdict(st, base, m[0], cmp);
 	sw_verdict_tldr(m[1], cmp, 12);
 	sw_study_cells_text(m[2], st);
-	/* m[3]: more sections (none yet) */
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < 3; k++)
 		if (!closed_text(m[k], &bufs[k]))
 			goto out;
 	h->study_name = base;
+	h->study_dir = dir;
 	h->verdict = bufs[0];
 	h->tldr = bufs[1];
 	h->cells = bufs[2];
-	h->extra = bufs[3][0] ? bufs[3] : NULL;
 	h->plan = plan;
 	if (!h->subject) {
 		snprintf(subj, subjn, "[stalewin] mmap timestamp staleness over NFS: study %.100s, %d runs", base, n);
@@ -313,7 +317,7 @@ out:
 		free(dirs[k]);
 	free(dirs);
 	free(plot);
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < 3; k++)
 		free(bufs[k]);
 	free(plan);
 	json_decref(cmp);

@@ -368,15 +368,17 @@ int sw_verdict_main(int argc, char **argv)
 	}
 	json_t *out = json_array();
 	sw_verdict(st, dir, f, out);
+	json_t *cost = sw_costsec_verdict(f, dir); /* DIR/cost/cost.json, if any */
 	if (json) {
-		json_t *root = json_pack("{s:s,s:i,s:s,s:o}", "schema", "stalewin-verdict", "schema_version", 1,
-					 "study", dir, "comparisons", out);
+		json_t *root = json_pack("{s:s,s:i,s:s,s:o,s:o*}", "schema", "stalewin-verdict",
+					 "schema_version", 1, "study", dir, "comparisons", out, "cost", cost);
 		json_dumpf(root, stdout, JSON_INDENT(2));
 		putchar('\n');
 		json_decref(root);
 		fclose(f);
 	} else {
 		json_decref(out);
+		json_decref(cost);
 	}
 	json_decref(st);
 	return 0;

@@ -11,6 +11,11 @@
  *       kernel without the sysctl), measures (measure.h) and prints one
  *       JSON row on stdout.  --poll PATH: a thread statx()es PATH (the
  *       file through an NFS mount, --query nfs) every ms meanwhile.
+ *       --client-poll DIR --query-rate N: the client guest polls the file
+ *       (stalewin-cost poll there; clientpoll.h), in step through DIR.
+ *   stalewin-cost poll --path FILE --rate N --ctl DIR [--max-s S]
+ *       in the client guest: statx FILE (through its NFS mount) N times a
+ *       second, counting from DIR/start to DIR/stop (clientpoll.h).
  *   stalewin-cost table [--json] FILE...
  *       rows (JSON, one a line) side by side with their ratios to eager
  *       and the findings; --json: {"rows": [...], "findings": [...]}.
@@ -24,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clientpoll.h"
 #include "measure.h"
 #include "row.h"
 
@@ -35,7 +41,8 @@ static int usage(const char *msg)
 		"ext4|ext4-lazytime|xfs|btrfs|tmpfs --policy eager|deferred|lang|stock\n"
 		"         [--kernel LABEL] [--threads 1..64] [--pages M] [--repeats R]\n"
 		"         [--query none|statx|nfs] [--spaced] [--no-trace] [--pressure]\n"
-		"         [--poll PATH] [--tcg]\n"
+		"         [--poll PATH] [--client-poll DIR --query-rate N] [--tcg]\n"
+		"       stalewin-cost poll --path FILE --rate N --ctl DIR [--max-s S]\n"
 		"       stalewin-cost table [--json] FILE...\n", msg);
 	return 2;
 }
@@ -102,6 +109,8 @@ static int cmd_measure(int argc, char **argv)
 		{ "spaced", no_argument, NULL, 's' }, { "no-trace", no_argument, NULL, 'n' },
 		{ "tcg", no_argument, NULL, 'g' }, { "pressure", no_argument, NULL, 'P' },
 		{ "poll", required_argument, NULL, 'o' },
+		{ "client-poll", required_argument, NULL, 'c' },
+		{ "query-rate", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sw_cost_cfg cfg = { .kernel = "this", .threads = 1, .pages = 1000,
@@ -127,6 +136,8 @@ static int cmd_measure(int argc, char **argv)
 		case 'g': tcg = 1; break;
 		case 'P': cfg.pressure = 1; break;
 		case 'o': cfg.poll = optarg; break;
+		case 'c': cfg.client_ctl = optarg; break;
+		case 'R': cfg.query_rate = (double)number("--query-rate", optarg, 1, 10000, &bad); break;
 		default: return usage("unknown option");
 		}
 	}
@@ -134,6 +145,12 @@ static int cmd_measure(int argc, char **argv)
 		return 2;
 	if (!cfg.dir || !cfg.fs || !cfg.policy)
 		return usage("measure needs --dir, --fs and --policy");
+	if (!cfg.client_ctl != !(cfg.query_rate > 0) || (cfg.client_ctl && cfg.poll)) {
+		fprintf(stderr, "stalewin-cost: expected --client-poll DIR with --query-rate N "
+			"and without --poll, saw %s\n", cfg.client_ctl ? (cfg.poll ? "--poll too" :
+			"no --query-rate") : "--query-rate alone");
+		return 2;
+	}
 	if (strcmp(query, "none") && strcmp(query, "statx") && strcmp(query, "nfs")) {
 		fprintf(stderr, "stalewin-cost: --query: expected none, statx or nfs, saw '%s'\n",
 			query);
@@ -157,6 +174,38 @@ static int cmd_measure(int argc, char **argv)
 	}
 	json_decref(row);
 	return fflush(stdout) ? 1 : 0;
+}
+
+static int cmd_poll(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "path", required_argument, NULL, 'p' }, { "rate", required_argument, NULL, 'r' },
+		{ "ctl", required_argument, NULL, 'c' }, { "max-s", required_argument, NULL, 'm' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *path = NULL, *ctl = NULL;
+	long rate = 0, max_s = 3600;
+	int c, bad = 0;
+	char err[512];
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': path = optarg; break;
+		case 'c': ctl = optarg; break;
+		case 'r': rate = number("--rate", optarg, 1, 10000, &bad); break;
+		case 'm': max_s = number("--max-s", optarg, 1, 86400, &bad); break;
+		default: return usage("unknown option");
+		}
+	}
+	if (bad)
+		return 2;
+	if (!path || !ctl || !rate)
+		return usage("poll needs --path, --rate and --ctl");
+	if (sw_cost_client_poll(path, (double)rate, ctl, (double)max_s, err, sizeof(err))) {
+		fprintf(stderr, "stalewin-cost poll: %s\n", err);
+		return 1;
+	}
+	return 0;
 }
 
 static int cmd_table(int argc, char **argv)
@@ -198,10 +247,12 @@ static int cmd_table(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		return usage("expected a subcommand, measure or table");
+		return usage("expected a subcommand, measure, poll or table");
 	if (!strcmp(argv[1], "measure"))
 		return cmd_measure(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "table"))
 		return cmd_table(argc - 1, argv + 1);
-	return usage("expected a subcommand, measure or table");
+	if (!strcmp(argv[1], "poll"))
+		return cmd_poll(argc - 1, argv + 1);
+	return usage("expected a subcommand, measure, poll or table");
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* measure.c - one policy x filesystem x thread count (measure.h). */
 #include "measure.h"
+#include "clientpoll.h"
 #include "pressure.h"
 #include "tracefs.h"
 
@@ -33,9 +34,12 @@ static const struct fs_events fs_table[] = {
 	  "jbd2/jbd2_run_stats", 1, NULL },
 	{ "ext4-lazytime", 0xEF53, "jbd2/jbd2_handle_start",
 	  "jbd2/jbd2_handle_stats", "jbd2/jbd2_run_stats", 1, NULL },
-	{ "xfs", 0x58465342, "xfs/xfs_trans_alloc", NULL, NULL, 1,
-	  "xfs: transactions counted (xfs_trans_alloc); its log commits and "
-	  "hold times have no event read here" },
+	/* xfs: its commits are the log's writes: an iclog (in-core log
+	 * buffer) written to the log device, xlog_write_iclog(), which a
+	 * log force (fsync, msync MS_SYNC) or a full iclog makes */
+	{ "xfs", 0x58465342, "xfs/xfs_trans_alloc", NULL, "xfs/xlog_iclog_write", 1,
+	  "xfs: transactions (xfs_trans_alloc) and log writes (xlog_iclog_write) "
+	  "counted; a transaction's hold time has no event read here" },
 	{ "btrfs", 0x9123683E, NULL, NULL, "btrfs/btrfs_transaction_commit", 0,
 	  "btrfs: a transaction join has no tracepoint; commits counted" },
 	{ "tmpfs", 0x01021994, NULL, NULL, NULL, 0, "tmpfs has no journal" },
@@ -645,9 +649,12 @@ int sw_cost_measure(const struct sw_cost_cfg *cfg, struct sw_cost_result *res,
 			goto out;
 		r.leave_out = pr.tid;
 	}
-	if (cfg->poll && sw_cost_poller_start(&po, cfg->poll, 1000000, err, errlen)) {
+	if ((cfg->poll && sw_cost_poller_start(&po, cfg->poll, 1000000, err, errlen)) ||
+	    (cfg->client_ctl && sw_cost_client_begin(cfg->client_ctl, 180, err, errlen))) {
 		if (cfg->pressure)
 			sw_cost_pressure_stop(&pr);
+		if (cfg->poll)
+			sw_cost_poller_stop(&po);
 		goto out;
 	}
 	for (i = 0; i < cfg->repeats; i++)
@@ -659,6 +666,20 @@ int sw_cost_measure(const struct sw_cost_cfg *cfg, struct sw_cost_result *res,
 	if (cfg->poll) {
 		res->polls_per_s = sw_cost_poller_stop(&po);
 		res->polls_found = po.found;
+		res->polls = po.calls;
+	}
+	if (cfg->client_ctl) {
+		struct sw_cost_client_stats cs;
+		char cerr[512];
+
+		if (sw_cost_client_end(cfg->client_ctl, 60, &cs, cerr, sizeof(cerr))) {
+			if (i == cfg->repeats)
+				snprintf(err, errlen, "%s", cerr);
+			goto out;
+		}
+		res->polls_per_s = cs.polls_per_s;
+		res->polls_found = cs.found;
+		res->polls = cs.calls;
 	}
 	if (i < cfg->repeats)
 		goto out;

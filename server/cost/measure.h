@@ -39,6 +39,9 @@ struct sw_cost_cfg {
 	int pressure;        /* 1: an fsync-heavy writer in the same fs */
 	const char *poll;    /* the file as a client sees it (an NFS mount):
 				polled every ms while the rounds run; NULL: none */
+	const char *client_ctl; /* the client guest polls the file (clientpoll.h):
+				   the control folder both see; NULL: none */
+	double query_rate;   /* the rate it was asked for, calls/s */
 };
 
 /* A count of the kernel's work; n < 0: not measured, why says so. */
@@ -74,8 +77,10 @@ struct sw_cost_result {
 	char kernel_release[65];
 	int tcg;
 	double pressure_fsyncs_per_s; /* the writer's rate, with cfg->pressure */
-	double polls_per_s;     /* the client's statx rate, with cfg->poll */
+	double polls_per_s;     /* the client's statx rate, with cfg->poll
+				   or cfg->client_ctl */
 	long long polls_found;  /* its calls that found the file */
+	long long polls;        /* its calls */
 };
 
 /* Measure cfg into res: 0, or -1 with a message in err.  The caller has

@@ -2,7 +2,34 @@
 /* row.c - a cost row as JSON, and rows from files (row.h). */
 #include "row.h"
 
+#include <math.h>
 #include <string.h>
+
+const char *sw_cost_str(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "?";
+}
+
+double sw_cost_num(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+int sw_cost_same_group(json_t *a, json_t *b)
+{
+	return !strcmp(sw_cost_str(a, "kernel"), sw_cost_str(b, "kernel")) &&
+	       !strcmp(sw_cost_str(a, "fs"), sw_cost_str(b, "fs")) &&
+	       !strcmp(sw_cost_str(a, "query"), sw_cost_str(b, "query")) &&
+	       sw_cost_num(a, "threads") == sw_cost_num(b, "threads") &&
+	       json_is_true(json_object_get(a, "spaced")) ==
+		       json_is_true(json_object_get(b, "spaced")) &&
+	       json_is_true(json_object_get(a, "pressure")) ==
+		       json_is_true(json_object_get(b, "pressure"));
+}
 
 /* per 1000 stores, or null with the reason noted in why */
 static json_t *per_1k(const struct sw_cost_count *c, long long stores, json_t *why,
@@ -104,10 +131,16 @@ json_t *sw_cost_row(const struct sw_cost_cfg *cfg, const struct sw_cost_result *
 	json_object_set_new(o, "pressure", json_boolean(cfg->pressure));
 	json_object_set_new(o, "pressure_fsyncs_per_s", cfg->pressure ?
 			    json_real(res->pressure_fsyncs_per_s) : json_null());
-	json_object_set_new(o, "polls_per_s", cfg->poll ? json_real(res->polls_per_s)
-							: json_null());
-	json_object_set_new(o, "polls_found", cfg->poll ? json_integer(res->polls_found)
-							: json_null());
+	json_object_set_new(o, "polls_per_s", cfg->poll || cfg->client_ctl ?
+			    json_real(res->polls_per_s) : json_null());
+	json_object_set_new(o, "polls_found", cfg->poll || cfg->client_ctl ?
+			    json_integer(res->polls_found) : json_null());
+	json_object_set_new(o, "polls", cfg->poll || cfg->client_ctl ?
+			    json_integer(res->polls) : json_null());
+	json_object_set_new(o, "query_from", cfg->client_ctl ? json_string("client-guest") :
+			    cfg->poll ? json_string("server-loopback") : json_null());
+	json_object_set_new(o, "query_rate", cfg->client_ctl ? json_real(cfg->query_rate)
+							     : json_null());
 	json_object_set_new(o, "stores", json_integer(res->stores));
 	json_object_set_new(o, "faults", json_integer(res->faults));
 	json_object_set_new(o, "one_fault_stores", json_integer(res->one_fault));

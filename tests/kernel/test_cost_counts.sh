@@ -108,26 +108,49 @@ faults_exact() {
 	[ -z "$bad" ] || fail "expected T x $pages stores, each exactly one fault, saw: $bad"
 }
 # nfs-pressure (guests only): --query nfs with --pressure runs, its rows
-# say so, every store is one fault, the writer fsynced, and the loopback
-# client's polls found the file (polls_found).  A smoke test: no count of
-# it is asserted (the poll's rate is the emulator's).
+# say so, every store is one fault, the writer fsynced, and the client
+# guest (query_from client-guest, the rate asked in the row) polled the
+# file over NFS, every poll finding it (the rate's bound:
+# tests/server/cost/test_cost_clientpoll.c).  A smoke test: no rate is
+# asserted (the rate reached is the emulator's).
 nfs_pressure() {
 	local bad found
 	if [ "${SW_COST_HOST:-0}" = 1 ]; then echo "nfs-pressure: guests only"; return 0; fi
 	"$repo/stalewin" cost "${kargs[@]}" --fs ext4 --policy eager --policy deferred \
-		--threads 1 --pages $pages --repeats 1 --query nfs --pressure --json \
+		--threads 1 --pages $pages --repeats 1 --query nfs --query-rate 200 --pressure --json \
 		--out "$out/nfs" >"$out/nfs.json" 2>"$out/nfs.err" ||
 		{ cat "$out/nfs.err"; fail "expected ./stalewin cost --query nfs --pressure to succeed, it failed (above)"; return 0; }
 	jq -r '.rows[] | "\(.policy): client \(.polls_per_s) statx/s, \(.polls_found) found the file; writer \(.pressure_fsyncs_per_s) fsyncs/s"' "$out/nfs.json"
 	bad=$(jq -r '.rows[] | select(.query != "nfs" or .pressure != true
 		or (.pressure_fsyncs_per_s // 0) <= 0 or .faults_exact != true
-		or (.polls_per_s // 0) <= 0 or (.polls_found // 0) <= 0)
-		| "\(.policy): query \(.query), pressure \(.pressure) at \(.pressure_fsyncs_per_s)/s, faults_exact \(.faults_exact), client polls \(.polls_per_s)/s found \(.polls_found)"' "$out/nfs.json")
-	[ -z "$bad" ] || fail "expected rows of query nfs with the writer fsyncing, the client's polls finding the file and exact faults, saw: $bad"
+		or (.polls_per_s // 0) <= 0 or (.polls_found // 0) <= 0
+		or .query_from != "client-guest" or .query_rate != 200
+		or .polls_found != .polls)
+		| "\(.policy): query \(.query) from \(.query_from) asked \(.query_rate)/s, pressure \(.pressure) at \(.pressure_fsyncs_per_s)/s, faults_exact \(.faults_exact), client polls \(.polls) at \(.polls_per_s)/s found \(.polls_found)"' "$out/nfs.json")
+	[ -z "$bad" ] || fail "expected rows of query nfs from the client guest asked 200/s with the writer fsyncing, every poll finding the file and exact faults, saw: $bad"
+}
+# xfs-log (guests only): xfs's commits are its log writes
+# (xfs:xlog_iclog_write, filtered to the disk): a count, never null, and
+# the reason gone from null_because; the round's msync(MS_SYNC) is a
+# datasync of timestamp-only changes, which forces no log, so no count is
+# asserted beyond that (the writes come later, from the CIL push).
+xfs_log() {
+	local bad
+	if [ "${SW_COST_HOST:-0}" = 1 ]; then echo "xfs-log: guests only"; return 0; fi
+	"$repo/stalewin" cost "${kargs[@]}" --fs xfs --policy $eager --threads 1 --pages $pages \
+		--repeats 1 --json --out "$out/xfs" >"$out/xfs.json" 2>"$out/xfs.err" ||
+		{ cat "$out/xfs.err"; fail "expected ./stalewin cost --fs xfs to succeed, it failed (above)"; return 0; }
+	jq -r '.rows[] | "xfs \(.policy): \(.handles_stores)+\(.handles_flush) transactions, \(.commits) log writes (\(.commit_event))"' "$out/xfs.json"
+	bad=$(jq -r '.rows[] | select(.commit_event != "xfs/xlog_iclog_write"
+		or (.commits | type) != "number" or (.commits_per_1k | type) != "number"
+		or (.null_because | has("commits_per_1k")))
+		| "\(.policy): commit_event \(.commit_event), commits \(.commits), why \(.null_because.commits_per_1k)"' "$out/xfs.json")
+	[ -z "$bad" ] || fail "expected xfs's log writes counted (xlog_iclog_write, a number), saw: $bad"
 }
 sw_case eager-handles eager_handles
 sw_case deferred-none deferred_none
 sw_case tmpfs-null tmpfs_null
 sw_case faults-exact faults_exact
 sw_case nfs-pressure nfs_pressure
+sw_case xfs-log xfs_log
 sw_done "cost counters on $kern: eager one handle a store, deferred none in the fault, tmpfs null, T x M faults"

@@ -4,11 +4,13 @@
 # expected and what was seen: an unknown fs or policy, threads 0 or 65, a
 # policy the kernel does not offer (a stock kernel with deferred, a
 # patched kernel with stock), an unknown --query, --query nfs with --host
-# (no knfsd and loopback client there), an unknown kernel,
+# (no knfsd and client guest there), --query-rate without --query nfs or
+# 0, an unknown kernel,
 # --host with --kernel, --host without root (as nobody, when root);
 # stalewin-cost measure on a directory of another filesystem than --fs,
 # or with a patched policy on a kernel without vm.mmap_cmtime_policy (the
-# host's, when it has none); stalewin-cost table on a file of no rows.  A
+# host's, when it has none), --client-poll without --query-rate;
+# stalewin-cost poll at rate 0; stalewin-cost table on a file of no rows.  A
 # broken front shows as exit 0/1, a guest booted, or a message that names
 # neither the expectation nor the input.
 . "$(dirname "$0")/../../lib/test-lib.sh"
@@ -38,6 +40,8 @@ front() {
 	expect2 "offers eager deferred lang, saw stock" "$top/stalewin" cost --kernel patched --policy stock --out "$T/o6"
 	expect2 "saw 'nsf'" "$top/stalewin" cost --query nsf --out "$T/o7"
 	expect2 "with --host, expected none or statx" "$top/stalewin" cost --host --query nfs --out "$T/o11"
+	expect2 "saw it with --query none" "$top/stalewin" cost --query-rate 50 --out "$T/o12"
+	expect2 "saw '0'" "$top/stalewin" cost --query nfs --query-rate 0 --out "$T/o13"
 	expect2 "saw '5.4'" "$top/stalewin" cost --kernel 5.4 --out "$T/o8"
 	expect2 "saw --kernel 7.2" "$top/stalewin" cost --host --kernel 7.2 --out "$T/o9"
 	if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
@@ -55,6 +59,8 @@ measurer() {
 	other=$(stat -f -c %T "$T/m")
 	[ "$other" = tmpfs ] || expect2 "saw magic" "$C" measure --dir "$T/m" --fs tmpfs --policy stock --no-trace
 	expect2 "saw '0'" "$C" measure --dir "$T/m" --fs tmpfs --policy stock --threads 0
+	expect2 "saw no --query-rate" "$C" measure --dir "$T/m" --fs tmpfs --policy stock --client-poll "$T/m"
+	expect2 "saw '0'" "$C" poll --path "$T/m/x" --rate 0 --ctl "$T/m"
 	expect2 "saw 'btrfsx'" "$C" measure --dir "$T/m" --fs btrfsx --policy stock --no-trace
 	if [ ! -e /proc/sys/vm/mmap_cmtime_policy ]; then
 		expect2 "offers only stock" "$C" measure --dir "$T/m" --fs "$other" --policy deferred --no-trace
