@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* summary.c - `stalewin-report summary RUN... [--json]`: one row per run
- * (pass/runrow.c), printed by output/summary.c.  Also the loader the mail
- * shares (sw_summary_load_rows). */
+ * (pass/runrow.c), printed by output/summary.c, then the Cost section of
+ * a run folder's own cost/cost.json (costsec.c).  Also the loader the
+ * mail shares (sw_summary_load_rows). */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,8 +64,18 @@ int sw_summary_main(int argc, char **argv)
 			json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 			fputc('\n', stdout);
 			json_decref(j);
-		} else
+		} else {
 			sw_fmt_summary_text(stdout, rows, n, dims);
+			/* the Cost section of the first run folder with its own
+			 * cost/cost.json (stalewin cost --out RUN/cost) */
+			for (int i = 0; i < n; i++) {
+				json_t *c = sw_costsec_verdict(stdout, argv[optind + i]);
+				if (c) {
+					json_decref(c);
+					break;
+				}
+			}
+		}
 		if (fflush(stdout)) {
 			perror("stalewin-report summary: stdout");
 			rc = 1;

@@ -102,10 +102,20 @@ refuse() {
 		[ ! -s m.txt ] || fail "$how: a refused mail wrote to stdout"
 	done
 }
+# summary: the Cost section of a run folder's own cost/cost.json
+summary() {
+	"$SYN" --out r1 --policy deferred --duration 20 >/dev/null || fail "synth"
+	"$REP" summary r1 >s.txt 2>err.txt || fail "summary: exit $?: $(cat err.txt)"
+	grep -q '^Cost' s.txt && fail "summary: a Cost section without cost/cost.json"
+	mkdir -p r1/cost && cp "$CJ" r1/cost/cost.json
+	"$REP" summary r1 >s.txt 2>err.txt || fail "summary: exit $?: $(cat err.txt)"
+	grep -q '^Cost (stalewin cost' s.txt && grep -q 'TCG: ratio only' s.txt || fail "summary: no Cost section: $(cat s.txt)"
+}
 sw_case section section
 sw_case json json
 sw_case bad bad
 sw_case verdict verdict
 sw_case mail mail
+sw_case summary summary
 sw_case refuse refuse
 sw_done "cost-section text and JSON, bad input, verdict and mail give it, mail refuses tcg unknown"
