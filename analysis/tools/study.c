@@ -212,6 +212,22 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 			json_object_set_new(ro, "truth_unresolved", json_integer((json_int_t)r.truth_unresolved));
 			json_object_set_new(ro, "race_stores", json_integer((json_int_t)s->S->race_stores));
 			json_object_set_new(ro, "race_read_hits", json_integer((json_int_t)rh));
+			/* every kernel reader's view, "view:v3 kept-open" (NFS
+			 * version, reader mode, and the mount's attribute cache
+			 * when not the default): the verdict compares each */
+			for (int j = 0; j < s->S->nkread; j++) {
+				const struct sw_kread *k = &s->S->kr[j];
+				char key[96], ac[40] = "";
+				if (!k->fig.n)
+					continue;
+				if (k->prof.noac)
+					snprintf(ac, sizeof(ac), " noac");
+				else if (k->prof.acregmin_ns == k->prof.acregmax_ns)
+					snprintf(ac, sizeof(ac), " actimeo=%g", (double)k->prof.acregmin_ns / 1e9);
+				snprintf(key, sizeof(key), "view:v%s %s%s", k->prof.vers == 4 ? "4.2" : "3", k->mode, ac);
+				if (!json_object_get(ro, key))
+					json_object_set_new(ro, key, NS_S(sw_fig_quantile(&k->fig, 0.5)));
+			}
 			json_array_append_new(runs, ro);
 #undef NS_S
 			n++;

@@ -59,13 +59,13 @@ static json_t *correctness(FILE *f, json_t *c, json_t *e)
 	json_t *o = json_object();
 	long long sc = run_sum(c, "stores"), se = run_sum(e, "stores");
 	if (!sc || !se) {
-		fprintf(f, "    %-13s not counted (a study.json before schema 2)\n", "correctness");
+		fprintf(f, "    %-15s not counted (a study.json before schema 2)\n", "correctness");
 		return o;
 	}
 	json_object_set_new(o, "stores", json_pack("{s:I,s:I}", "policy", sc, "eager", se));
 	for (int k = 0; k < 3; k++) {
 		long long vc = run_sum(c, key[k]), ve = run_sum(e, key[k]);
-		fprintf(f, "    %-13s %lld of %lld stores against %lld of %lld\n", what[k], vc, sc, ve, se);
+		fprintf(f, "    %-15s %lld of %lld stores against %lld of %lld\n", what[k], vc, sc, ve, se);
 		json_object_set_new(o, key[k], json_pack("{s:I,s:I}", "policy", vc, "eager", ve));
 	}
 	return o;
@@ -95,6 +95,26 @@ static json_t *diff_json(const struct sw_repdiff *d)
 #undef DS
 }
 
+/* the difference of the medians of figure key, cell c minus cell e: 0,
+ * or -1 with fewer than two runs on a side */
+static int diff_of(json_t *c, json_t *e, const char *key, struct sw_repdiff *d)
+{
+	int64_t a[SW_REPSTATS_MAX], b[SW_REPSTATS_MAX];
+	int na = values(c, key, a, SW_REPSTATS_MAX), nb = values(e, key, b, SW_REPSTATS_MAX);
+	if (na < 2 || nb < 2 || sw_repstats_diff(a, na, b, nb, 0.95, d))
+		return -1;
+	return 0;
+}
+
+static void diff_line(FILE *f, const char *name, const struct sw_repdiff *d)
+{
+	char m[24], lo[24], hi[24];
+	fmt_diff(m, sizeof(m), d->diff_ns);
+	fmt_diff(lo, sizeof(lo), d->ci_lo_ns);
+	fmt_diff(hi, sizeof(hi), d->ci_hi_ns);
+	fprintf(f, "    %-15s %7s  95%% CI %s..%s  (n %d / %d)\n", name, m, lo, hi, d->na, d->nb);
+}
+
 /* policy cell c against the eager cell e of the same kernel, fs, workload */
 static void compare(FILE *f, json_t *out, json_t *c, json_t *e)
 {
@@ -108,21 +128,33 @@ static void compare(FILE *f, json_t *out, json_t *c, json_t *e)
 			      json_object_get(c, "writeback"));
 	fprintf(f, "  %s - eager%s\n", json_string_value(json_object_get(c, "policy")),
 		json_is_true(json_object_get(json_object_get(c, "writeback"), "scaled")) ? " (scaled)" : "");
+	/* every kernel reader's view of the runs (study.json "view:..."):
+	 * then the first reader of each mode (default, cto) is one of them
+	 * and is not printed twice */
+	json_t *r0 = json_array_get(json_object_get(c, "runs"), 0), *views = json_object();
+	const char *key;
+	json_t *v;
+	int per_reader = 0;
+	json_object_foreach(r0, key, v)
+		per_reader |= !strncmp(key, "view:", 5);
 	for (int k = 0; k < 3; k++) {
-		int64_t a[SW_REPSTATS_MAX], b[SW_REPSTATS_MAX];
-		int na = values(c, fig[k], a, SW_REPSTATS_MAX), nb = values(e, fig[k], b, SW_REPSTATS_MAX);
 		struct sw_repdiff d;
-		if (na < 2 || nb < 2 || sw_repstats_diff(a, na, b, nb, 0.95, &d))
+		if (diff_of(c, e, fig[k], &d))
 			continue;
-		char m[24], lo[24], hi[24];
-		fmt_diff(m, sizeof(m), d.diff_ns);
-		fmt_diff(lo, sizeof(lo), d.ci_lo_ns);
-		fmt_diff(hi, sizeof(hi), d.ci_hi_ns);
-		fprintf(f, "    %-13s %7s  95%% CI %s..%s  (n %d / %d)\n", name[k], m, lo, hi, d.na, d.nb);
+		if (!k || !per_reader)
+			diff_line(f, name[k], &d);
 		json_object_set_new(o, fig[k], diff_json(&d));
 	}
+	json_object_foreach(r0, key, v) {
+		struct sw_repdiff d;
+		if (strncmp(key, "view:", 5) || diff_of(c, e, key, &d))
+			continue;
+		diff_line(f, key + 5, &d);
+		json_object_set_new(views, key + 5, diff_json(&d));
+	}
+	json_object_set_new(o, "views", views);
 	double uc = upd_median(c), ue = upd_median(e);
-	fprintf(f, "    %-13s %.1f against %.1f per 1000 stores", "updates", uc, ue);
+	fprintf(f, "    %-15s %.1f against %.1f per 1000 stores", "updates", uc, ue);
 	if (uc > 0 && ue > uc)
 		fprintf(f, " (%.1fx fewer)", ue / uc);
 	fputc('\n', f);
@@ -216,8 +248,12 @@ int sw_verdict_tldr(FILE *f, json_t *comparisons, int max_lines)
 		double uc = json_number_value(json_object_get(up, "policy")),
 		       ue = json_number_value(json_object_get(up, "eager"));
 		tl_fig(tr, sizeof(tr), tp);
-		tl_fig(df, sizeof(df), json_object_get(o, "view_default_p50_s"));
-		tl_fig(ct, sizeof(ct), json_object_get(o, "view_cto_p50_s"));
+		/* the v3 readers when the runs name each reader's version */
+		json_t *vw = json_object_get(o, "views"), *vd = json_object_get(vw, "v3 kept-open"),
+		       *vc = json_object_get(vw, "v3 cto");
+		tl_fig(df, sizeof(df), vd ? vd : json_object_get(o, "view_default_p50_s"));
+		tl_fig(ct, sizeof(ct), vc ? vc : json_object_get(o, "view_cto_p50_s"));
+		const char *vl = vd && vc ? "v3 " : "";
 		char scaled[48] = "";
 		if (json_is_true(json_object_get(wb, "scaled")))
 			snprintf(scaled, sizeof(scaled), " (writeback scaled x%.0f)",
@@ -243,13 +279,14 @@ int sw_verdict_tldr(FILE *f, json_t *comparisons, int max_lines)
 					 p, q);
 		}
 		snprintf(t, sizeof(t), "%s %s %s%s, %s minus eager (n %lld / %lld): truth p50 %s; "
-			 "close-to-open view %s; default mount %s; %s%s.",
+			 "%sclose-to-open view %s; %sdefault mount %s; %s%s.",
 			 json_string_value(json_object_get(o, "kernel")),
 			 json_string_value(json_object_get(o, "fs")),
 			 json_string_value(json_object_get(o, "workload")), scaled,
 			 json_string_value(json_object_get(o, "policy")),
 			 (long long)json_integer_value(json_object_get(tp, "n")),
-			 (long long)json_integer_value(json_object_get(tp, "n_eager")), tr, ct, df, saved, right);
+			 (long long)json_integer_value(json_object_get(tp, "n_eager")), tr, vl, ct, vl, df, saved,
+			 right);
 		/* the lines it takes, wrapped as the mail wraps it */
 		char *buf = NULL;
 		size_t len = 0;

@@ -89,7 +89,7 @@ for e in "\${names[@]}"; do
 	read -r n p _ <<<"\$e"
 	[ "\$p" = native ] && p=eager
 	sleep 1
-	"$SYN" --out "\$out/\$n" --policy "\$p" --duration 20 --writeback-ms 500 --expire-ms 1500 --random --pages 16 --seed \$RANDOM >/dev/null
+	"$SYN" --out "\$out/\$n" --policy "\$p" --kread-ms 500 --duration 20 --writeback-ms 500 --expire-ms 1500 --random --pages 16 --seed \$RANDOM >/dev/null
 	echo "\$e done" >>"\$out/vm/experiments.txt"
 	j=\$((j + 1))
 done
@@ -153,6 +153,12 @@ study() {
 			fail "verdict: correctness $k: expected $(echo $want | tr -d ' \n') (study.json's runs summed), saw $(jq -c --arg k "$k" '.comparisons[0].correctness[$k]' v.json)"
 	done
 	"$SRC/stalewin" verdict st | grep -Eq "never visible +[0-9]+ of [0-9]+ stores against" || fail "verdict text: no 'never visible' line"
+	# each kernel reader's view by NFS version and mode: the difference of
+	# the medians of its runs' "view:v3 cto" (synth: a cto reader)
+	want=$(jq '[.cells[] | {p: .policy, m: ([.runs[]["view:v3 cto"]] | sort | .[(length - 1) / 2 | floor])}] |
+		(map(select(.p == "deferred"))[0].m - map(select(.p == "eager"))[0].m)' st/study.json)
+	jq -e --argjson w "$want" '.comparisons[0].views["v3 cto"] | .n == 3 and ((.median_diff - $w) | fabs) < 1e-6' v.json >/dev/null ||
+		fail "verdict: expected the v3 cto reader's difference $want s, n 3; saw $(jq -c '.comparisons[0].views' v.json)"
 	study_mail
 	jq -e '.boot_reuse == true' st/study.json >/dev/null && "$SRC/stalewin" verdict st | grep -q '^runs shared boots' ||
 		fail "a --boot-reuse study: expected boot_reuse true and the verdict saying so"
