@@ -129,6 +129,19 @@ out:
 	return rc;
 }
 
+/* The study's archive (study.c): an analysed run added to the archive
+ * at path, created when missing.  0, or 1 / 2 with the reason on stderr. */
+int sw_archive_add_summary(const char *path, const struct sw_summary *S)
+{
+	sqlite3 *db = NULL;
+	int rc = db_open(path, &db, 1);
+	if (rc)
+		return rc;
+	rc = add_run(db, S);
+	sqlite3_close(db);
+	return rc;
+}
+
 int sw_archive_load(const char *path, const char *id, struct sw_cmp_run *r, char *err, int errlen)
 {
 	sqlite3 *db = NULL;

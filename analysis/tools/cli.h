@@ -32,6 +32,9 @@ int sw_cli_usage(int opt, const char *usage);
  * exit code (usage shown, or the wrong count named). */
 int sw_cli_one_arg(int argc, char **argv, const char *cmd, const char *what, const char *usage,
 		   const char **arg, int *json);
+/* Add an analysed run to the SQLite archive at path (archive.c),
+ * creating it: 0, or 1 / 2 with the reason on stderr. */
+int sw_archive_add_summary(const char *path, const struct sw_summary *S);
 /* The verdict of a study.json (verdict.c): its text to f, each
  * comparison appended to out; returns the groups compared. */
 #include <jansson.h>

@@ -181,6 +181,12 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 			}
 			struct sw_runrow r;
 			sw_runrow_fill(s->S, &r);
+			/* every analysed run in DIR/study.sqlite too (stalewin
+			 * report archive query --db DIR/study.sqlite) */
+			char db[1024];
+			snprintf(db, sizeof(db), "%s/study.sqlite", s->dir);
+			if (sw_archive_add_summary(db, s->S))
+				fprintf(stderr, "stalewin-report study: %s: not archived in %s\n", run, db);
 			p50[n] = r.truth_p50_ns;
 			p90[n] = sw_fig_quantile(&s->S->truth, 0.9);
 			upd[n] = r.updates_per_1k;

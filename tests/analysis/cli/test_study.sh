@@ -89,7 +89,7 @@ for e in "\${names[@]}"; do
 	read -r n p _ <<<"\$e"
 	[ "\$p" = native ] && p=eager
 	sleep 1
-	"$SYN" --out "\$out/\$n" --policy "\$p" --kread-ms 500 --duration 20 --writeback-ms 500 --expire-ms 1500 --random --pages 16 --seed \$RANDOM >/dev/null
+	"$SYN" --out "\$out/\$n" --policy "\$p" --run-id "\$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')" --kread-ms 500 --duration 20 --writeback-ms 500 --expire-ms 1500 --random --pages 16 --seed \$RANDOM >/dev/null
 	echo "\$e done" >>"\$out/vm/experiments.txt"
 	j=\$((j + 1))
 done
@@ -133,6 +133,9 @@ study() {
 		all(.writeback.scaled) and all(.truth_p50_s.regimes.count == 1)' st/study.json >/dev/null ||
 		fail "study.json: expected 2 cells of 3 runs (coverage 0.75, scaled), saw: $(jq -c '.cells[] | [.id, .n, .truth_p50_s.ci_coverage]' st/study.json)"
 	grep -q "truth p50" st2.log || fail "the study's text: no truth p50 line"
+	# and the SQLite archive of its runs (a header line, then a run a line)
+	[ "$("$REP" archive list --db st/study.sqlite 2>/dev/null | tail -n +2 | grep -c .)" = 6 ] ||
+		fail "study.sqlite: expected the 6 runs archived, saw: $("$REP" archive list --db st/study.sqlite 2>&1 | tail -n +2)"
 	# verdict: deferred against eager, the difference of the medians of
 	# the runs study.json lists
 	"$SRC/stalewin" verdict st --json >v.json 2>err.txt || fail "verdict: exit $?: $(cat err.txt)"
@@ -200,6 +203,11 @@ own_boots() {
 	: >"$T/calls"
 	"$SRC/stalewin" study s.ini --out own >own.log 2>&1 || fail "study: exit $?: $(tail -3 own.log)"
 	[ "$(wc -l <"$T/calls")" = 6 ] || fail "expected 6 boots for 6 runs, saw $(wc -l <"$T/calls")"
+	# interleaved: eager's run 1, deferred's run 1, eager's run 2, ...
+	local order
+	order=$(for b in own/batches/b{0..5}; do awk '{ print $2 "-" $5 }' "$b/vm/experiments.txt"; done | tr '\n' ' ')
+	[ "$order" = "eager-1 deferred-1 eager-1 deferred-1 eager-1 deferred-1 " ] ||
+		fail "expected the cells' runs interleaved, saw $order"
 	[ "$(cat own/batches/*/vm/experiments.txt | wc -l)" = 6 ] || fail "expected one experiment a boot"
 	jq -e '.boot_reuse == false and (.cells | all(.n == 3))' own/study.json >/dev/null ||
 		fail "expected boot_reuse false and 3 runs a cell: $(jq -c '[.boot_reuse, [.cells[].n]]' own/study.json)"
