@@ -243,9 +243,19 @@ void sw_fmt_mail(FILE *f, const struct sw_mail_hdr *h, const struct sw_runrow *r
 		fputs(h->cost, f);
 	if (h->study_name) {
 		fprintf(f, "\nThe plan (%s/plan.ini)\n", h->study_name);
+		/* as the file has it; a comment over 72 columns goes on over
+		 * lines that stay comments, keys and values as they are */
 		for (const char *l = h->plan; *l;) {
 			size_t k = strcspn(l, "\n");
-			fprintf(f, "  %.*s\n", (int)k, l);
+			char line[1024];
+			snprintf(line, sizeof(line), "%.*s", (int)(k < sizeof(line) - 1 ? k : sizeof(line) - 1), l);
+			if ((line[0] == ';' || line[0] == '#') && k > WIDTH) {
+				char cont[8];
+				snprintf(cont, sizeof(cont), "%c ", line[0]);
+				sw_fmt_wrap(f, "", cont, NULL, line);
+			} else {
+				fprintf(f, "%s\n", line);
+			}
 			l += k + (l[k] == '\n');
 		}
 		fputs("\nTo reproduce (as root, from a stalewin checkout)\n", f);

@@ -107,6 +107,46 @@ static void command_of(json_t *argv, char *dst, size_t n)
 	}
 }
 
+/* "knfsd server, NFSv3 and NFSv4 GETATTR probe": the probe's versions,
+ * each once ("" without a probe) */
+static void probe_versions(const struct sw_summary *S, char *dst, size_t n, const char *server)
+{
+	int seen3 = 0, seen4 = 0;
+	for (int i = 0; i < S->nobs; i++) {
+		seen3 |= S->obs[i].vers == 3;
+		seen4 |= S->obs[i].vers == 4;
+	}
+	dst[0] = 0;
+	if (!S->nobs)
+		return;
+	snprintf(dst, n, "%s%s%s%s%s GETATTR probe", server, server[0] ? " server, " : "",
+		 seen3 ? "NFSv3" : "", seen3 && seen4 ? " and " : "", seen4 ? "NFSv4" : "");
+}
+
+/* The kernel readers, "v3 kept-open, v4.2 cto (attribute cache: acregmin
+ * 3 s, acregmax 60 s)": version and mode from each reader's mount, the
+ * cache from its replay profile; the full option strings are in each
+ * run's meta.json. */
+static void kread_mounts(const struct sw_summary *S, char *dst, size_t n)
+{
+	size_t u = 0;
+	int same_ac = 1;
+	dst[0] = 0;
+	for (int j = 0; j < S->nkread && u < n; j++) {
+		const struct sw_profile *p = &S->kr[j].prof;
+		int w = snprintf(dst + u, n - u, "%sv%s %s%s", u ? ", " : "", p->vers == 4 ? "4.2" : "3",
+				 S->kr[j].mode, p->noac ? " noac" : "");
+		if (w < 0 || (size_t)w >= n - u)
+			return;
+		u += (size_t)w;
+		same_ac &= !j || (p->noac == S->kr[0].prof.noac && p->acregmin_ns == S->kr[0].prof.acregmin_ns &&
+				  p->acregmax_ns == S->kr[0].prof.acregmax_ns);
+	}
+	if (S->nkread && same_ac && !S->kr[0].prof.noac && u < n)
+		snprintf(dst + u, n - u, " (attribute cache: acregmin %g s, acregmax %g s)",
+			 (double)S->kr[0].prof.acregmin_ns / 1e9, (double)S->kr[0].prof.acregmax_ns / 1e9);
+}
+
 int sw_runfacts_load(const char *dir, const struct sw_summary *S, struct sw_runfacts *f)
 {
 	char path[SW_PATHLEN + 32];
@@ -125,13 +165,8 @@ int sw_runfacts_load(const char *dir, const struct sw_summary *S, struct sw_runf
 		f->truth_cdf[x] = (float)sw_fig_cdf(&S->truth, (int64_t)(sw_cdf_x_s(x) * 1e9));
 	f->wb_ms = f->expire_ms = -1;
 	f->resolution_ns = S->nobs ? S->obs[0].resolution_ns : -1;
-	if (S->nobs)
-		snprintf(f->nfs, sizeof(f->nfs), "NFSv%d GETATTR probe", S->obs[0].vers);
-	for (int j = 0; j < S->nkread; j++) {
-		size_t u = strlen(f->mounts);
-		snprintf(f->mounts + u, sizeof(f->mounts) - u, "%s%.8s reader: %.200s",
-			 u ? "; " : "", S->kr[j].mode, S->kr[j].mount);
-	}
+	probe_versions(S, f->nfs, sizeof(f->nfs), "");
+	kread_mounts(S, f->mounts, sizeof(f->mounts));
 	writer_facts(dir, f);
 	snprintf(path, sizeof(path), "%.1000s/meta.json", dir);
 	json_t *m = json_load_file(path, 0, NULL), *v;
@@ -150,13 +185,12 @@ int sw_runfacts_load(const char *dir, const struct sw_summary *S, struct sw_runf
 		used += (size_t)w;
 	}
 	json_t *srv = json_object_get(m, "server");
-	if (srv && S->nobs)
-		snprintf(f->nfs, sizeof(f->nfs), "%.32s server, NFSv%d GETATTR probe",
-			 jstr(srv, "kind"), S->obs[0].vers);
 	if (jstr(srv, "kind")[0])
 		snprintf(f->server, sizeof(f->server), "%.15s", jstr(srv, "kind"));
 	else if (!strncmp(jstr(srv, "nfs"), "knfsd", 5))
 		snprintf(f->server, sizeof(f->server), "knfsd");
+	if (f->server[0])
+		probe_versions(S, f->nfs, sizeof(f->nfs), f->server);
 	/* the run folder's sysctls are the orchestrator's host: the writer's
 	 * own (its log's vm_sysctls) win where it logged them, since with
 	 * --writer-url or in vm run the orchestrator is another host */
