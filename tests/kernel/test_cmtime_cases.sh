@@ -44,8 +44,11 @@
 #               opts in like any ext4 mapping.  No WARNING may appear in
 #               dmesg while the ext3 mounts run (review 2, N1);
 #   nfs         (every policy): a knfsd loopback NFSv4.2 client that cached
-#               the file sees a local store at its next open under eager
-#               and lang, only after msync(MS_ASYNC) under deferred;
+#               the file sees a local store at its next open under eager,
+#               lang and lang-mem, only after msync(MS_ASYNC) under deferred;
+#   lang-mem    (patch 0009): journal, durability, and crash with the
+#               ordering on: the fault's in-memory times are the ones
+#               persisted, not lost and not older than the data;
 # and cmtime_check's basic semantics under deferred on the data=journal,
 # nodelalloc and lazytime mounts.  A kernel with any of the review's
 # defects prints RESULT ... ok=0 lines and fails here.
@@ -129,6 +132,25 @@ for p in eager deferred lang; do
 	mount -t tmpfs tmpfs /mnt/t && run $C stockfs --policy $p --dir /mnt/t; umount /mnt/t
 	mount -t xfs /dev/loop0 /mnt/x && run $C stockfs --policy $p --dir /mnt/x; umount /mnt/x
 done
+# lang-mem (patch 0009): the fault's in-memory times, persisted by the
+# flush without a second stamp (cmtime_check shows the one change per
+# dirty cycle): no handle in the fault, the fault's times durable after
+# munmap, and, with the ordering on, before the data after a crash
+pol lang-mem
+if mount -t ext4 /dev/vda /mnt/e; then
+	run $C journal --policy lang-mem --dir /mnt/e
+	run $C durability-prepare --policy lang-mem --dir /mnt/e
+	umount /mnt/e; mount -t ext4 /dev/vda /mnt/e || { echo "FATAL remount ext4"; exit 3; }
+	run $C durability-verify --policy lang-mem --dir /mnt/e
+	ord 1
+	run $C crash-prepare --policy lang-mem --dir /mnt/e
+	umount /mnt/e; mount -t ext4 /dev/vda /mnt/e || { echo "FATAL remount ext4"; exit 3; }
+	run $C durability-verify --policy lang-mem --dir /mnt/e
+	ord 0
+	umount /mnt/e
+else
+	echo "CASEFAIL mount ext4 for lang-mem"
+fi
 # An ext3 image: the ext4 driver serves it under the ext3 type, which has
 # no multigrain timestamps on 6.13+ (7.2), so its mappings cannot opt in
 # there and must be plain eager; on 6.1 they opt in like ext4's.
@@ -164,7 +186,7 @@ w1=$(dmesg | grep -c 'WARNING:')
 mkdir -p /export/e /mnt/n
 if mount -t ext4 /dev/vda /export/e && . /sw/knfsd.sh && sw_knfsd_up /export/e >/tmp/knfsd.log 2>&1 &&
 	mount -t nfs -o vers=4.2 127.0.0.1:/export/e /mnt/n; then
-	for p in eager deferred lang; do
+	for p in eager deferred lang lang-mem; do
 		pol $p
 		run $C nfs --policy $p --dir /export/e --nfs /mnt/n
 	done
