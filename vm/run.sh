@@ -151,7 +151,13 @@ fi
 # ------------------------------------------------------------ validation
 . "$SW_TOP/scripts/lib/names.sh"
 [ ${#workloads[@]} -gt 0 ] || workloads=(rewrite)
-e=$(sw_name_check "$build_dir" policies --policy "${policies[@]}") || vm_usage_die "$e"
+# lang-mem is only the patched kernel's (vm/kernel 0009: the fault's
+# in-memory times persisted at the flush), no emulated policy: checked
+# with --kernel below
+wpols=()
+for p in "${policies[@]}"; do [ "$p" = lang-mem ] || wpols+=("$p"); done
+[ ${#wpols[@]} -eq 0 ] ||
+	{ e=$(sw_name_check "$build_dir" policies --policy "${wpols[@]}") || vm_usage_die "$e"; }
 e=$(sw_name_check "$build_dir" workloads --workload "${workloads[@]}") || vm_usage_die "$e"
 for f in "${fss[@]}"; do
 	case "$f" in tmpfs|ext4|xfs|btrfs) ;; *) vm_usage_die "--fs: expected tmpfs, ext4, xfs or btrfs, saw '$f'" ;; esac
@@ -224,9 +230,9 @@ if [[ "$kernel_spec" == patched || "$kernel_spec" == patched:* ]]; then
 	exps=()
 	for p in "${policies[@]}"; do
 		case "$p" in
-		eager|deferred|lang) exps+=("$p:ext4:kernel") ;;
+		eager|deferred|lang|lang-mem) exps+=("$p:ext4:kernel") ;;
 		native) exps+=("native:ext4") ;;
-		*) vm_usage_die "--kernel patched --policy $p: expected eager, deferred, lang (the kernel's $patched_sysctl) or native" ;;
+		*) vm_usage_die "--kernel patched --policy $p: expected eager, deferred, lang, lang-mem (the kernel's $patched_sysctl) or native" ;;
 		esac
 	done
 	[ ${#fss[@]} -eq 0 ] || [ "${fss[*]}" = ext4 ] || vm_usage_die "--kernel patched runs on ext4 (the series opts ext4 in); saw --fs ${fss[*]}"
@@ -236,6 +242,7 @@ else
 	[ ${#policies[@]} -gt 0 ] || policies=(eager)
 	exps=()
 	for p in "${policies[@]}"; do
+		[ "$p" != lang-mem ] || vm_usage_die "--policy lang-mem: a policy of the patched kernel only (vm/kernel 0009), not emulated: use --kernel patched or patched:7.2"
 		if [ ${#fss[@]} -gt 0 ]; then
 			for f in "${fss[@]}"; do exps+=("$p:$f"); done
 		elif [ "$p" = native ]; then exps+=("$p:ext4")
