@@ -137,7 +137,9 @@ vm_eager_stock() {
 }
 
 # $3 (deferred or lang) emulated (tmpfs, stock guest) against the patched
-# kernel's own (native ext4, vm.mmap_cmtime_policy=$3): $1 the kernel tool
+# kernel's own (native ext4, vm.mmap_cmtime_policy=$3 with
+# vm.mmap_cmtime_ordering=1: the model's flush forces the commit that
+# 0008 waits for, so it follows AS_CMTIME + ordering): $1 the kernel tool
 # (prints the patched vmlinux), $2 its path for the row.  The real run is
 # traced with timer:timer_start too: the replay at the kernel's phase
 # takes the writeout_period timer's firings and grid from it, and with
@@ -156,6 +158,7 @@ vm_policy_patched() {
 		[ -s "$P/$m/report.json" ] || ok=0
 		SW_VM_KERNEL_TOOL=$kt SW_VM_TRACE_EVENTS="$VM_TRACE timer:timer_start writeback:writeback_single_inode" \
 			nice -n 10 "$SW_TOP/stalewin" vm run --kernel patched --policy "$pol" \
+			--sysctl vm.mmap_cmtime_ordering=1 \
 			--workload rewrite --duration 30 "${VM_SYS[@]}" "${VM_LEAD[@]}" --out "$P/$r" >"$P.$r.log" 2>&1 || ok=0
 		[ -s "$P/$r/report.json" ] || ok=0
 	done

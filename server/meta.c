@@ -244,6 +244,15 @@ char *sw_meta_json(const struct sw_opts *o, const struct sw_resolved *r)
 		}
 		fclose(kp);
 	}
+	/* its vm.mmap_cmtime_ordering (0008): whether writeback journals the
+	 * deferred update before the data; absent where the kernel has none */
+	kp = fopen("/proc/sys/vm/mmap_cmtime_ordering", "re");
+	if (kp) {
+		int ord;
+		if (fscanf(kp, "%d", &ord) == 1)
+			json_object_set_new(m, "kernel_cmtime_ordering", json_integer(ord));
+		fclose(kp);
+	}
 
 	json_object_set_new(fs, "type", json_string(r->fs.fs_name));
 	json_object_set_new(fs, "magic", json_integer(r->fs.f_type));

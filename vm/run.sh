@@ -159,7 +159,13 @@ fi
 # ------------------------------------------------------------ validation
 . "$SW_TOP/scripts/lib/names.sh"
 [ ${#workloads[@]} -gt 0 ] || workloads=(rewrite)
-e=$(sw_name_check "$build_dir" policies --policy "${policies[@]}") || vm_usage_die "$e"
+# lang-mem is only the patched kernel's (vm/kernel 0009: the fault's
+# in-memory times persisted at the flush), no emulated policy: checked
+# with --kernel below
+wpols=()
+for p in "${policies[@]}"; do [ "$p" = lang-mem ] || wpols+=("$p"); done
+[ ${#wpols[@]} -eq 0 ] ||
+	{ e=$(sw_name_check "$build_dir" policies --policy "${wpols[@]}") || vm_usage_die "$e"; }
 e=$(sw_name_check "$build_dir" workloads --workload "${workloads[@]}") || vm_usage_die "$e"
 for f in "${fss[@]}"; do
 	case "$f" in tmpfs|ext4|xfs|btrfs) ;; *) vm_usage_die "--fs: expected tmpfs, ext4, xfs or btrfs, saw '$f'" ;; esac
@@ -238,11 +244,11 @@ if [[ "$kernel_spec" == patched || "$kernel_spec" == patched:* ]]; then
 	for p in "${policies[@]}"; do
 		for f in "${fss[@]}"; do
 			case "$p:$f" in
-			eager:ext4|deferred:ext4|lang:ext4|eager:xfs|eager:btrfs) exps+=("$p:$f:kernel") ;;
+			eager:ext4|deferred:ext4|lang:ext4|lang-mem:ext4|eager:xfs|eager:btrfs) exps+=("$p:$f:kernel") ;;
 			native:ext4|native:xfs|native:btrfs) exps+=("native:$f") ;;
-			deferred:*|lang:*) vm_usage_die "--kernel patched --policy $p --fs $f: expected ext4 (the series opts ext4 in; on $f only eager and native run), saw $f" ;;
+			deferred:*|lang:*|lang-mem:*) vm_usage_die "--kernel patched --policy $p --fs $f: expected ext4 (the series opts ext4 in; on $f only eager and native run), saw $f" ;;
 			eager:*|native:*) vm_usage_die "--kernel patched --fs $f: expected ext4, xfs or btrfs, saw $f" ;;
-			*) vm_usage_die "--kernel patched --policy $p: expected eager, deferred, lang (the kernel's $patched_sysctl) or native" ;;
+			*) vm_usage_die "--kernel patched --policy $p: expected eager, deferred, lang, lang-mem (the kernel's $patched_sysctl) or native" ;;
 			esac
 		done
 	done
@@ -252,6 +258,7 @@ else
 	[ ${#policies[@]} -gt 0 ] || policies=(eager)
 	exps=()
 	for p in "${policies[@]}"; do
+		[ "$p" != lang-mem ] || vm_usage_die "--policy lang-mem: a policy of the patched kernel only (vm/kernel 0009), not emulated: use --kernel patched or patched:7.2"
 		if [ ${#fss[@]} -gt 0 ]; then
 			for f in "${fss[@]}"; do exps+=("$p:$f"); done
 		elif [ "$p" = native ]; then exps+=("$p:ext4")

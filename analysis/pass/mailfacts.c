@@ -50,10 +50,16 @@ static void writer_facts(const char *dir, struct sw_runfacts *f)
 	f->emulated = json_is_true(json_object_get(m, "emulated"));
 	if (f->emulated)
 		snprintf(f->realised, sizeof(f->realised), "emulated by the writer");
-	else if (kpol[0])
+	else if (kpol[0]) {
+		json_t *ord = json_object_get(m, "kernel_cmtime_ordering");
+		const char *what = !strcmp(kpol, "eager") ? ""
+				   : !json_is_integer(ord) ? ", ordering not recorded"
+				   : json_integer_value(ord) ? ": AS_CMTIME + ordering"
+				   : ": AS_CMTIME";
 		snprintf(f->realised, sizeof(f->realised),
-			 "the patched kernel %.60s (vm.mmap_cmtime_policy=%.16s)",
-			 jstr(m, "kernel_release"), kpol);
+			 "the patched kernel %.60s (vm.mmap_cmtime_policy=%.16s%s)",
+			 jstr(m, "kernel_release"), kpol, what);
+	}
 	else
 		snprintf(f->realised, sizeof(f->realised), "the stock kernel %.60s",
 			 jstr(m, "kernel_release"));

@@ -74,8 +74,14 @@ static void writer_meta(struct sw_summary *S, const char *meta)
 	 * compare of emulated and patched runs tells them apart */
 	char kpol[16] = "";
 	str_of(m, "kernel_cmtime_policy", kpol, sizeof(kpol));
+	/* ... and whether writeback ordered the times before the data
+	 * (vm.mmap_cmtime_ordering=1, patch 0008): "AS_CMTIME + ordering" is
+	 * native(deferred+ordering); eager has no deferred update to order */
+	json_t *ord = json_object_get(m, "kernel_cmtime_ordering");
+	int ordered = json_is_integer(ord) && json_integer_value(ord) && strcmp(kpol, "eager");
 	if (kpol[0] && !strcmp(S->policy, "native"))
-		snprintf(S->policy, sizeof(S->policy), "native(%s)", kpol);
+		snprintf(S->policy, sizeof(S->policy), "native(%s%s)", kpol,
+			 ordered ? "+ordering" : "");
 	str_of(m, "kernel_release", S->kernel, sizeof(S->kernel));
 	str_of(m, "trap", S->trap, sizeof(S->trap));
 	if (!S->cmdline[0])

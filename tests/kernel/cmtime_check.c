@@ -6,18 +6,21 @@
  * watches mtime/ctime with statx (ns resolution) around each event.
  * Expected, per policy (Y = the times move, N = they do not):
  *
- *   event                          eager  deferred  lang
- *   first store to a clean page      Y       N       Y
- *   second store, page still dirty   N       N       N
+ *   event                          eager  deferred  lang  lang-mem
+ *   first store to a clean page      Y       N       Y      Y
+ *   second store, page still dirty   N       N       N      N
  *   msync(MS_ASYNC) / msync(MS_SYNC)
- *   / munmap / flusher writeback     N       Y       Y
- *   the same flush again, no store   N       N       N
+ *   / munmap / flusher writeback     N       Y       Y      N
+ *   the same flush again, no store   N       N       N      N
+ *
+ * lang and lang-mem differ at the flush: lang stamps again (two changes
+ * per dirty cycle), lang-mem persists the fault's times (one change).
  *
  * A kernel that still updates in ->page_mkwrite under deferred, that
  * never applies the deferred update, that applies it twice, or that
  * accepts an unknown policy name shows up as a FAIL line.
  *
- *   cmtime_check --policy eager|deferred|lang|stock --dir DIR
+ *   cmtime_check --policy eager|deferred|lang|lang-mem|stock --dir DIR
  *                [--measure PAGES]
  *
  * "stock" expects eager and that /proc/sys/vm/mmap_cmtime_policy is
@@ -418,9 +421,10 @@ int main(int argc, char **argv)
 	}
 	if (!g_policy || !dir ||
 	    (strcmp(g_policy, "eager") && strcmp(g_policy, "deferred") &&
-	     strcmp(g_policy, "lang") && strcmp(g_policy, "stock"))) {
-		fprintf(stderr, "usage: cmtime_check --policy "
-			"eager|deferred|lang|stock --dir DIR [--measure PAGES]\n");
+	     strcmp(g_policy, "lang") && strcmp(g_policy, "lang-mem") &&
+	     strcmp(g_policy, "stock"))) {
+		fprintf(stderr, "usage: cmtime_check --policy eager|deferred|"
+			"lang|lang-mem|stock --dir DIR [--measure PAGES]\n");
 		return 2;
 	}
 	g_page = sysconf(_SC_PAGESIZE);

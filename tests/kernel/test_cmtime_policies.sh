@@ -5,7 +5,9 @@
 # MS_ASYNC / MS_SYNC, munmap and flusher writeback, each flush twice.  A
 # kernel where deferred still updates in the fault, never applies the
 # deferred update, applies it twice, where eager differs from stock
-# (updates at a flush), where lang does not update at the first store, or
+# (updates at a flush), where lang does not update at the first store,
+# where lang-mem stamps again at the flush (lang's second change per
+# dirty cycle; lang-mem persists the fault's times), or
 # where an unknown value is accepted (not EINVAL), fails with the RESULT
 # lines that differ.  Also prints per-policy cost (MEASURE lines:
 # write-fault latency percentiles, jbd2 transactions, updates seen).
@@ -27,7 +29,7 @@ kernel_test_start test 256
 cat >"$share/guest.sh" <<'G'
 mkdir -p /mnt/e
 rc=0
-for p in eager deferred lang; do
+for p in eager deferred lang lang-mem; do
 	mount -t ext4 /dev/vda /mnt/e || { echo "mount ext4 failed"; exit 3; }
 	if ! echo $p > /proc/sys/vm/mmap_cmtime_policy; then
 		echo "FATAL cannot set vm.mmap_cmtime_policy=$p"; exit 4
@@ -60,8 +62,8 @@ check_policy() {
 		fail "expected every check of policy $p to pass, saw the lines above"
 	fi
 }
-for p in eager deferred lang; do
+for p in eager deferred lang lang-mem; do
 	sw_case "$p" check_policy "$p"
 done
 [ "$rc" -eq 0 ] || { tail -15 "$share/boot.out"; fail "expected guest exit 0, saw $rc (its last output above)"; }
-sw_done "eager, deferred, lang semantics on ext4 with $vmlinux"
+sw_done "eager, deferred, lang, lang-mem semantics on ext4 with $vmlinux"

@@ -7,7 +7,9 @@
 # the stored page); with deferred no update may come from a fault (every
 # UPDATE unattributed), one must follow the last store (munmap's, or
 # writeback's when the flusher cleaned the file after that store), and the
-# probe must still see the change.  The report must name the kernel's policy.  A kernel
+# probe must still see the change.  The report must name the kernel's
+# policy, and the ordering (vm.mmap_cmtime_ordering=1, set here: patch
+# 0008 on) where it applies: native(eager), native(deferred+ordering).  A kernel
 # whose sysctl is ignored, a harness that does not set it, or a deferred
 # that still stamps at the fault fails here.
 # SW_KERNEL_BASE (default 6.1) picks the series' base: --kernel patched:B.
@@ -37,6 +39,7 @@ sw_on_fail() { keep=1; echo "run folder kept: $out"; }
 # single update, at the first store, before the probe's first look).
 SW_BUILD_DIR=$B "$repo/vm/run.sh" --kernel "patched:$base" --policy eager --policy deferred \
 	--sysctl vm.dirty_expire_centisecs=100 --sysctl vm.dirty_writeback_centisecs=50 \
+	--sysctl vm.mmap_cmtime_ordering=1 \
 	--duration 6 --out "$out/run" >"$out/stdout" 2>"$out/stderr"
 rc=$?
 [ "$rc" -eq 0 ] || { tail -20 "$out/stderr" >&2; fail "vm run exited $rc"; }
@@ -46,7 +49,8 @@ for d in "$out"/run/*-eager-*/ "$out"/run/*-deferred-*/; do
 	[ -f "$d/report.json" ] || fail "no report.json in $d"
 	pol=$(basename "$d" | sed 's/^[0-9]*-//; s/-.*//')
 	got=$(jq -r '.start.policy' "$d/report.json")
-	[ "$got" = "native($pol)" ] || fail "$d: report names policy '$got', expected native($pol)"
+	want="native($pol)"; [ "$pol" = eager ] || want="native($pol+ordering)"
+	[ "$got" = "$want" ] || fail "$d: report names policy '$got', expected $want"
 	dump "$d/writer.swlog" >"$out/w.txt" || fail "$d: writer log unreadable"
 	stores=$(grep -c ' STORE ' "$out/w.txt")
 	[ "$stores" -gt 10 ] || fail "$d: expected stores, saw $stores"
