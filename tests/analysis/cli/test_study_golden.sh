@@ -2,7 +2,10 @@
 # Description: the mail of a small real study against a golden file.
 # data/study-quick.tar.xz is `./stalewin study quick` as made on 6 Dec
 # 2026 (19:45-19:52 UTC, this repository's 2-core machine): the patched
-# 6.1 guest, eager and deferred on ext4, three runs each, a fresh boot a
+# 6.1 guest (cache key 3edd4f371b85e3d3: the series before the ordering
+# became a switch, so always AS_CMTIME + ordering; its writer logged no
+# ordering field and the mail says "ordering not recorded"), eager and
+# deferred on ext4, three runs each, a fresh boot a
 # run, real knfsd and kernel NFS clients (v3 and v4.2, kept-open and
 # close-to-open readers), the logs as the guests wrote them (the reports,
 # consoles and the client's RPC trace left out: none of them is read
