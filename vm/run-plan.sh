@@ -45,9 +45,12 @@ plan_experiments() {
 				esac
 			done
 		done
-	elif [ ${#policies[@]} -eq 0 ] && [ ${#fss[@]} -eq 0 ]; then
-		exps=(eager:tmpfs deferred:tmpfs lang:tmpfs none:tmpfs native:ext4)
 	else
+		# neither --policy nor --fs: every policy the writer has (the
+		# emulated ones on tmpfs, native on ext4); --fs alone: eager
+		if [ ${#policies[@]} -eq 0 ] && [ ${#fss[@]} -eq 0 ]; then
+			mapfile -t policies < <(sw_names "$build_dir" policies)
+		fi
 		[ ${#policies[@]} -gt 0 ] || policies=(eager)
 		exps=()
 		for p in "${policies[@]}"; do
@@ -62,7 +65,7 @@ plan_experiments() {
 		f=${e#*:}; f=${f%%:*}
 		# P:ext4:kernel is the patched kernel's own policy P, not an emulation
 		[ "$f" != tmpfs ] && [ "${e%%:*}" != native ] && [ "${e##*:}" != kernel ] &&
-			vm_usage_die "--policy ${e%%:*} --fs $f: the emulated policies (eager, deferred, lang, none) run on tmpfs; on $f use --policy native (the kernel's own behaviour, e.g. a --kernel patched with --sysctl)"
+			vm_usage_die "--policy ${e%%:*} --fs $f: the emulated policies ($(sw_names "$build_dir" policies | grep -vx native | sed -z 's/\n$//; s/\n/, /g')) run on tmpfs; on $f use --policy native (the kernel's own behaviour, e.g. a --kernel patched with --sysctl)"
 	done
 	# each (policy, fs) once per workload: entries P:FS[:kernel]@W
 	# and each of those --repeats times, interleaved: entries P:FS[:kernel]@W#R
