@@ -78,4 +78,21 @@ faults() {
 }
 sw_case faults faults
 
+# every option of each path's table is in its --help (the header the
+# table's sw_usage prints); --shell is `stalewin vm shell`'s, said there
+documented() {
+	local top s keys k help
+	top=$(cd "$(dirname "$0")/../.." && pwd)
+	for s in scripts/stalewin-run vm/run.sh; do
+		keys=$(sed -n '/^declare -A SW_OPTS=(/,/)$/p' "$top/$s" | grep -o '\[--[a-z0-9-]*\]' | tr -d '[]')
+		[ -n "$keys" ] || { fail "$s: expected its option table (declare -A SW_OPTS=...), saw none"; continue; }
+		help=$("$top/$s" --help)
+		for k in $keys; do
+			[ "$s:$k" != vm/run.sh:--shell ] || continue
+			grep -qE -- "$k([^a-z-]|$)" <<<"$help" || fail "$s: expected $k in its --help, saw it only in the table"
+		done
+	done
+}
+sw_case documented documented
+
 sw_done
