@@ -12,7 +12,7 @@ sw_name_check() {
 	# no writer here (a client host that drives a remote one with
 	# --writer-url): the writer that runs checks the names itself
 	[ -x "$build/server/stalewin-writer" ] || return 0
-	names=$("$build/server/stalewin-writer" --list "$kind" 2>/dev/null) || {
+	names=$(sw_names "$build" "$kind" 2>/dev/null) || {
 		echo "expected $build/server/stalewin-writer --list $kind to name the $kind $opt takes, saw it fail"
 		return 2
 	}
@@ -22,3 +22,7 @@ sw_name_check() {
 		return 2
 	done
 }
+
+# sw_names BUILD_DIR KIND: the writer's names of KIND, one a line, in the
+# order of its list (vm run's default matrix is every policy of it)
+sw_names() { "$1/server/stalewin-writer" --list "$2"; }

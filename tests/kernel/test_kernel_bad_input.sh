@@ -71,7 +71,7 @@ bad_series() {
 	fi
 	other=6.1; [ "$b" = 6.1 ] && other=7.2
 	mkdir -p "$tmp/copy/vm/kernel/patches/$b"
-	cp "$repo/vm/kernel/stalewin-vm-kernel" "$repo/vm/kernel/packages.txt" \
+	cp "$repo/vm/kernel/stalewin-vm-kernel" "$repo/vm/kernel/source.sh" "$repo/vm/kernel/packages.txt" \
 		"$repo/vm/kernel/config.fragment" "$tmp/copy/vm/kernel/"
 	ln -s "$repo/vm/apt-private" "$tmp/copy/vm/apt-private"
 	cp "$repo/vm/kernel/patches/$other"/*.patch "$tmp/copy/vm/kernel/patches/$b/"

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# scripts/lib/experiment.sh, what `stalewin run` and `stalewin vm run`
+# share: the option table's parser, the fault specs, the readers' table.
+# Pure bash, no build needed.
+. "$(dirname "$0")/../lib/test-lib.sh"
+set -euo pipefail
+. "$(cd "$(dirname "$0")/../.." && pwd)/scripts/lib/experiment.sh"
+
+# parse ARGS...: the table below over ARGS, in a subshell; prints the
+# variables, or what the hooks said
+parse() {
+	(
+		list=() val=def flag=0 empty=x
+		declare -A SW_OPTS=([--list]=+list [--val]=val [--alias]=val
+			[--flag]==flag:1 [--empty]=empty)
+		SW_OPTS_NONEMPTY=${NONEMPTY:-0} SW_OPTS_EMPTY_OK=--empty
+		sw_opt_missing() { echo "missing $1"; exit 2; }
+		sw_opt_other() { echo "other $1"; sw_opt_used=1; }
+		sw_opts_parse "$@"
+		echo "list=${list[*]:-} (${#list[@]}) val=$val flag=$flag empty=$empty"
+	)
+}
+expect() { # WHAT EXPECTED SAW
+	[ "$2" = "$3" ] || fail "$1: expected '$2', saw '$3'"
+}
+
+values() {
+	expect "values" "list=a b c (2) val=v2 flag=1 empty=" \
+		"$(parse --list a --val v1 --flag --list "b c" --alias v2 --empty '')"
+	# a value that looks like an option is a value (as before)
+	expect "option-like value" "list= (0) val=-h flag=0 empty=x" "$(parse --val -h)"
+	expect "defaults" "list= (0) val=def flag=0 empty=x" "$(parse)"
+}
+sw_case values values
+
+hooks() {
+	local out
+	out=$(parse --zz --val 1) || true
+	expect "unknown option" "other --zz
+list= (0) val=1 flag=0 empty=x" "$out"
+	out=$(parse --val) && fail "a missing value: expected exit 2, saw 0"
+	expect "missing value" "missing --val" "$out"
+	out=$(NONEMPTY=1 parse --val '') && fail "an empty value: expected exit 2, saw 0"
+	expect "empty value (NONEMPTY)" "missing --val" "$out"
+	expect "empty value allowed" "list= (0) val=def flag=0 empty=" "$(NONEMPTY=1 parse --empty '')"
+	expect "empty value (default)" "list= (0) val= flag=0 empty=x" "$(parse --val '')"
+}
+sw_case hooks hooks
+
+help_text() {
+	local f out
+	f=$(mktemp)
+	printf '#!/bin/sh\n# line one\n#   indented\nnot a comment\n#\nset -euo pipefail\n# after\n' >"$f"
+	out=$(SW_USAGE_FILE=$f sw_usage)
+	rm -f "$f"
+	expect "help" "line one
+  indented
+" "$out"$'\n'
+}
+sw_case help help_text
+
+faults() {
+	local d='a-b|c' o='k'
+	sw_fault_ok a-b@1 "$d" "$o" || fail "a-b@1: expected accepted"
+	sw_fault_ok c@1.5:2.5 "$d" "$o" || fail "c@1.5:2.5: expected accepted"
+	sw_fault_ok k@3 "$d" "$o" || fail "k@3: expected accepted"
+	! sw_fault_ok k@3:1 "$d" "$o" || fail "k@3:1: expected refused (no DOWN for k)"
+	! sw_fault_ok a@1 "$d" "$o" || fail "a@1: expected refused (unknown kind)"
+	! sw_fault_ok c@1:2:3 "$d" "$o" || fail "c@1:2:3: expected refused"
+	! sw_fault_ok c@ "$d" "$o" || fail "c@: expected refused"
+	expect "expect" "a-b|c@SEC[:DOWN_SEC] or k@SEC" "$(sw_fault_expect "$d" "$o")"
+	sw_fault_split c@1.5:2.5
+	expect "split" "c 1.5 2.5" "$fault_kind $fault_at $fault_down"
+	sw_fault_split k@3
+	expect "split, default down" "k 3 1" "$fault_kind $fault_at $fault_down"
+	expect "readers table" "readers=/x/r.txt:index,mode,mount_opts_requested,mount_point" \
+		"$(sw_readers_table /x/r.txt)"
+}
+sw_case faults faults
+
+# every option of each path's table is in its --help (the header the
+# table's sw_usage prints); --shell is `stalewin vm shell`'s, said there
+documented() {
+	local top s keys k help
+	top=$(cd "$(dirname "$0")/../.." && pwd)
+	for s in scripts/stalewin-run vm/run.sh; do
+		keys=$(sed -n '/^declare -A SW_OPTS=(/,/)$/p' "$top/$s" | grep -o '\[--[a-z0-9-]*\]' | tr -d '[]')
+		[ -n "$keys" ] || { fail "$s: expected its option table (declare -A SW_OPTS=...), saw none"; continue; }
+		help=$("$top/$s" --help)
+		for k in $keys; do
+			[ "$s:$k" != vm/run.sh:--shell ] || continue
+			grep -qE -- "$k([^a-z-]|$)" <<<"$help" || fail "$s: expected $k in its --help, saw it only in the table"
+		done
+	done
+}
+sw_case documented documented
+
+sw_done

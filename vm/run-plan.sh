@@ -1,0 +1,143 @@
+# vm/run-plan.sh - `stalewin vm run`'s plan (sourced by vm/run.sh, never
+# run): the kernels named, the experiments that run (plan_experiments)
+# and the plan the guests read, /sw/plan.sh (plan_write).  Reads and sets
+# vm/run.sh's globals.
+
+resolve_kernel() { # SPEC -> path or "stock"
+	case "$1" in
+	stock) echo stock ;;
+	6.1|6.12|7.2) echo "$1" ;; # Debian's packages (vm/build.sh --kernel NAME)
+	patched|patched:*) # the series on base B (patched = patched:6.1)
+		local k=${SW_VM_KERNEL_TOOL:-$SW_VM_DIR/kernel/stalewin-vm-kernel} p b=${1#patched}
+		b=${b#:}; b=${b:-6.1}
+		[[ "$b" =~ ^[0-9]+\.[0-9]+$ ]] || vm_usage_die "--kernel $1: expected patched or patched:BASE such as patched:7.2"
+		[ -x "$k" ] || vm_die "--kernel $1: vm/kernel/stalewin-vm-kernel is missing (the patched-kernel part has not landed)"
+		p=$("$k" --print-path --base "$b") || vm_die "--kernel $1: no patched $b kernel is built (./stalewin vm kernel build --base $b, ~25 min)"
+		[ -f "$p" ] || vm_die "--kernel $1: $k --print-path --base $b gave '$p', which is not a file"
+		echo "$p" ;;
+	*) [ -f "$1" ] || vm_usage_die "--kernel: expected a kernel name ($vm_kernel_names, patched, patched:7.2) or an ELF vmlinux; '$1' is neither"
+		realpath "$1" ;;
+	esac
+}
+
+# plan_experiments: exps (P:FS[:kernel]@W#R), nexp, disk_fss, need_ext4
+plan_experiments() {
+	# With --kernel patched, eager/deferred/lang are the KERNEL's policies:
+	# the server sets $SW_VM_PATCHED_SYSCTL (default vm.mmap_cmtime_policy,
+	# the patched kernel's switch) to P before the run and the writer runs in
+	# native mode on ext4 (entries P:ext4:kernel).
+	patched_sysctl=${SW_VM_PATCHED_SYSCTL:-vm.mmap_cmtime_policy}
+	if [[ "$kernel_spec" == patched || "$kernel_spec" == patched:* ]]; then
+		[ ${#policies[@]} -gt 0 ] || policies=(eager deferred lang)
+		# every policy on every --fs (default ext4); deferred and lang only
+		# on ext4, the one filesystem the series opts in: on xfs or btrfs the
+		# patched kernel is eager whatever the sysctl (a control cell)
+		[ ${#fss[@]} -gt 0 ] || fss=(ext4)
+		exps=()
+		for p in "${policies[@]}"; do
+			for f in "${fss[@]}"; do
+				case "$p:$f" in
+				eager:ext4|deferred:ext4|lang:ext4|lang-mem:ext4|eager:xfs|eager:btrfs) exps+=("$p:$f:kernel") ;;
+				native:ext4|native:xfs|native:btrfs) exps+=("native:$f") ;;
+				deferred:*|lang:*|lang-mem:*) vm_usage_die "--kernel patched --policy $p --fs $f: expected ext4 (the series opts ext4 in; on $f only eager and native run), saw $f" ;;
+				eager:*|native:*) vm_usage_die "--kernel patched --fs $f: expected ext4, xfs or btrfs, saw $f" ;;
+				*) vm_usage_die "--kernel patched --policy $p: expected eager, deferred, lang, lang-mem (the kernel's $patched_sysctl) or native" ;;
+				esac
+			done
+		done
+	else
+		# neither --policy nor --fs: every policy the writer has (the
+		# emulated ones on tmpfs, native on ext4); --fs alone: eager
+		if [ ${#policies[@]} -eq 0 ] && [ ${#fss[@]} -eq 0 ]; then
+			mapfile -t policies < <(sw_names "$build_dir" policies)
+		fi
+		[ ${#policies[@]} -gt 0 ] || policies=(eager)
+		exps=()
+		for p in "${policies[@]}"; do
+			[ "$p" != lang-mem ] || vm_usage_die "--policy lang-mem: a policy of the patched kernel only (vm/kernel 0009), not emulated: use --kernel patched or patched:7.2"
+			if [ ${#fss[@]} -gt 0 ]; then
+				for f in "${fss[@]}"; do exps+=("$p:$f"); done
+			elif [ "$p" = native ]; then exps+=("$p:ext4")
+			else exps+=("$p:tmpfs"); fi
+		done
+	fi
+	[ "$shell" = 1 ] && exps=()
+	for e in "${exps[@]}"; do
+		f=${e#*:}; f=${f%%:*}
+		# P:ext4:kernel is the patched kernel's own policy P, not an emulation
+		[ "$f" != tmpfs ] && [ "${e%%:*}" != native ] && [ "${e##*:}" != kernel ] &&
+			vm_usage_die "--policy ${e%%:*} --fs $f: the emulated policies ($(sw_names "$build_dir" policies | grep -vx native | sed -z 's/\n$//; s/\n/, /g')) run on tmpfs; on $f use --policy native (the kernel's own behaviour, e.g. a --kernel patched with --sysctl)"
+	done
+	# each (policy, fs) once per workload: entries P:FS[:kernel]@W
+	# and each of those --repeats times, interleaved: entries P:FS[:kernel]@W#R
+	wexps=()
+	for ((r = 1; r <= repeats; r++)); do
+		for e in "${exps[@]}"; do for w in "${workloads[@]}"; do wexps+=("$e@$w#$r"); done; done
+	done
+	exps=("${wexps[@]}")
+	nexp=${#exps[@]}
+	[ "$kill_planned" = 0 ] || [ "$nexp" -le 1 ] ||
+		vm_usage_die "--fault server-guest-kill ends the server guest: expected one experiment (one --policy, --fs, --workload), saw $nexp"
+	# the server's disks, in virtio order (vda, vdb, ...): SW_DISKS in the plan
+	disk_fss=()
+	for f in ext4 xfs btrfs; do
+		for e in "${exps[@]}"; do g=${e#*:}; g=${g%%@*}; [ "${g%%:*}" = "$f" ] && { disk_fss+=("$f"); break; }; done
+	done
+	[ "$shell" = 1 ] && disk_fss=(ext4)
+	need_ext4=0; case " ${disk_fss[*]} " in *" ext4 "*) need_ext4=1 ;; esac
+}
+
+# plan_write: the model profile and /sw/plan.sh in the share, the guest
+# scripts beside it
+plan_write() {
+	# the emulated runs' model profile, in the share; every report names it
+	if [ -n "$mprof" ]; then
+		mkdir -p "$share/vm" && cp "$mprof" "$share/vm/" || vm_die "cannot copy $mprof into $share/vm"
+		writer_args="--model-profile /sw/vm/${mprof##*/}${writer_args:+ $writer_args}"
+	fi
+	{
+		echo "SW_NEXP=$nexp"
+		echo "SW_DURATION=$duration"
+		echo "SW_TAIL=2"
+		echo "SW_FILE_LEAD_S=$lead" # --lead (server.sh: --lead-ms; client.sh: readers run that much longer)
+		echo "SW_SIZE=$size"
+		printf 'SW_WRITER_ARGS=%q\n' "$writer_args"
+		printf 'SW_SYSCTLS=%q\n' "${sysctls[*]:-}"
+		printf 'SW_MOUNTS=%q\n' "$(IFS='|'; echo "${mounts[*]}")"
+		printf 'SW_READER_MODES=%q\n' "${modes[*]}"
+		echo "SW_READER_EVERY_MS=$reader_every"
+		echo "SW_READER_PAGE=$reader_page"
+		echo "SW_PROBE_VERS=$probe_vers"
+		echo "SW_PROBE_RATE=$probe_rate"
+		echo "SW_SCENARIO=$scenario" # vm/scenario.sh
+		echo "SW_PROBE_ARGS="
+		echo "SW_SERVER_IP=10.77.0.1"
+		echo "SW_CLOCK_PORT=$((20000 + RANDOM % 40000))"
+		echo "SW_CONTROL=$control"
+		echo "SW_CTL_PORT=$((20000 + RANDOM % 40000))"
+		echo "SW_FAULT=${SW_VM_FAULT:-}"  # tests only: knfsd, mkfs-xfs
+		printf 'SW_FAULTS=%q\n' "${faults[*]:-}" # --fault (vm/guest/faults.sh)
+		echo "SW_GRACE=$grace"
+		echo "SW_QUIET_S=${SW_VM_QUIET_S:-}" # vm matrix: quiet runs of S s (vm/guest/server.sh)
+		printf 'SW_DISKS=%q\n' "${disk_fss[*]:-}"
+		printf 'SW_EXT4_OPTS=%q\n' "${SW_VM_EXT4_OPTS:-}" # ext4 export mount options (vm/guest/server.sh)
+		printf 'SW_TRACE_EVENTS=%q\n' "${SW_VM_TRACE_EVENTS:-}" # more server tracepoints (vm/guest/trace.sh)
+		k=1
+		for e in "${exps[@]}"; do
+			rep=${e##*#} e=${e%#*}
+			workload=${e##*@} e=${e%@*}
+			p=${e%%:*} f=${e#*:} kp="" wp=$p
+			case "$f" in *:kernel) f=${f%%:*} kp="$patched_sysctl=$p" wp=native ;; esac
+			if [ "$nexp" -eq 1 ]; then n=.; elif [ -n "$kp" ]; then n=$k-$p-$f-kernel; else n=$k-$p-$f; fi
+			[ "$nexp" -eq 1 ] || [ ${#workloads[@]} -eq 1 ] || n=$n-$workload
+			[ "$repeats" -eq 1 ] || n=$n-r$rep
+			echo "$n $p $f $workload $rep" >>"$work/experiments.txt"
+			echo "SW_EXP_${k}_NAME=$n SW_EXP_${k}_POLICY=$wp SW_EXP_${k}_KPOLICY=$kp SW_EXP_${k}_FS=$f SW_EXP_${k}_WORKLOAD=$workload SW_EXP_${k}_RUNID=$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')"
+			k=$((k + 1))
+		done
+	} >"$share/plan.sh"
+	cp "$SW_VM_DIR/guest/server.sh" "$share/server.sh"
+	cp "$SW_VM_DIR/guest/client.sh" "$share/client.sh"
+	mkdir -p "$share/vm"
+	echo "$kver_line" >"$share/vm/kernel-release.txt"
+}
