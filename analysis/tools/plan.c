@@ -9,7 +9,8 @@
 
 static const char *const ok_kernel[] = { "stock:6.1", "stock:6.12", "stock:7.2", "patched:6.1",
 					 "patched:7.2", NULL };
-static const char *const ok_policy[] = { "eager", "deferred", "lang", NULL };
+static const char *const ok_policy[] = { "eager", "deferred", "lang", "lang-mem", NULL };
+static const char *const ok_ordering[] = { "off", "on", NULL };
 static const char *const ok_fs[] = { "ext4", "ext4-lazytime", "xfs", "btrfs", "tmpfs", NULL };
 static const char *const ok_vers[] = { "3", "4.2", NULL };
 static const char *const ok_reader[] = { "kept-open", "cto", NULL };
@@ -116,6 +117,8 @@ static int handler(void *user, const char *section, const char *key, const char 
 		return axis(c, &g->reader, key, val, ok_reader);
 	if (!strcmp(key, "workload"))
 		return axis(c, &g->workload, key, val, ok_workload);
+	if (!strcmp(key, "ordering"))
+		return axis(c, &g->ordering, key, val, ok_ordering);
 	if (!strcmp(key, "repeats"))
 		return number(c, &g->repeats, key, val, 1, 1000);
 	if (!strcmp(key, "duration_s"))
@@ -143,8 +146,8 @@ static int handler(void *user, const char *section, const char *key, const char 
 		g->expire_ms = (int)(e * 1000 + 0.5);
 		return 1;
 	}
-	return fail(c, "unknown key '%s' (expected kernel policy fs vers mount reader workload "
-		    "writeback repeats lead_s duration_s reader_every_ms)%s", key, "");
+	return fail(c, "unknown key '%s' (expected kernel policy ordering fs vers mount reader "
+		    "workload writeback repeats lead_s duration_s reader_every_ms)%s", key, "");
 }
 
 /* Lines read so far (the handler's line: inih reads a line, then calls
@@ -207,6 +210,8 @@ int sw_plan_load(const char *path, struct sw_plan *p, char *err, int errlen)
 	d->reader.n = 2;
 	snprintf(d->workload.v[0], SW_PLAN_VAL, "rewrite");
 	d->workload.n = 1;
+	snprintf(d->ordering.v[0], SW_PLAN_VAL, "off");
+	d->ordering.n = 1;
 	struct ctx c = { .p = p, .err = err, .errlen = errlen };
 	c.f = fopen(path, "r");
 	if (!c.f) {
@@ -280,7 +285,8 @@ static int group_lead(const struct sw_plan_group *g)
  * (vm run makes that cross product in one boot); 0, or -1 when a does
  * not hold them. */
 static int run_args(const struct sw_plan_group *g, const char *k, const struct sw_plan_axis *pol,
-		    const struct sw_plan_axis *fs, const struct sw_plan_axis *wl, char *a, size_t n)
+		    const struct sw_plan_axis *fs, const struct sw_plan_axis *wl, int ordering, char *a,
+		    size_t n)
 {
 	size_t u = 0;
 	char num[64], num2[64];
@@ -308,6 +314,8 @@ static int run_args(const struct sw_plan_group *g, const char *k, const struct s
 		bad |= add(a, n, &u, " --sysctl vm.dirty_writeback_centisecs=%s --sysctl vm.dirty_expire_centisecs=%s",
 		    num, num2);
 	}
+	if (ordering) /* 0008's switch; off is the kernel's default */
+		bad |= add(a, n, &u, " --sysctl vm.mmap_cmtime_ordering=1%s%s", "", "");
 	int v3 = 0, v4 = 0;
 	for (int i = 0; i < g->vers.n; i++)
 		for (int m = 0; m < g->mount.n; m++) {
@@ -337,7 +345,30 @@ static void cell_args(const struct sw_plan_group *g, struct sw_plan_cell *c)
 	one(&pol, c->policy);
 	one(&fs, c->fs);
 	one(&wl, c->workload);
-	run_args(g, c->kernel, &pol, &fs, &wl, c->args, sizeof(c->args));
+	run_args(g, c->kernel, &pol, &fs, &wl, c->ordering, c->args, sizeof(c->args));
+}
+
+/* Whether policy po of g runs with ordering value o (0 off, 1 on): eager
+ * once, with it off (nothing is deferred, so nothing to order); every
+ * other policy once per value the plan's ordering axis has. */
+static int policy_ordering(const struct sw_plan_group *g, const char *policy, int o)
+{
+	if (!strcmp(policy, "eager"))
+		return !o;
+	for (int i = 0; i < g->ordering.n; i++)
+		if (!strcmp(g->ordering.v[i], o ? "on" : "off"))
+			return 1;
+	return 0;
+}
+
+/* "group/kernel-policy[+ordering]-fs-workload", ':' as '_' */
+static void cell_id(char *id, size_t n, const struct sw_plan_group *g, const char *k, const char *pol,
+		    int ordering, const char *fs, const char *wl)
+{
+	snprintf(id, n, "%s/%s-%s%s-%s-%s", g->name, k, pol, ordering ? "+ordering" : "", fs, wl);
+	for (char *s = id; *s; s++)
+		if (*s == ':')
+			*s = '_';
 }
 
 int sw_plan_cells(const struct sw_plan *p, int (*fn)(const struct sw_plan_cell *c, void *ctx),
@@ -348,32 +379,32 @@ int sw_plan_cells(const struct sw_plan *p, int (*fn)(const struct sw_plan_cell *
 		const struct sw_plan_group *g = &p->g[gi];
 		for (int k = 0; k < g->kernel.n; k++)
 			for (int po = 0; po < g->policy.n; po++)
-				for (int f = 0; f < g->fs.n; f++)
-					for (int w = 0; w < g->workload.n; w++) {
-						memset(&c, 0, sizeof(c));
-						c.g = g;
-						snprintf(c.kernel, sizeof(c.kernel), "%s", g->kernel.v[k]);
-						snprintf(c.policy, sizeof(c.policy), "%s", g->policy.v[po]);
-						snprintf(c.fs, sizeof(c.fs), "%s", g->fs.v[f]);
-						snprintf(c.workload, sizeof(c.workload), "%s", g->workload.v[w]);
-						snprintf(c.id, sizeof(c.id), "%s/%s-%s-%s-%s", g->name, c.kernel,
-							 c.policy, c.fs, c.workload);
-						for (char *s = c.id; *s; s++)
-							if (*s == ':')
-								*s = '_';
-						c.lead_s = group_lead(g);
-						/* boot and clock ~40 s, the lead, the run, the report ~20 s */
-						c.est_s = 40 + c.lead_s + g->duration_s + 20;
-						const char *why = not_runnable(c.kernel, c.policy, c.fs);
-						c.runnable = !why;
-						if (why)
-							snprintf(c.why, sizeof(c.why), "%s", why);
-						else
-							cell_args(g, &c);
-						int rc = fn(&c, ctx);
-						if (rc)
-							return rc;
-					}
+				for (int o = 0; o < 2; o++)
+					for (int f = 0; f < g->fs.n; f++)
+						for (int w = 0; w < g->workload.n; w++) {
+							if (!policy_ordering(g, g->policy.v[po], o))
+								continue;
+							memset(&c, 0, sizeof(c));
+							c.g = g;
+							c.ordering = o;
+							snprintf(c.kernel, sizeof(c.kernel), "%s", g->kernel.v[k]);
+							snprintf(c.policy, sizeof(c.policy), "%s", g->policy.v[po]);
+							snprintf(c.fs, sizeof(c.fs), "%s", g->fs.v[f]);
+							snprintf(c.workload, sizeof(c.workload), "%s", g->workload.v[w]);
+							cell_id(c.id, sizeof(c.id), g, c.kernel, c.policy, o, c.fs, c.workload);
+							c.lead_s = group_lead(g);
+							/* boot and clock ~40 s, the lead, the run, the report ~20 s */
+							c.est_s = 40 + c.lead_s + g->duration_s + 20;
+							const char *why = not_runnable(c.kernel, c.policy, c.fs);
+							c.runnable = !why;
+							if (why)
+								snprintf(c.why, sizeof(c.why), "%s", why);
+							else
+								cell_args(g, &c);
+							int rc = fn(&c, ctx);
+							if (rc)
+								return rc;
+						}
 	}
 	return 0;
 }
@@ -386,81 +417,81 @@ static int axis_has(const struct sw_plan_axis *a, const char *v)
 	return 0;
 }
 
-/* The runnable policies of g on kernel k and filesystem f, in plan order. */
-static void runnable_policies(const struct sw_plan_group *g, const char *k, const char *f,
+/* The runnable policies of g on kernel k and filesystem f with ordering
+ * value o, in plan order. */
+static void runnable_policies(const struct sw_plan_group *g, const char *k, const char *f, int o,
 			      struct sw_plan_axis *pol)
 {
 	pol->n = 0;
 	for (int po = 0; po < g->policy.n; po++)
-		if (!not_runnable(k, g->policy.v[po], f))
+		if (!not_runnable(k, g->policy.v[po], f) && policy_ordering(g, g->policy.v[po], o))
 			snprintf(pol->v[pol->n++], SW_PLAN_VAL, "%s", g->policy.v[po]);
 }
 
 static int emit_batch(const struct sw_plan_group *g, const char *k, const struct sw_plan_axis *pol,
-		      const struct sw_plan_axis *fs, int (*fn)(const struct sw_plan_batch *b, void *ctx),
-		      void *ctx)
+		      const struct sw_plan_axis *fs, int o,
+		      int (*fn)(const struct sw_plan_batch *b, void *ctx), void *ctx)
 {
 	struct sw_plan_batch b;
 	memset(&b, 0, sizeof(b));
 	b.g = g;
+	b.ordering = o;
 	b.est_s = 20 + group_lead(g) + g->duration_s;
-	if (run_args(g, k, pol, fs, &g->workload, b.args, sizeof(b.args)))
+	if (run_args(g, k, pol, fs, &g->workload, o, b.args, sizeof(b.args)))
 		return -1;
 	/* vm run's order: policy, then fs, then workload */
 	for (int po = 0; po < pol->n; po++)
 		for (int f = 0; f < fs->n; f++)
-			for (int w = 0; w < g->workload.n; w++) {
-				char *id = b.ids[b.n++];
-				snprintf(id, sizeof(b.ids[0]), "%s/%s-%s-%s-%s", g->name, k, pol->v[po], fs->v[f],
-					 g->workload.v[w]);
-				for (char *s = id; *s; s++)
-					if (*s == ':')
-						*s = '_';
-			}
+			for (int w = 0; w < g->workload.n; w++)
+				cell_id(b.ids[b.n++], sizeof(b.ids[0]), g, k, pol->v[po], o, fs->v[f],
+					g->workload.v[w]);
 	return fn(&b, ctx);
+}
+
+/* The boots of kernel kn's cells of g with ordering value o: one when
+ * the runnable cells are a cross product policy x fs (x workload), else
+ * one per filesystem. */
+static int kernel_batches(const struct sw_plan_group *g, const char *kn, int o,
+			  int (*fn)(const struct sw_plan_batch *b, void *ctx), void *ctx)
+{
+	struct sw_plan_axis pol, fs = { 0 }, first = { 0 };
+	int cross = 1, rc;
+	for (int f = 0; f < g->fs.n; f++) {
+		runnable_policies(g, kn, g->fs.v[f], o, &pol);
+		if (!pol.n)
+			continue;
+		if (!fs.n)
+			first = pol;
+		else if (pol.n != first.n)
+			cross = 0;
+		else
+			for (int i = 0; i < pol.n; i++)
+				cross &= axis_has(&first, pol.v[i]);
+		snprintf(fs.v[fs.n++], SW_PLAN_VAL, "%s", g->fs.v[f]);
+	}
+	if (!fs.n)
+		return 0;
+	if (cross && fs.n * first.n * g->workload.n <= SW_PLAN_BATCH)
+		return emit_batch(g, kn, &first, &fs, o, fn, ctx);
+	for (int f = 0; f < fs.n; f++) {
+		struct sw_plan_axis one_fs;
+		one(&one_fs, fs.v[f]);
+		runnable_policies(g, kn, fs.v[f], o, &pol);
+		if ((rc = emit_batch(g, kn, &pol, &one_fs, o, fn, ctx)))
+			return rc;
+	}
+	return 0;
 }
 
 int sw_plan_batches(const struct sw_plan *p, int (*fn)(const struct sw_plan_batch *b, void *ctx),
 		    void *ctx)
 {
-	for (int gi = 0; gi < p->ngroups; gi++) {
-		const struct sw_plan_group *g = &p->g[gi];
-		for (int k = 0; k < g->kernel.n; k++) {
-			const char *kn = g->kernel.v[k];
-			/* one boot when the runnable cells are a cross product
-			 * policy x fs (x workload), else one per filesystem */
-			struct sw_plan_axis pol, fs = { 0 }, first = { 0 };
-			int cross = 1;
-			for (int f = 0; f < g->fs.n; f++) {
-				runnable_policies(g, kn, g->fs.v[f], &pol);
-				if (!pol.n)
-					continue;
-				if (!fs.n)
-					first = pol;
-				else if (pol.n != first.n)
-					cross = 0;
-				else
-					for (int i = 0; i < pol.n; i++)
-						cross &= axis_has(&first, pol.v[i]);
-				snprintf(fs.v[fs.n++], SW_PLAN_VAL, "%s", g->fs.v[f]);
-			}
-			if (!fs.n)
-				continue;
-			if (cross && fs.n * first.n * g->workload.n <= SW_PLAN_BATCH) {
-				int rc = emit_batch(g, kn, &first, &fs, fn, ctx);
-				if (rc)
-					return rc;
-				continue;
-			}
-			for (int f = 0; f < fs.n; f++) {
-				struct sw_plan_axis one_fs;
-				one(&one_fs, fs.v[f]);
-				runnable_policies(g, kn, fs.v[f], &pol);
-				int rc = emit_batch(g, kn, &pol, &one_fs, fn, ctx);
+	for (int gi = 0; gi < p->ngroups; gi++)
+		for (int k = 0; k < p->g[gi].kernel.n; k++)
+			for (int o = 0; o < 2; o++) { /* the ordering sysctl is the boot's */
+				int rc = kernel_batches(&p->g[gi], p->g[gi].kernel.v[k], o, fn, ctx);
 				if (rc)
 					return rc;
 			}
-		}
-	}
 	return 0;
 }

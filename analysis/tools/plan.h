@@ -10,8 +10,11 @@
  *
  * Keys (units in the name where they have one):
  *   kernel     stock:6.1 stock:6.12 stock:7.2 patched:6.1 patched:7.2
- *   policy     eager deferred lang (the patched kernel's own; on a stock
- *              kernel eager is its native behaviour)
+ *   policy     eager deferred lang lang-mem (the patched kernel's own; on
+ *              a stock kernel eager is its native behaviour)
+ *   ordering   off on: vm.mmap_cmtime_ordering of the patched kernel
+ *              (0008: the deferred update journalled before the data);
+ *              each non-eager policy once per value, eager once (off)
  *   fs         ext4 ext4-lazytime xfs btrfs tmpfs
  *   vers       3 4.2
  *   mount      default actimeo=N noac (profiles of every version's mount)
@@ -40,7 +43,7 @@ struct sw_plan_axis {
 struct sw_plan_group {
 	char name[64];
 	int line;                   /* its [section] line */
-	struct sw_plan_axis kernel, policy, fs, vers, mount, reader, workload;
+	struct sw_plan_axis kernel, policy, fs, vers, mount, reader, workload, ordering;
 	int wb_ms, expire_ms;       /* 0: the kernel's defaults */
 	int repeats, lead_s;        /* lead_s -1: settled */
 	int duration_s, reader_every_ms;
@@ -63,6 +66,7 @@ struct sw_plan_cell {
 	char id[320];               /* "group/kernel-policy-fs-workload" */
 	const struct sw_plan_group *g;
 	char kernel[SW_PLAN_VAL], policy[SW_PLAN_VAL], fs[SW_PLAN_VAL], workload[SW_PLAN_VAL];
+	int ordering;               /* 1: vm.mmap_cmtime_ordering=1 (id "+ordering") */
 	int runnable;
 	char why[200];              /* not runnable: the reason */
 	char args[1536];            /* vm run arguments, space separated */
@@ -83,6 +87,7 @@ struct sw_plan_batch {
 	const struct sw_plan_group *g;
 	int n;
 	char ids[SW_PLAN_BATCH][320];
+	int ordering;               /* the boot's vm.mmap_cmtime_ordering */
 	char args[1536];            /* vm run arguments, without --repeats */
 	int est_s;                  /* one experiment's estimated wall time */
 };

@@ -31,6 +31,8 @@ static int print_cell(const struct sw_plan_cell *c, void *ctx)
 				      "workload", c->workload, "runnable", c->runnable, "why", c->why,
 				      "args", c->args, "repeats", c->g->repeats, "lead_s", c->lead_s,
 				      "est_s", c->est_s));
+		json_object_set_new(json_array_get(arr, json_array_size(arr) - 1), "ordering",
+				    json_boolean(c->ordering));
 		return 0;
 	}
 	if (c->runnable)
@@ -152,6 +154,7 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 			      "policy", c->policy, "fs", c->fs, "workload", c->workload, "runnable",
 			      c->runnable, "planned", g->repeats, "lead_s", c->lead_s, "duration_s",
 			      g->duration_s);
+	json_object_set_new(o, "ordering", json_boolean(c->ordering));
 	json_object_set_new(o, "writeback", json_pack("{s:i,s:i,s:b,s:f}", "writeback_ms", wb, "expire_ms", ex,
 						      "scaled", g->wb_ms != 0, "scale", 30000.0 / ex));
 	json_array_append_new(s->cells, o);

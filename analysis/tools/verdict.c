@@ -126,7 +126,10 @@ static void compare(FILE *f, json_t *out, json_t *c, json_t *e)
 			      json_string_value(json_object_get(c, "workload")), "policy",
 			      json_string_value(json_object_get(c, "policy")), "against", "eager", "writeback",
 			      json_object_get(c, "writeback"));
-	fprintf(f, "  %s - eager%s\n", json_string_value(json_object_get(c, "policy")),
+	/* +ordering: the patched kernel's 0008 journalled the update first */
+	int ord = json_is_true(json_object_get(c, "ordering"));
+	json_object_set_new(o, "ordering", json_boolean(ord));
+	fprintf(f, "  %s%s - eager%s\n", json_string_value(json_object_get(c, "policy")), ord ? "+ordering" : "",
 		json_is_true(json_object_get(json_object_get(c, "writeback"), "scaled")) ? " (scaled)" : "");
 	/* every kernel reader's view of the runs (study.json "view:..."):
 	 * then the first reader of each mode (default, cto) is one of them
@@ -236,6 +239,15 @@ static void tl_fig(char *b, size_t n, json_t *d)
 		snprintf(b, n, "%s (95%% CI %s..%s)", a, l, h);
 }
 
+/* "deferred", or "deferred+ordering" (static storage) */
+static const char *policy_label(json_t *o)
+{
+	static char b[64];
+	snprintf(b, sizeof(b), "%s%s", json_string_value(json_object_get(o, "policy")) ?: "?",
+		 json_is_true(json_object_get(o, "ordering")) ? "+ordering" : "");
+	return b;
+}
+
 int sw_verdict_tldr(FILE *f, json_t *comparisons, int max_lines)
 {
 	size_t i;
@@ -283,7 +295,7 @@ int sw_verdict_tldr(FILE *f, json_t *comparisons, int max_lines)
 			 json_string_value(json_object_get(o, "kernel")),
 			 json_string_value(json_object_get(o, "fs")),
 			 json_string_value(json_object_get(o, "workload")), scaled,
-			 json_string_value(json_object_get(o, "policy")),
+			 policy_label(o),
 			 (long long)json_integer_value(json_object_get(tp, "n")),
 			 (long long)json_integer_value(json_object_get(tp, "n_eager")), tr, vl, ct, vl, df, saved,
 			 right);

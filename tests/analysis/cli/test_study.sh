@@ -5,7 +5,8 @@
 #    repeats 0: exit 2 naming the file and line, what was expected and
 #    what was seen;
 #  - plans/thread.ini: every cell listed, the ones the harness cannot run
-#    yet (deferred / lang on patched xfs and btrfs) with their reason,
+#    yet (deferred / lang, with and without the ordering, on patched xfs
+#    and btrfs) with their reason,
 #    never dropped; quick.ini's runs carry their scaled writeback;
 #  - a study run through a stand-in for `vm run` (synthetic runs, one
 #    boot for the plan's cells): killed after its second finished run,
@@ -26,7 +27,8 @@ bad() { # PATTERN plan-text: exit 2 and an error matching PATTERN
 bad_plans() {
 	local G1=$'[global]\nrepeats = 3\n[c]\nkernel = patched:6.1\npolicy = eager\nfs = ext4'
 	bad 'p.ini:6: unknown key .colour. \(expected kernel' "${G1/fs = ext4/colour = red}"
-	bad "p.ini:5: policy: expected one of eager deferred lang, saw 'lazy'" "${G1/policy = eager/policy = eager lazy}"
+	bad "p.ini:5: policy: expected one of eager deferred lang lang-mem, saw 'lazy'" "${G1/policy = eager/policy = eager lazy}"
+	bad "p.ini:7: ordering: expected one of off on, saw 'yes'" "$G1"$'\nordering = yes'
 	bad "p.ini:4: kernel: expected one of stock:6.1 .*, saw 'patched:5.10'" "${G1/patched:6.1/patched:5.10}"
 	bad "p.ini:2: repeats: expected a whole number 1..1000, saw '0'" "${G1/repeats = 3/repeats = 0}"
 	bad "p.ini:1: expected a \[section\] before 'repeats = 3'" $'repeats = 3\n[c]\nkernel = stock:6.1'
@@ -35,16 +37,18 @@ bad_plans() {
 	bad "p.ini:3: \[c\]: expected a 'fs' \(here or in \[global\]\), saw none" $'[global]\nrepeats = 3\n[c]\nkernel = stock:6.1\npolicy = eager'
 	bad "p.ini:2: writeback: expected 'kernel' or WB_S/EXPIRE_S" $'[c]\nwriteback = fast\nkernel = stock:6.1'
 }
-# thread.ini: 24 cells, the 8 patched deferred/lang cells on xfs/btrfs kept with their reason
+# thread.ini: 36 cells, the 16 patched deferred/lang cells on xfs/btrfs kept with their reason
 thread_plan() {
 	local nrun nskip
 	"$REP" plan "$SRC/scripts/plans/thread.ini" >thread.txt 2>err.txt || fail "thread.ini: exit $?: $(cat err.txt)"
 	nrun=$(grep -c '^run ' thread.txt) nskip=$(grep -c '^skip ' thread.txt)
-	[ "$nrun" = 16 ] && [ "$nskip" = 8 ] || fail "thread.ini: expected 16 runnable and 8 listed not runnable, saw $nrun and $nskip"
+	# patched: eager on 3 fs, deferred and lang on ext4 with the ordering
+	# off and on (2 x 2 kernels each); stock: eager on 3 fs, 2 kernels
+	[ "$nrun" = 20 ] && [ "$nskip" = 16 ] || fail "thread.ini: expected 20 runnable and 16 listed not runnable, saw $nrun and $nskip"
 	grep '^skip ' thread.txt | grep -qv 'defers the update on ext4 only' && fail "thread.ini: a skip without its reason"
 	grep -q '^run stock/stock_6.1-eager-ext4-rewrite 10 .* --kernel stock --policy native --fs ext4 .* --lead 115 ' thread.txt ||
 		fail "thread.ini: the stock 6.1 eager cell is not a native run at a settled lead of 115 s"
-	grep '^run ' thread.txt | grep -q -- '--sysctl' && fail "thread.ini: a cell scales the kernel's writeback"
+	grep '^run ' thread.txt | grep -q -- '--sysctl vm.dirty' && fail "thread.ini: a cell scales the kernel's writeback"
 }
 # --batches: a stock kernel's three filesystems in one boot; the patched
 # kernels' cells split by filesystem (deferred and lang on ext4 only);
@@ -52,13 +56,27 @@ thread_plan() {
 batches() {
 	"$REP" plan "$SRC/scripts/plans/thread.ini" >thread.txt
 	"$REP" plan "$SRC/scripts/plans/thread.ini" --batches >b.txt 2>err.txt || fail "--batches: exit $?: $(cat err.txt)"
-	[ "$(grep -c '^batch ' b.txt)" = 8 ] || fail "thread.ini: expected 8 boots (stock 6.1, 7.2 one each; patched 6.1, 7.2 three each), saw $(grep -c '^batch ' b.txt)"
+	[ "$(grep -c '^batch ' b.txt)" = 10 ] || fail "thread.ini: expected 10 boots (stock 6.1, 7.2 one each; patched 6.1, 7.2 three each with the ordering off, one with it on), saw $(grep -c '^batch ' b.txt)"
 	grep -q '^batch 10 [0-9]* stock/stock_6.1-eager-ext4-rewrite,stock/stock_6.1-eager-xfs-rewrite,stock/stock_6.1-eager-btrfs-rewrite --kernel stock --policy native --fs ext4 --fs xfs --fs btrfs ' b.txt ||
 		fail "thread.ini: stock 6.1's cells are not one boot: $(grep stock_6.1 b.txt | cut -c1-160)"
 	grep -q '^batch 10 [0-9]* patched/patched_7.2-eager-ext4-rewrite,patched/patched_7.2-deferred-ext4-rewrite,patched/patched_7.2-lang-ext4-rewrite --kernel patched:7.2 --policy eager --policy deferred --policy lang --fs ext4 ' b.txt ||
 		fail "thread.ini: patched 7.2 ext4's three policies are not one boot"
 	diff <(awk '{ print $4 }' b.txt | tr ',' '\n' | sort) <(awk '$1 == "run" { print $2 }' thread.txt | sort) >d.txt ||
 		fail "thread.ini: the batches' cells differ from the runnable cells: $(cat d.txt)"
+}
+# the ordering axis: eager once, every other policy once per value; the
+# on cells set 0008's sysctl; the sysctl is the boot's, so each value is
+# a boot of its own
+ordering() {
+	printf '%s\n' '[o]' 'kernel = patched:6.1' 'policy = eager deferred' 'ordering = off on' 'fs = ext4' >o.ini
+	"$REP" plan o.ini >o.txt 2>err.txt || fail "ordering plan: exit $?: $(cat err.txt)"
+	[ "$(awk '{ print $2 }' o.txt | tr '\n' ' ')" = "o/patched_6.1-eager-ext4-rewrite o/patched_6.1-deferred-ext4-rewrite o/patched_6.1-deferred+ordering-ext4-rewrite " ] ||
+		fail "ordering: expected eager once and deferred with and without the ordering, saw $(awk '{ print $2 }' o.txt | tr '\n' ' ')"
+	[ "$(grep -c 'vm.mmap_cmtime_ordering=1' o.txt)" = 1 ] && grep -q '^run o/patched_6.1-deferred+ordering-.*--sysctl vm.mmap_cmtime_ordering=1' o.txt ||
+		fail "ordering: expected the +ordering cell alone to set vm.mmap_cmtime_ordering=1"
+	"$REP" plan o.ini --batches >ob.txt || fail "ordering --batches: exit $?"
+	[ "$(awk '{ print $4 }' ob.txt | tr '\n' ' ')" = "o/patched_6.1-eager-ext4-rewrite,o/patched_6.1-deferred-ext4-rewrite o/patched_6.1-deferred+ordering-ext4-rewrite " ] ||
+		fail "ordering --batches: expected a boot for each value, saw $(awk '{ print $4 }' ob.txt | tr '\n' ' ')"
 }
 quick_plan() {
 	"$REP" plan "$SRC/scripts/plans/quick.ini" | grep -q -- '--sysctl vm.dirty_writeback_centisecs=100 --sysctl vm.dirty_expire_centisecs=500' ||
@@ -215,6 +233,7 @@ own_boots() {
 sw_case bad-plans bad_plans
 sw_case thread-plan thread_plan
 sw_case batches batches
+sw_case ordering ordering
 sw_case quick-plan quick_plan
 sw_case study study
 sw_case own-boots own_boots
