@@ -37,6 +37,46 @@ inject_fault() {
 		"$GNS" "$off" --state "$gstate" 2>>"$work/fault.err" || rc=$?
 		phase "fault: $kind over ($off)"
 		extra=(--int "rc=$rc") ;;
+	memory-pressure)
+		local cur high s0 g0 w0 h0
+		# (a cgroup that cannot be read or set is recorded, rc 1: never a
+		# run that silently went without its fault)
+		cur=$(cat "$mem_cg/memory.current" 2>>"$work/fault.err") || { cur=0 rc=1; }
+		high=$((cur / 4))
+		s0=$(mp_stat pgscan memory.stat) g0=$(mp_stat pgsteal memory.stat) w0=$(awk '$1 == "nr_written" { print $2 }' /proc/vmstat)
+		h0=$(mp_stat high memory.events)
+		phase "fault: memory.high of the writer's cgroup $cur -> $high bytes for $down s"
+		t1=$(now_ns)
+		if [ $rc = 0 ]; then
+			echo "$high" > "$mem_cg/memory.high" 2>>"$work/fault.err" || rc=1
+			nap "$down"
+			echo max > "$mem_cg/memory.high" 2>>"$work/fault.err" || rc=1
+		fi
+		t2=$(now_ns)
+		phase "fault: memory-pressure over (memory.high max)"
+		extra=(--int "t_end_real_ns=$t2" --int "memory_current_bytes=$cur" --int "memory_high_bytes=$high"
+			--int "pgscan=$(( $(mp_stat pgscan memory.stat) - s0 ))"
+			--int "pgsteal=$(( $(mp_stat pgsteal memory.stat) - g0 ))"
+			--int "high_events=$(( $(mp_stat high memory.events) - h0 ))"
+			--int "vm_nr_written=$(( $(awk '$1 == "nr_written" { print $2 }' /proc/vmstat) - w0 ))"
+			--int "rc=$rc") ;;
+	enospc)
+		local free bs n=0 chk=0
+		bs=$(stat -f -c %S "$root") free=$(stat -f -c %f "$root")
+		phase "fault: filling the export's file system ($((free * bs)) bytes free, the root reserve included)"
+		t1=$(now_ns)
+		# root's reserve counts: the writer is root; a few rounds, as the
+		# file system's metadata takes its share of what looked free
+		while [ "$n" -lt 8 ] && [ "$(stat -f -c %f "$root")" -gt 0 ]; do
+			fallocate -l $(( $(stat -f -c %f "$root") * bs )) "$root/.sw-enospc-filler-$n" 2>/dev/null ||
+				fallocate -l $(( ($(stat -f -c %f "$root") / 2 + 1) * bs )) "$root/.sw-enospc-filler-$n" 2>/dev/null || true
+			n=$((n + 1))
+		done
+		# a new 4 KiB file now fails with ENOSPC (dd's exit code: 1)
+		dd if=/dev/zero of="$root/.sw-enospc-check" bs=4096 count=1 conv=fsync 2>>"$work/fault.err" >/dev/null || chk=1
+		rm -f "$root/.sw-enospc-check"
+		extra=(--int "free_before_bytes=$((free * bs))" --int "free_after_bytes=$(( $(stat -f -c %f "$root") * bs ))"
+			--bool "new_write_refused=$([ $chk = 1 ] && echo true || echo false)" --int "rc=$rc") ;;
 	writer-kill)
 		local wp; wp=$(jq -r '.pid // empty' "$work/start.json")
 		phase "fault: SIGKILL the writer's run (PID $wp)"
@@ -49,7 +89,7 @@ inject_fault() {
 		kill -KILL "${probe_pids[0]}" 2>>"$work/fault.err" || rc=1
 		extra=(--int "pid=${probe_pids[0]}" --int probe=0 --int "rc=$rc") ;;
 	esac
-	case $kind in writer-kill|probe-kill) ;; *) extra+=(--int "t_end_real_ns=$(now_ns)") ;; esac
+	case $kind in writer-kill|probe-kill|enospc|memory-pressure) ;; *) extra+=(--int "t_end_real_ns=$(now_ns)") ;; esac
 	[ $rc = 0 ] || extra+=(--bool cut_short=true) # not undone: what followed is unknown
 	rf_fault --str "kind=$kind" --str "spec=$spec" --int "t_start_real_ns=$t1" "${extra[@]}" \
 		--bool "aborted=$aborted"
@@ -105,4 +145,46 @@ watch_run() {
 		done
 		sleep 0.5 || true
 	done
+}
+
+# ------------------------------------------------------- memory-pressure
+# The writer's serve (and so its run child) starts in a cgroup v2 child of
+# stalewin-run's own cgroup (mp_create, server_side); at S the fault sets
+# its memory.high to a quarter of what it uses for D s: the kernel reclaims,
+# and writes back, the writer's dirty pages of the export's file (native:
+# the writer logs the times the kernel changed; its stores fault again).
+# mp_check: empty when that can be done here, else why not (stdout, rc 1).
+mp_own() { sed -n 's/^0:://p' /proc/self/cgroup; }
+mp_check() {
+	local own
+	[ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] ||
+		{ echo "expected cgroup v2 mounted at /sys/fs/cgroup, saw $(stat -f -c %T /sys/fs/cgroup 2>/dev/null || echo nothing) (a v1 or hybrid hierarchy: memory.high is v2's)"; return 1; }
+	own=/sys/fs/cgroup$(mp_own); own=${own%/}
+	[ -w "$own" ] || { echo "expected this process's cgroup $own writable, saw it read-only"; return 1; }
+	[[ " $(cat "$own/cgroup.controllers" 2>/dev/null) " == *" memory "* ]] ||
+		{ echo "expected the memory controller in $own/cgroup.controllers, saw '$(cat "$own/cgroup.controllers" 2>/dev/null)'"; return 1; }
+	return 0
+}
+mp_create() { # sets mem_cg, the cgroup the serve is started in (in_cg)
+	local own e
+	# checked again here: nothing is written under /sys/fs/cgroup unless
+	# it is a cgroup v2 (on a hybrid host it is a tmpfs of the host's)
+	e=$(mp_check) || fail "--fault memory-pressure: $e"
+	own=/sys/fs/cgroup$(mp_own); own=${own%/}
+	if [[ " $(cat "$own/cgroup.subtree_control") " != *" memory "* ]]; then
+		echo +memory > "$own/cgroup.subtree_control" 2>/dev/null ||
+			fail "--fault memory-pressure: cannot enable the memory controller below $own (cgroup v2 allows it only in a cgroup without processes of its own: run stalewin-run from a delegated, empty parent)"
+	fi
+	mem_cg=$own/sw-run-$$
+	mkdir "$mem_cg" || fail "--fault memory-pressure: cannot create $mem_cg"
+	in_cg=(sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$mem_cg")
+}
+mp_remove() { # after the serve has stopped: the cgroup, empty, goes
+	[ -n "$mem_cg" ] && [ -d "$mem_cg" ] || return 0
+	local i
+	for ((i = 0; i < 50; i++)); do rmdir "$mem_cg" 2>/dev/null && return 0; sleep 0.1; done
+	echo "$prog: could not remove the cgroup $mem_cg (processes left: $(tr '\n' ' ' < "$mem_cg/cgroup.procs"))" >&2
+}
+mp_stat() { # KEY FILE: a counter of memory.stat / memory.events
+	awk -v k="$1" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' "$mem_cg/$2" 2>/dev/null || echo 0
 }

@@ -59,6 +59,8 @@ cleanup() {
 	finish_sides || true
 	set +e
 	[ -n "$serve_pid" ] && stop_pid "$serve_pid" 30
+	mp_remove
+	[ "${root:-}" != "$work/export" ] || rm -f "$root"/.sw-enospc-filler-* 2>/dev/null
 	if [ -f "$gstate/ns" ]; then
 		cp "$gstate/ganesha.conf" "$gstate/ganesha.log" "$RUN/server/" 2>/dev/null || true
 		cp "$gstate/console.log" "$RUN/server/ganesha-console.log" 2>/dev/null || true
@@ -150,7 +152,9 @@ server_side() {
 
 	if [ -z "$writer_url" ]; then
 		phase "starting stalewin-writer serve${in_ns:+ inside the namespace}"
-		setsid "${in_ns[@]}" stalewin-writer serve --listen 127.0.0.1:0 --token-file "$tok" \
+		in_cg=()
+		[ -z "$mem_cg" ] || mp_create # memory-pressure: the serve in a cgroup of its own
+		setsid "${in_cg[@]}" "${in_ns[@]}" stalewin-writer serve --listen 127.0.0.1:0 --token-file "$tok" \
 			--root "$root" --runs "$work/wruns" --url-file "$work/url" \
 			> "$work/serve.log" 2>&1 < /dev/null &
 		serve_pid=$!

@@ -75,6 +75,32 @@ lists() {
 	grep -qxF "stalewin-run: $want" <<<"$err" || fail "expected stalewin-run to say '$want', saw '$err'"
 }
 sw_case names-from-the-writer lists
+# stalewin-run's --fault specs (issue 37): refused before anything is
+# set up (no root needed), exit 2, one line naming what was expected and
+# what was seen: a time past the run's end, a negative time or step, a
+# kind only the guests inject, and a fault that needs a disk file system.
+run_faults() {
+	local top err rc a want
+	top=$(cd "$(dirname "$0")/../.." && pwd)
+	while IFS='|' read -r a want; do
+		# shellcheck disable=SC2086
+		err=$("$top/scripts/stalewin-run" --duration 5 --out "$T/run-bad" $a 2>&1 >/dev/null); rc=$?
+		[ $rc = 2 ] && [ "$(printf '%s' "$err" | grep -c '')" = 1 ] && [[ $err == *"$want"* ]] ||
+			{ fail "$a: expected exit 2 and one line with '$want', saw exit $rc: $err"; continue; }
+		echo "$a: $err"
+	done <<-'EOF2'
+	--fault partition@5:1|at a time before the run's end (--duration 5), saw 5 s
+	--fault ganesha-pause@9.5|at a time before the run's end (--duration 5), saw 9.5 s
+	--fault partition@1:-2|saw 'partition@1:-2' (a negative time or step)
+	--fault enospc@-1|saw 'enospc@-1' (a negative time or step)
+	--fault clock-step@1:-2|saw 'clock-step@1:-2': clock-step is injected only in vm run's guests
+	--fault io-error@1:2|saw 'io-error@1:2': io-error is injected only in vm run's guests
+	--fs tmpfs --fault enospc@1|expected --fs ext4 or ext4-lazytime for --fault enospc@1
+	--fault memory-pressure@1:2|expected --fs ext4 or ext4-lazytime for --fault memory-pressure@1:2
+	EOF2
+	[ ! -e "$T/run-bad" ] || fail "expected no run folder after refused faults, saw $T/run-bad"
+}
+sw_case run-faults run_faults
 off_tmpfs() {
 	if [ "$(stat -f -c %T "$T")" != tmpfs ]; then
 		expect2 --file $T/f --policy deferred "${base[@]}" --log $T/l2
