@@ -79,6 +79,27 @@ static int axis(struct ctx *c, struct sw_plan_axis *a, const char *key, const ch
 	return 1;
 }
 
+/* query_rate: GETATTRs a second, 1..1000, or wire (vm run --query-rate) */
+static int query_axis(struct ctx *c, struct sw_plan_axis *a, const char *val)
+{
+	char buf[1024];
+	snprintf(buf, sizeof(buf), "%s", val);
+	a->n = 0;
+	for (char *s, *t = strtok_r(buf, " \t,", &s); t; t = strtok_r(NULL, " \t,", &s)) {
+		int v;
+		char tail;
+		if (strcmp(t, "wire") && (sscanf(t, "%d%c", &v, &tail) != 1 || v < 1 || v > 1000))
+			return fail(c, "query_rate: expected GETATTRs a second from 1 to 1000 or wire, saw '%s'%s",
+				    t, "");
+		if (a->n == SW_PLAN_AX)
+			return fail(c, "query_rate: expected at most 8 values, saw more ('%s')%s", t, "");
+		snprintf(a->v[a->n++], SW_PLAN_VAL, "%s", t);
+	}
+	if (!a->n)
+		return fail(c, "query_rate: expected at least one value, saw '%s'%s", val, "");
+	return 1;
+}
+
 static int number(struct ctx *c, int *dst, const char *key, const char *val, int lo, int hi)
 {
 	char *end;
@@ -119,6 +140,8 @@ static int handler(void *user, const char *section, const char *key, const char 
 		return axis(c, &g->workload, key, val, ok_workload);
 	if (!strcmp(key, "ordering"))
 		return axis(c, &g->ordering, key, val, ok_ordering);
+	if (!strcmp(key, "query_rate"))
+		return query_axis(c, &g->query_rate, val);
 	if (!strcmp(key, "repeats"))
 		return number(c, &g->repeats, key, val, 1, 1000);
 	if (!strcmp(key, "duration_s"))
@@ -147,7 +170,7 @@ static int handler(void *user, const char *section, const char *key, const char 
 		return 1;
 	}
 	return fail(c, "unknown key '%s' (expected kernel policy ordering fs vers mount reader "
-		    "workload writeback repeats lead_s duration_s reader_every_ms)%s", key, "");
+		    "workload query_rate writeback repeats lead_s duration_s reader_every_ms)%s", key, "");
 }
 
 /* Lines read so far (the handler's line: inih reads a line, then calls
@@ -285,8 +308,8 @@ static int group_lead(const struct sw_plan_group *g)
  * (vm run makes that cross product in one boot); 0, or -1 when a does
  * not hold them. */
 static int run_args(const struct sw_plan_group *g, const char *k, const struct sw_plan_axis *pol,
-		    const struct sw_plan_axis *fs, const struct sw_plan_axis *wl, int ordering, char *a,
-		    size_t n)
+		    const struct sw_plan_axis *fs, const struct sw_plan_axis *wl, int ordering,
+		    const char *query, char *a, size_t n)
 {
 	size_t u = 0;
 	char num[64], num2[64];
@@ -316,6 +339,8 @@ static int run_args(const struct sw_plan_group *g, const char *k, const struct s
 	}
 	if (ordering) /* 0008's switch; off is the kernel's default */
 		bad |= add(a, n, &u, " --sysctl vm.mmap_cmtime_ordering=1%s%s", "", "");
+	if (query[0])
+		bad |= add(a, n, &u, " --query-rate %s%s", query, "");
 	int v3 = 0, v4 = 0;
 	for (int i = 0; i < g->vers.n; i++)
 		for (int m = 0; m < g->mount.n; m++) {
@@ -345,7 +370,7 @@ static void cell_args(const struct sw_plan_group *g, struct sw_plan_cell *c)
 	one(&pol, c->policy);
 	one(&fs, c->fs);
 	one(&wl, c->workload);
-	run_args(g, c->kernel, &pol, &fs, &wl, c->ordering, c->args, sizeof(c->args));
+	run_args(g, c->kernel, &pol, &fs, &wl, c->ordering, c->query, c->args, sizeof(c->args));
 }
 
 /* Whether policy po of g runs with ordering value o (0 off, 1 on): eager
@@ -361,11 +386,12 @@ static int policy_ordering(const struct sw_plan_group *g, const char *policy, in
 	return 0;
 }
 
-/* "group/kernel-policy[+ordering]-fs-workload", ':' as '_' */
+/* "group/kernel-policy[+ordering]-fs-workload[-qN]", ':' as '_' */
 static void cell_id(char *id, size_t n, const struct sw_plan_group *g, const char *k, const char *pol,
-		    int ordering, const char *fs, const char *wl)
+		    int ordering, const char *fs, const char *wl, const char *query)
 {
-	snprintf(id, n, "%s/%s-%s%s-%s-%s", g->name, k, pol, ordering ? "+ordering" : "", fs, wl);
+	snprintf(id, n, "%s/%s-%s%s-%s-%s%s%s", g->name, k, pol, ordering ? "+ordering" : "", fs, wl,
+		 query[0] ? "-q" : "", query);
 	for (char *s = id; *s; s++)
 		if (*s == ':')
 			*s = '_';
@@ -377,9 +403,11 @@ int sw_plan_cells(const struct sw_plan *p, int (*fn)(const struct sw_plan_cell *
 	struct sw_plan_cell c;
 	for (int gi = 0; gi < p->ngroups; gi++) {
 		const struct sw_plan_group *g = &p->g[gi];
+		int nq = g->query_rate.n ? g->query_rate.n : 1;
 		for (int k = 0; k < g->kernel.n; k++)
 			for (int po = 0; po < g->policy.n; po++)
 				for (int o = 0; o < 2; o++)
+					for (int q = 0; q < nq; q++)
 					for (int f = 0; f < g->fs.n; f++)
 						for (int w = 0; w < g->workload.n; w++) {
 							if (!policy_ordering(g, g->policy.v[po], o))
@@ -387,11 +415,14 @@ int sw_plan_cells(const struct sw_plan *p, int (*fn)(const struct sw_plan_cell *
 							memset(&c, 0, sizeof(c));
 							c.g = g;
 							c.ordering = o;
+							snprintf(c.query, sizeof(c.query), "%s",
+								 g->query_rate.n ? g->query_rate.v[q] : "");
 							snprintf(c.kernel, sizeof(c.kernel), "%s", g->kernel.v[k]);
 							snprintf(c.policy, sizeof(c.policy), "%s", g->policy.v[po]);
 							snprintf(c.fs, sizeof(c.fs), "%s", g->fs.v[f]);
 							snprintf(c.workload, sizeof(c.workload), "%s", g->workload.v[w]);
-							cell_id(c.id, sizeof(c.id), g, c.kernel, c.policy, o, c.fs, c.workload);
+							cell_id(c.id, sizeof(c.id), g, c.kernel, c.policy, o, c.fs, c.workload,
+								c.query);
 							c.lead_s = group_lead(g);
 							/* boot and clock ~40 s, the lead, the run, the report ~20 s */
 							c.est_s = 40 + c.lead_s + g->duration_s + 20;
@@ -429,29 +460,30 @@ static void runnable_policies(const struct sw_plan_group *g, const char *k, cons
 }
 
 static int emit_batch(const struct sw_plan_group *g, const char *k, const struct sw_plan_axis *pol,
-		      const struct sw_plan_axis *fs, int o,
+		      const struct sw_plan_axis *fs, int o, const char *query,
 		      int (*fn)(const struct sw_plan_batch *b, void *ctx), void *ctx)
 {
 	struct sw_plan_batch b;
 	memset(&b, 0, sizeof(b));
 	b.g = g;
 	b.ordering = o;
+	snprintf(b.query, sizeof(b.query), "%s", query);
 	b.est_s = 20 + group_lead(g) + g->duration_s;
-	if (run_args(g, k, pol, fs, &g->workload, o, b.args, sizeof(b.args)))
+	if (run_args(g, k, pol, fs, &g->workload, o, query, b.args, sizeof(b.args)))
 		return -1;
 	/* vm run's order: policy, then fs, then workload */
 	for (int po = 0; po < pol->n; po++)
 		for (int f = 0; f < fs->n; f++)
 			for (int w = 0; w < g->workload.n; w++)
 				cell_id(b.ids[b.n++], sizeof(b.ids[0]), g, k, pol->v[po], o, fs->v[f],
-					g->workload.v[w]);
+					g->workload.v[w], query);
 	return fn(&b, ctx);
 }
 
 /* The boots of kernel kn's cells of g with ordering value o: one when
  * the runnable cells are a cross product policy x fs (x workload), else
  * one per filesystem. */
-static int kernel_batches(const struct sw_plan_group *g, const char *kn, int o,
+static int kernel_batches(const struct sw_plan_group *g, const char *kn, int o, const char *query,
 			  int (*fn)(const struct sw_plan_batch *b, void *ctx), void *ctx)
 {
 	struct sw_plan_axis pol, fs = { 0 }, first = { 0 };
@@ -472,12 +504,12 @@ static int kernel_batches(const struct sw_plan_group *g, const char *kn, int o,
 	if (!fs.n)
 		return 0;
 	if (cross && fs.n * first.n * g->workload.n <= SW_PLAN_BATCH)
-		return emit_batch(g, kn, &first, &fs, o, fn, ctx);
+		return emit_batch(g, kn, &first, &fs, o, query, fn, ctx);
 	for (int f = 0; f < fs.n; f++) {
 		struct sw_plan_axis one_fs;
 		one(&one_fs, fs.v[f]);
 		runnable_policies(g, kn, fs.v[f], o, &pol);
-		if ((rc = emit_batch(g, kn, &pol, &one_fs, o, fn, ctx)))
+		if ((rc = emit_batch(g, kn, &pol, &one_fs, o, query, fn, ctx)))
 			return rc;
 	}
 	return 0;
@@ -486,12 +518,17 @@ static int kernel_batches(const struct sw_plan_group *g, const char *kn, int o,
 int sw_plan_batches(const struct sw_plan *p, int (*fn)(const struct sw_plan_batch *b, void *ctx),
 		    void *ctx)
 {
-	for (int gi = 0; gi < p->ngroups; gi++)
-		for (int k = 0; k < p->g[gi].kernel.n; k++)
-			for (int o = 0; o < 2; o++) { /* the ordering sysctl is the boot's */
-				int rc = kernel_batches(&p->g[gi], p->g[gi].kernel.v[k], o, fn, ctx);
-				if (rc)
-					return rc;
-			}
+	for (int gi = 0; gi < p->ngroups; gi++) {
+		const struct sw_plan_group *g = &p->g[gi];
+		int nq = g->query_rate.n ? g->query_rate.n : 1;
+		for (int k = 0; k < g->kernel.n; k++)
+			for (int o = 0; o < 2; o++) /* the ordering sysctl is the boot's */
+				for (int q = 0; q < nq; q++) { /* and the probe's rate */
+					int rc = kernel_batches(g, g->kernel.v[k], o,
+								g->query_rate.n ? g->query_rate.v[q] : "", fn, ctx);
+					if (rc)
+						return rc;
+				}
+	}
 	return 0;
 }

@@ -12,6 +12,8 @@
  *   kernel     stock:6.1 stock:6.12 stock:7.2 patched:6.1 patched:7.2
  *   policy     eager deferred lang lang-mem (the patched kernel's own; on
  *              a stock kernel eager is its native behaviour)
+ *   query_rate GETATTRs a second of the probe per target, 1..1000 or wire
+ *              (vm run --query-rate; cells named -qN; default: vm run's)
  *   ordering   off on: vm.mmap_cmtime_ordering of the patched kernel
  *              (0008: the deferred update journalled before the data);
  *              each non-eager policy once per value, eager once (off)
@@ -44,6 +46,7 @@ struct sw_plan_group {
 	char name[64];
 	int line;                   /* its [section] line */
 	struct sw_plan_axis kernel, policy, fs, vers, mount, reader, workload, ordering;
+	struct sw_plan_axis query_rate; /* none given: vm run's default (100/s) */
 	int wb_ms, expire_ms;       /* 0: the kernel's defaults */
 	int repeats, lead_s;        /* lead_s -1: settled */
 	int duration_s, reader_every_ms;
@@ -67,6 +70,7 @@ struct sw_plan_cell {
 	const struct sw_plan_group *g;
 	char kernel[SW_PLAN_VAL], policy[SW_PLAN_VAL], fs[SW_PLAN_VAL], workload[SW_PLAN_VAL];
 	int ordering;               /* 1: vm.mmap_cmtime_ordering=1 (id "+ordering") */
+	char query[SW_PLAN_VAL];    /* --query-rate ("" vm run's default; id "-qN") */
 	int runnable;
 	char why[200];              /* not runnable: the reason */
 	char args[1536];            /* vm run arguments, space separated */
@@ -88,6 +92,7 @@ struct sw_plan_batch {
 	int n;
 	char ids[SW_PLAN_BATCH][320];
 	int ordering;               /* the boot's vm.mmap_cmtime_ordering */
+	char query[SW_PLAN_VAL];    /* the boot's --query-rate, "" default */
 	char args[1536];            /* vm run arguments, without --repeats */
 	int est_s;                  /* one experiment's estimated wall time */
 };

@@ -155,6 +155,8 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 			      c->runnable, "planned", g->repeats, "lead_s", c->lead_s, "duration_s",
 			      g->duration_s);
 	json_object_set_new(o, "ordering", json_boolean(c->ordering));
+	/* the probe's GETATTRs a second per target, null: vm run's default */
+	json_object_set_new(o, "query_rate", c->query[0] ? json_string(c->query) : json_null());
 	json_object_set_new(o, "writeback", json_pack("{s:i,s:i,s:b,s:f}", "writeback_ms", wb, "expire_ms", ex,
 						      "scaled", g->wb_ms != 0, "scale", 30000.0 / ex));
 	json_array_append_new(s->cells, o);

@@ -78,6 +78,17 @@ ordering() {
 	[ "$(awk '{ print $4 }' ob.txt | tr '\n' ' ')" = "o/patched_6.1-eager-ext4-rewrite,o/patched_6.1-deferred-ext4-rewrite o/patched_6.1-deferred+ordering-ext4-rewrite " ] ||
 		fail "ordering --batches: expected a boot for each value, saw $(awk '{ print $4 }' ob.txt | tr '\n' ' ')"
 }
+# the query_rate axis: every cell once per rate (-qN), --query-rate given,
+# a boot for each rate; a bad rate named
+query_rate() {
+	printf '%s\n' '[q]' 'kernel = patched:6.1' 'policy = eager deferred' 'query_rate = 1 wire' 'fs = ext4' >q.ini
+	"$REP" plan q.ini >q.txt 2>err.txt || fail "query_rate plan: exit $?: $(cat err.txt)"
+	[ "$(awk '{ print $2 }' q.txt | tr '\n' ' ')" = "q/patched_6.1-eager-ext4-rewrite-q1 q/patched_6.1-eager-ext4-rewrite-qwire q/patched_6.1-deferred-ext4-rewrite-q1 q/patched_6.1-deferred-ext4-rewrite-qwire " ] ||
+		fail "query_rate: expected each policy at 1/s and wire speed, saw $(awk '{ print $2 }' q.txt | tr '\n' ' ')"
+	grep -q '^run q/patched_6.1-deferred-ext4-rewrite-qwire .* --query-rate wire' q.txt || fail "query_rate: the wire cell does not ask vm run for it"
+	[ "$("$REP" plan q.ini --batches | wc -l)" = 2 ] || fail "query_rate --batches: expected a boot for each rate"
+	bad "p.ini:7: query_rate: expected GETATTRs a second from 1 to 1000 or wire, saw '0'" $'[global]\nrepeats = 3\n[c]\nkernel = patched:6.1\npolicy = eager\nfs = ext4\nquery_rate = 10 0'
+}
 quick_plan() {
 	"$REP" plan "$SRC/scripts/plans/quick.ini" | grep -q -- '--sysctl vm.dirty_writeback_centisecs=100 --sysctl vm.dirty_expire_centisecs=500' ||
 		fail "quick.ini: its runs do not carry their scaled writeback"
@@ -234,6 +245,7 @@ sw_case bad-plans bad_plans
 sw_case thread-plan thread_plan
 sw_case batches batches
 sw_case ordering ordering
+sw_case query-rate query_rate
 sw_case quick-plan quick_plan
 sw_case study study
 sw_case own-boots own_boots
