@@ -64,27 +64,29 @@ batches() {
 	diff <(awk '{ print $4 }' b.txt | tr ',' '\n' | sort) <(awk '$1 == "run" { print $2 }' thread.txt | sort) >d.txt ||
 		fail "thread.ini: the batches' cells differ from the runnable cells: $(cat d.txt)"
 }
+# col N FILE: column N of a plan listing, the values on one line
+col() { awk -v n="$1" '{ print $n }' "$2" | tr '\n' ' '; }
 # the ordering axis: eager once, every other policy once per value; the
 # on cells set 0008's sysctl; the sysctl is the boot's, so each value is
 # a boot of its own
 ordering() {
 	printf '%s\n' '[o]' 'kernel = patched:6.1' 'policy = eager deferred' 'ordering = off on' 'fs = ext4' >o.ini
 	"$REP" plan o.ini >o.txt 2>err.txt || fail "ordering plan: exit $?: $(cat err.txt)"
-	[ "$(awk '{ print $2 }' o.txt | tr '\n' ' ')" = "o/patched_6.1-eager-ext4-rewrite o/patched_6.1-deferred-ext4-rewrite o/patched_6.1-deferred+ordering-ext4-rewrite " ] ||
-		fail "ordering: expected eager once and deferred with and without the ordering, saw $(awk '{ print $2 }' o.txt | tr '\n' ' ')"
+	[ "$(col 2 o.txt)" = "o/patched_6.1-eager-ext4-rewrite o/patched_6.1-deferred-ext4-rewrite o/patched_6.1-deferred+ordering-ext4-rewrite " ] ||
+		fail "ordering: expected eager once and deferred with and without the ordering, saw $(col 2 o.txt)"
 	[ "$(grep -c 'vm.mmap_cmtime_ordering=1' o.txt)" = 1 ] && grep -q '^run o/patched_6.1-deferred+ordering-.*--sysctl vm.mmap_cmtime_ordering=1' o.txt ||
 		fail "ordering: expected the +ordering cell alone to set vm.mmap_cmtime_ordering=1"
 	"$REP" plan o.ini --batches >ob.txt || fail "ordering --batches: exit $?"
-	[ "$(awk '{ print $4 }' ob.txt | tr '\n' ' ')" = "o/patched_6.1-eager-ext4-rewrite,o/patched_6.1-deferred-ext4-rewrite o/patched_6.1-deferred+ordering-ext4-rewrite " ] ||
-		fail "ordering --batches: expected a boot for each value, saw $(awk '{ print $4 }' ob.txt | tr '\n' ' ')"
+	[ "$(col 4 ob.txt)" = "o/patched_6.1-eager-ext4-rewrite,o/patched_6.1-deferred-ext4-rewrite o/patched_6.1-deferred+ordering-ext4-rewrite " ] ||
+		fail "ordering --batches: expected a boot for each value, saw $(col 4 ob.txt)"
 }
 # the query_rate axis: every cell once per rate (-qN), --query-rate given,
 # a boot for each rate; a bad rate named
 query_rate() {
 	printf '%s\n' '[q]' 'kernel = patched:6.1' 'policy = eager deferred' 'query_rate = 1 wire' 'fs = ext4' >q.ini
 	"$REP" plan q.ini >q.txt 2>err.txt || fail "query_rate plan: exit $?: $(cat err.txt)"
-	[ "$(awk '{ print $2 }' q.txt | tr '\n' ' ')" = "q/patched_6.1-eager-ext4-rewrite-q1 q/patched_6.1-eager-ext4-rewrite-qwire q/patched_6.1-deferred-ext4-rewrite-q1 q/patched_6.1-deferred-ext4-rewrite-qwire " ] ||
-		fail "query_rate: expected each policy at 1/s and wire speed, saw $(awk '{ print $2 }' q.txt | tr '\n' ' ')"
+	[ "$(col 2 q.txt)" = "q/patched_6.1-eager-ext4-rewrite-q1 q/patched_6.1-eager-ext4-rewrite-qwire q/patched_6.1-deferred-ext4-rewrite-q1 q/patched_6.1-deferred-ext4-rewrite-qwire " ] ||
+		fail "query_rate: expected each policy at 1/s and wire speed, saw $(col 2 q.txt)"
 	grep -q '^run q/patched_6.1-deferred-ext4-rewrite-qwire .* --query-rate wire' q.txt || fail "query_rate: the wire cell does not ask vm run for it"
 	[ "$("$REP" plan q.ini --batches | wc -l)" = 2 ] || fail "query_rate --batches: expected a boot for each rate"
 	bad "p.ini:7: query_rate: expected GETATTRs a second from 1 to 1000 or wire, saw '0'" $'[global]\nrepeats = 3\n[c]\nkernel = patched:6.1\npolicy = eager\nfs = ext4\nquery_rate = 10 0'
