@@ -693,7 +693,7 @@ int main(int argc, char **argv)
 	json_t *arr = json_array();
 	int rc = 0;
 	for (int k = 0; k < (int)phases; k++) {
-		struct sw_sweep_out o;
+		struct sw_sweep_out o = { 0 }; /* no update, period or commit log */
 		int64_t shift = lead_ns + cfg.writeback_ns * k / (int64_t)phases;
 		if (sw_sweep_run(&cfg, pol, E.ev, E.n, E.t_first_mono_ns - shift,
 				 E.t_end_mono_ns, &o, err, sizeof(err))) {
