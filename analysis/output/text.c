@@ -258,6 +258,16 @@ static void attrs_text(FILE *f, const struct sw_summary *S)
 	else
 		snprintf(b, sizeof(b), "%lld (%s)", (long long)A->equal_ctime, A->equal_how);
 	kv(f, "eq ctime", b);
+	if (A->by_query.known) {
+		const struct sw_queried *Q = &A->by_query;
+		snprintf(b, sizeof(b), "after a query of ctime %lld of %lld faults changed it; "
+			 "with none since its last change %lld of %lld; a query during the fault "
+			 "%lld of %lld (%s)",
+			 (long long)Q->queried_changed, (long long)Q->queried,
+			 (long long)Q->unqueried_changed, (long long)Q->unqueried,
+			 (long long)Q->during_changed, (long long)Q->during, Q->how);
+		kv(f, "by query", b);
+	}
 	if (A->query_hz == -1)
 		snprintf(b, sizeof(b), "not recorded");
 	else {

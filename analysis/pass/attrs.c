@@ -129,10 +129,15 @@ static void queries(struct sw_summary *S, const char *dir)
 	json_decref(m);
 }
 
-void sw_attrs_finish(struct sw_summary *S, const char *dir)
+void sw_attrs_finish(struct sw_summary *S, const char *dir, const char *writer_log)
 {
+	char path[SW_PATHLEN + 32];
+
 	split(S);
 	equal_ctime(S, dir);
+	snprintf(path, sizeof(path), "%.1000s/server/trace.txt", dir);
+	if (!S->emulated)
+		sw_queried_count(writer_log, path, &S->attrs.by_query);
 	queries(S, dir);
 	delegations(S, dir);
 }

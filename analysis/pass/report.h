@@ -17,6 +17,7 @@
 #include "hist.h"
 #include "records.h"
 #include "replay.h"
+#include "queried.h"
 
 #define SW_REPORT_SCHEMA 2 /* 2: kread is an array, one entry per reader log */
 #define SW_MAX_OBS 8
@@ -119,6 +120,8 @@ struct sw_reveal {
 	int multigrain;          /* the server's fs gives fine-grained ctimes
 				    after a query: 1, 0, -1 not recorded */
 	char multigrain_how[160];
+	struct sw_queried by_query; /* native, 6.13+: faults by whether ctime
+				    was queried before them (queried.c) */
 	int writer_stats;        /* the native writer stat-ed the file right
 				    after each store (a query on the server
 				    itself): 1, 0; -1 not native or unknown */
@@ -278,7 +281,7 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 
 /* After the pass: S->attrs from the observers, the writer's faults,
  * server/trace.txt and meta.json of dir (attrs.c). */
-void sw_attrs_finish(struct sw_summary *S, const char *dir);
+void sw_attrs_finish(struct sw_summary *S, const char *dir, const char *writer_log);
 
 /* faults.json of dir into S (after the clock is known; faults.c). */
 void sw_faults_load(struct sw_summary *S, const char *dir);

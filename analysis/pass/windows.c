@@ -744,7 +744,7 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 	}
 	writer_pass(P, &wr);
 	check_observers(S);
-	sw_attrs_finish(S, run_dir);
+	sw_attrs_finish(S, run_dir, in->writer);
 	sw_faults_finish(S);
 	rc = S->partial ? 3 : S->nfaults ? 4 : 0;
 out:
