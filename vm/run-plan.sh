@@ -121,7 +121,13 @@ plan_write() {
 		echo "SW_QUIET_S=${SW_VM_QUIET_S:-}" # vm matrix: quiet runs of S s (vm/guest/server.sh)
 		printf 'SW_DISKS=%q\n' "${disk_fss[*]:-}"
 		printf 'SW_EXT4_OPTS=%q\n' "${SW_VM_EXT4_OPTS:-}" # ext4 export mount options (vm/guest/server.sh)
-		printf 'SW_TRACE_EVENTS=%q\n' "${SW_VM_TRACE_EVENTS:-}" # more server tracepoints (vm/guest/trace.sh)
+		# more server tracepoints (vm/guest/trace.sh); and every query of
+		# ctime (6.13+: a getattr of the file), which the report needs to
+		# split the faults by query (analysis/pass/queried.c), except at
+		# wire speed, whose thousands a second would fill the buffer
+		local tev=${SW_VM_TRACE_EVENTS:-}
+		[ "$probe_rate" = wire ] || tev="$tev timestamp:fill_mg_cmtime"
+		printf 'SW_TRACE_EVENTS=%q\n' "${tev# }"
 		k=1
 		for e in "${exps[@]}"; do
 			rep=${e##*#} e=${e%#*}

@@ -13,7 +13,9 @@
 # next stamp fine-grained.  The report splits the faults by whether a
 # query of ctime came since its last change (results.attributes.
 # faults_by_query, analysis/pass/queried.c, from the server's timestamp
-# tracepoints with fill_mg_cmtime traced: SW_VM_TRACE_EVENTS), and the
+# tracepoints with fill_mg_cmtime traced: vm run does at every rate but
+# wire speed, and the test asks for it there too: 8 s of it fits the
+# trace buffer), and the
 # assertions are on that split, which the host's load does not move:
 # after a query, >= 99 % of the faults change ctime (the kernel's rule:
 # all of them); with none, equal ctimes happen (>= 10 % of such faults
