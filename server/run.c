@@ -118,16 +118,39 @@ static void model_tick(struct sw_model *m, int64_t t_mono_ns,
 	sw_model_tick(m, t_mono_ns, rp, d);
 }
 
-static void model_event(struct sw_run *R, model_step step)
+/* the model's step at t_model (its own time for the event: a flusher
+ * step's scheduled time, a store's or sync's logged one), its decision
+ * applied now */
+static void model_event_at(struct sw_run *R, model_step step, int64_t t_model)
 {
 	struct sw_reprotect rp = sw_map_reprotect(&R->mp);
 	struct sw_decision d;
 	int64_t t_real = sw_real_ns(), t_mono = sw_mono_ns();
 
 	sw_map_lock(&R->mp);
-	step(&R->model, t_mono, &rp, &d);
+	step(&R->model, t_model, &rp, &d);
 	sw_map_unlock(&R->mp);
 	apply(R, &d, t_real, t_mono, sw_mono_ns() - t_mono);
+}
+
+/* Now, every model step due by now taken first, each at its own
+ * scheduled time: the time of the store, sync or munmap about to be made
+ * and logged.  The model's inputs are then the log's times alone, and a
+ * replay of the log (stalewin-model-sweep, sweep.c ticks_until()) takes
+ * the writer's decisions whatever the writer's lateness: a writer
+ * stopped or descheduled between a look at the clock and the event took
+ * a step due in between after the event, where the replay put it before
+ * (a store then stayed dirty one more pass: 11 updates against the
+ * replay's 10, under a kernel build). */
+static int64_t model_due(struct sw_run *R)
+{
+	int64_t t = sw_mono_ns(), tt;
+
+	while (!R->native && (tt = sw_model_next_tick(&R->model)) <= t) {
+		model_event_at(R, model_tick, tt);
+		t = sw_mono_ns();
+	}
+	return t;
 }
 
 /* Native: fstat; an UPDATE when mtime/ctime moved since the last look.
@@ -218,9 +241,13 @@ static void do_store(struct sw_run *R, uint64_t page)
 			    SW_NO_PAGE, 0);
 	if (R->native)
 		f0 = faults_now();
-	seq0 = atomic_load_explicit(&R->mp.slot.seq, memory_order_acquire);
-	s.t_before_mono_ns = sw_mono_ns();
+	s.t_before_mono_ns = model_due(R);
 	s.t_before_real_ns = sw_real_ns();
+	seq0 = atomic_load_explicit(&R->mp.slot.seq, memory_order_acquire);
+	/* a trap's model step is at the store's time, not its handler's
+	 * entry (trap.c): a stop in between moves no flusher deadline */
+	atomic_store_explicit(&R->mp.slot.t_store_mono_ns, s.t_before_mono_ns,
+			      memory_order_release);
 	st = (struct sw_stamp){
 		.magic = SW_STAMP_MAGIC,
 		.run_id = R->r.run_id,
@@ -232,6 +259,7 @@ static void do_store(struct sw_run *R, uint64_t page)
 	store_stamp(R->mp.base + page * R->r.page_size, &st);
 	s.t_after_real_ns = sw_real_ns();
 	s.t_after_mono_ns = sw_mono_ns();
+	atomic_store_explicit(&R->mp.slot.t_store_mono_ns, 0, memory_order_relaxed);
 	R->stores++;
 
 	if (R->native) {
@@ -294,7 +322,7 @@ static void do_store(struct sw_run *R, uint64_t page)
 	}
 	logged(R, swlog_append(R->log, SW_REC_STORE, &s, sizeof(s)));
 	if (bg)
-		model_event(R, sw_model_background);
+		model_event_at(R, sw_model_background, sw_mono_ns());
 }
 
 static void do_sync(struct sw_run *R, uint32_t cause)
@@ -302,12 +330,13 @@ static void do_sync(struct sw_run *R, uint32_t cause)
 	struct sw_rec_sync s = { .cause = cause };
 	int rc;
 
+	s.t_mono_ns = model_due(R);
 	s.t_real_ns = sw_real_ns();
-	s.t_mono_ns = sw_mono_ns();
 	if (!R->native) /* the model acts as the patched kernel would, inside */
-		model_event(R, cause == SW_CAUSE_MSYNC_ASYNC ? sw_model_msync_async
-			       : cause == SW_CAUSE_MSYNC_SYNC ? sw_model_msync_sync
-							       : sw_model_fsync);
+		model_event_at(R, cause == SW_CAUSE_MSYNC_ASYNC ? sw_model_msync_async
+				  : cause == SW_CAUSE_MSYNC_SYNC ? sw_model_msync_sync
+								  : sw_model_fsync,
+			       s.t_mono_ns);
 	if (cause == SW_CAUSE_FSYNC)
 		rc = fsync(R->fd);
 	else
@@ -405,8 +434,7 @@ static int loop(struct sw_run *R)
 		 * flusher run and its next step both due must not trap the
 		 * store in between, as the kernel's flusher does not wait
 		 * for the writer (sw_model_tick takes one update per call) */
-		while (!R->native && sw_model_next_tick(&R->model) <= now)
-			model_event(R, model_tick);
+		model_due(R);
 		if (now >= next_msa) {
 			do_sync(R, SW_CAUSE_MSYNC_ASYNC);
 			next_msa += o->msync_async_ms * MSNS;
@@ -470,8 +498,8 @@ static void finish(struct sw_run *R, int reason)
 			    "--no-munmap: the policy's munmap semantics were not applied; the mapping is dropped at exit");
 	} else if (R->mp.base) {
 		struct sw_decision d;
+		mu.t_mono_ns = model_due(R);
 		mu.t_real_ns = sw_real_ns();
-		mu.t_mono_ns = sw_mono_ns();
 		if (!R->native) {
 			sw_map_lock(&R->mp);
 			mu.dirty_pages = R->model.ndirty;

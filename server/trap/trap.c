@@ -52,7 +52,9 @@ void sw_trap_act(struct sw_mapping *mp, uint64_t page)
 	s->upd_err = 0;
 	if (!atomic_load_explicit(&mp->policy_active, memory_order_acquire))
 		return;
-	s->model_err = sw_model_trap(mp->model, page, s->t_enter_mono_ns, &d);
+	int64_t t_model = atomic_load_explicit(&s->t_store_mono_ns, memory_order_acquire);
+	s->model_err = sw_model_trap(mp->model, page,
+				     t_model ? t_model : s->t_enter_mono_ns, &d);
 	s->background_due = d.background_due;
 	if (s->model_err || !d.update)
 		return;

@@ -39,6 +39,9 @@ struct sw_trap_slot {
 	_Atomic uint64_t seq;       /* traps taken so far */
 	uint64_t page;              /* page of the last trap */
 	int64_t t_enter_mono_ns;    /* trap handler entered */
+	_Atomic int64_t t_store_mono_ns; /* the writer's store under way (its
+	                             * t_before, set before it): the model's
+	                             * time for the trap; 0: handler entry */
 	int64_t t_exit_mono_ns;     /* page made writable (just before; for
 	                             * uffd-sigbus: handler returns, the store
 	                             * retries) */
