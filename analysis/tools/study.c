@@ -109,6 +109,102 @@ struct study {
 	int cells_run, runs;
 };
 
+/* a cell's equal ctimes and its faults split by query, summed over its
+ * runs (attrs.c, queried.c): what the observer table compares */
+struct cell_attrs {
+	int64_t eq, faults, qn, qc, un, uc, dn, dc;
+	int n_eq, n_q;
+};
+
+static void attrs_add(struct cell_attrs *a, const struct sw_reveal *A, json_t *ro)
+{
+	if (A->equal_ctime >= 0 && A->faults >= 0) {
+		a->eq += A->equal_ctime;
+		a->faults += A->faults;
+		a->n_eq++;
+		json_object_set_new(ro, "equal_ctime", json_integer((json_int_t)A->equal_ctime));
+		json_object_set_new(ro, "faulting_stores", json_integer((json_int_t)A->faults));
+	}
+	if (A->by_query.known) {
+		const struct sw_queried *Q = &A->by_query;
+		a->qn += Q->queried;
+		a->qc += Q->queried_changed;
+		a->un += Q->unqueried;
+		a->uc += Q->unqueried_changed;
+		a->dn += Q->during;
+		a->dc += Q->during_changed;
+		a->n_q++;
+		json_object_set_new(ro, "faults_by_query", json_pack("{s:I,s:I,s:I,s:I}",
+			"queried", (json_int_t)Q->queried, "queried_changed", (json_int_t)Q->queried_changed,
+			"unqueried", (json_int_t)Q->unqueried, "unqueried_changed", (json_int_t)Q->unqueried_changed));
+	}
+}
+
+/* the cell's "attributes" (null: no native run counted them) and its
+ * text lines */
+static void attrs_cell(FILE *f, json_t *o, const struct cell_attrs *a)
+{
+	json_t *at = json_object();
+	if (a->n_eq) {
+		json_object_set_new(at, "equal_ctime", json_integer((json_int_t)a->eq));
+		json_object_set_new(at, "faulting_stores", json_integer((json_int_t)a->faults));
+		json_object_set_new(at, "runs", json_integer(a->n_eq));
+		fprintf(f, "  %-12s %lld of %lld faults left ctime equal (%d runs)\n", "eq ctime",
+			(long long)a->eq, (long long)a->faults, a->n_eq);
+	}
+	if (a->n_q) {
+		json_object_set_new(at, "faults_by_query", json_pack(
+			"{s:{s:I,s:I},s:{s:I,s:I},s:{s:I,s:I},s:i}",
+			"queried", "faults", (json_int_t)a->qn, "changed", (json_int_t)a->qc,
+			"unqueried", "faults", (json_int_t)a->un, "changed", (json_int_t)a->uc,
+			"query_during", "faults", (json_int_t)a->dn, "changed", (json_int_t)a->dc,
+			"runs", a->n_q));
+		fprintf(f, "  %-12s after a query %lld of %lld faults changed ctime, with none %lld of %lld\n",
+			"by query", (long long)a->qc, (long long)a->qn, (long long)a->uc, (long long)a->un);
+	}
+	json_object_set_new(o, "attributes", json_object_size(at) ? at : (json_decref(at), json_null()));
+}
+
+static void pct(char *b, size_t n, int64_t part, int64_t whole)
+{
+	if (whole > 0)
+		snprintf(b, n, "%.1f%% of %lld", 100.0 * (double)part / (double)whole, (long long)whole);
+	else
+		snprintf(b, n, "-");
+}
+
+/* The observer effect over the plan's query_rate axis: per cell with a
+ * rate, its truth p50, its share of equal ctimes, and the share of its
+ * faults that changed ctime after a query and with none */
+static void observer_table(FILE *f, json_t *cells)
+{
+	size_t i;
+	json_t *c;
+	int header = 0;
+	json_array_foreach(cells, i, c) {
+		json_t *q = json_object_get(c, "query_rate"), *at = json_object_get(c, "attributes");
+		if (!json_is_string(q) || !json_integer_value(json_object_get(c, "n")))
+			continue;
+		if (!header++)
+			fprintf(f, "observer effect (the plan's query_rate axis; faults summed over a cell's runs):\n"
+				"  %-40s %-6s %-9s %-18s %-20s %s\n", "cell", "rate", "truth p50",
+				"equal ctimes", "changed after query", "changed with none");
+		char p50[16] = "-", eq[40], qa[40], qn[40];
+		json_t *m = json_object_get(json_object_get(c, "truth_p50_s"), "median");
+		if (json_is_number(m))
+			sw_fmt_qv(p50, sizeof(p50), (int64_t)(json_number_value(m) * 1e9));
+		json_t *bq = json_object_get(at, "faults_by_query");
+#define GI(o, a, b) json_integer_value(json_object_get(json_object_get(o, a), b))
+		pct(eq, sizeof(eq), json_integer_value(json_object_get(at, "equal_ctime")),
+		    json_integer_value(json_object_get(at, "faulting_stores")));
+		pct(qa, sizeof(qa), GI(bq, "queried", "changed"), GI(bq, "queried", "faults"));
+		pct(qn, sizeof(qn), GI(bq, "unqueried", "changed"), GI(bq, "unqueried", "faults"));
+#undef GI
+		fprintf(f, "  %-40s %-6s %-9s %-18s %-20s %s\n", json_string_value(json_object_get(c, "id")),
+			json_string_value(q), p50, eq, qa, qn);
+	}
+}
+
 static json_t *stats_json(const int64_t *v, int n, int64_t floor_ns)
 {
 	struct sw_repstats st;
@@ -173,6 +269,7 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 	double upd[SW_REPSTATS_MAX];
 	int nvd = 0, nvc = 0;
 	int64_t res = 0;
+	struct cell_attrs ca = { 0 };
 	json_t *dirs = json_array(), *runs = json_array();
 	if (glob(pat, 0, NULL, &gl) == 0) {
 		for (size_t i = 0; i < gl.gl_pathc && n < SW_REPSTATS_MAX; i++) {
@@ -223,6 +320,7 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 			json_object_set_new(ro, "truth_unresolved", json_integer((json_int_t)r.truth_unresolved));
 			json_object_set_new(ro, "race_stores", json_integer((json_int_t)s->S->race_stores));
 			json_object_set_new(ro, "race_read_hits", json_integer((json_int_t)rh));
+			attrs_add(&ca, &s->S->attrs, ro);
 			/* every kernel reader's view, "view:v3 kept-open" (NFS
 			 * version, reader mode, and the mount's attribute cache
 			 * when not the default): the verdict compares each */
@@ -270,6 +368,7 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 	if (nvc)
 		text_stat(s->txt, "cto p50", vc, nvc, res);
 	fprintf(s->txt, "  %-12s %6.0f  95%% CI %.0f..%.0f\n", "upd/1k", u.median, u.ci_lo, u.ci_hi);
+	attrs_cell(s->txt, o, &ca);
 	return 0;
 }
 
@@ -324,6 +423,7 @@ int sw_study_main(int argc, char **argv)
 		putchar('\n');
 		fclose(s.txt);
 	} else {
+		observer_table(s.txt, s.cells);
 		fprintf(s.txt, "%d runs in %d cells; 95%% CI: the exact bootstrap interval of the median\n"
 			"(covers: its chance to hold the true median for this n); %s\n",
 			s.runs, s.cells_run, path);

@@ -32,7 +32,11 @@
 # rate (always flat out) makes the low run a wire run: broken so once
 # (period 0 in client/probe/main.c), the low run replied 750/s and failed
 # the achieved-rate check.  Also, with no guest: --query-rate 0 and 5000
-# exit 2 naming what was expected.  ~60 s (two 7.2 boots under TCG).
+# exit 2 naming what was expected.  And the two runs as a study of one
+# cell over the query_rate axis (study-table): study.json sums the
+# runs' equal ctimes and faults by query per cell, and the study's text
+# gives the observer table (rate, truth p50, equal ctimes, changed after
+# a query and with none).  ~60 s (two 7.2 boots under TCG).
 # Skips (77) when qemu cannot run or Debian's archive is unreachable for
 # the 7.2 kernel.
 set -u
@@ -105,5 +109,30 @@ if ! "$top/vm/build.sh" --quiet --kernel 7.2 --build-dir "$b" >/dev/null 2>"$T/k
 	grep -q 'apt-get update .* failed' "$T/k.err" && skip "Debian's archive unreachable: $(cat "$T/k.err")"
 	fail "the 7.2 kernel part cannot be built: $(cat "$T/k.err")"
 fi
+# the two runs as a study over the query_rate axis (a plan of one cell
+# at 1/s and wire speed, each run in its cell's folder as stalewin study
+# leaves it): study.json sums each cell's equal ctimes and faults by
+# query from its runs, and the text gives the observer table
+study_table() {
+	local c=q/stock_7.2-eager-ext4-rewrite r l
+	[ -f "$T/low/report.json" ] && [ -f "$T/wire/report.json" ] || { fail "no runs to make a study of"; return; }
+	mkdir -p "$T/st/cells/$c-q1" "$T/st/cells/$c-qwire"
+	printf '%s\n' '[q]' 'kernel = stock:7.2' 'policy = eager' 'query_rate = 1 wire' 'fs = ext4' >"$T/st/plan.ini"
+	ln -s "$T/low" "$T/st/cells/$c-q1/run-1" && ln -s "$T/wire" "$T/st/cells/$c-qwire/run-1" &&
+		touch "$T/st/cells/$c-q1/run-1.done" "$T/st/cells/$c-qwire/run-1.done"
+	"$b/analysis/stalewin-report" study "$T/st" >"$T/st.txt" 2>"$T/st.err" || { fail "stalewin-report study: $(cat "$T/st.err")"; return; }
+	for r in q1:low qwire:wire; do
+		l=$(jq -c '.results.attributes | {e: .equal_ctime, f: .faulting_stores, q: .faults_by_query.queried.faults, qc: .faults_by_query.queried.changed, u: .faults_by_query.unqueried.faults, uc: .faults_by_query.unqueried.changed}' "$T/${r#*:}/report.json")
+		jq -e --arg id "$c-${r%%:*}" --argjson w "$l" '.cells[] | select(.id == $id) | .attributes
+			| .equal_ctime == $w.e and .faulting_stores == $w.f and .faults_by_query.queried.faults == $w.q and
+			.faults_by_query.queried.changed == $w.qc and .faults_by_query.unqueried.faults == $w.u and
+			.faults_by_query.unqueried.changed == $w.uc' "$T/st/study.json" >/dev/null ||
+			fail "study.json: expected cell $c-${r%%:*}'s attributes to be its run's $l, saw $(jq -c --arg id "$c-${r%%:*}" '.cells[] | select(.id == $id) | .attributes' "$T/st/study.json")"
+	done
+	grep -q '^observer effect' "$T/st.txt" && grep -Eq "^  $c-qwire +wire +[0-9.]+m?s +[0-9.]+% of [0-9]+ +[0-9.]+% of [0-9]+ +[0-9.]+% of [0-9]+$" "$T/st.txt" ||
+		fail "the study's text: expected the observer table with the wire cell's row, saw: $(sed -n '/^observer/,$p' "$T/st.txt")"
+	sed -n '/^observer/,/^  q.*qwire/p' "$T/st.txt"
+}
 sw_case low-vs-wire cases
+sw_case study-table study_table
 sw_done
