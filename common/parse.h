@@ -28,4 +28,10 @@ const char *sw_parse_names(const void *const *list, const char *sep, char *buf,
 			   size_t len);
 /* "A-B": two numbers >= 0 (sw_parse_double rules), A <= B. */
 int sw_parse_range(const char *s, double *from, double *to);
+
+/* Rows of a getopt_long table (getopt.h): an option with a value, one
+ * without, the end. */
+#define SW_OPT_ARG(name, key) { (name), required_argument, NULL, (key) }
+#define SW_OPT_FLAG(name, key) { (name), no_argument, NULL, (key) }
+#define SW_OPT_END { NULL, 0, NULL, 0 }
 #endif
