@@ -71,6 +71,7 @@ static int meta_pages_opt(const char *name, uint32_t *out, char *err, size_t err
  * (kind, off) or names its own reader (fn). */
 struct cli {                    /* what a reader may set besides sw_opts */
 	const char *policy, *workload;
+	uint64_t u;             /* a K_FN row's integer, when it has num */
 };
 
 enum opt_kind {
@@ -97,6 +98,7 @@ struct opt_row {
 	const char *help;   /* --help's text; "%s" stands for names() */
 	const char *(*names)(void);
 	opt_fn *fn;
+	int num;            /* K_FN: 1 (2: K/M/G ok) reads an integer into cli.u first */
 	const char *group;  /* a heading --help prints before the row */
 };
 
@@ -127,7 +129,7 @@ static const struct opt_row rows[] = {
 	ROW("page", 0, K_NUM, F(wl.page), "N", "rewrite: the page stored again (default 0)"),
 	ROW("rate", 0, K_FN, 0, "N", "stream/random/burst: stores/s (default 1000; 0 = flat out)",
 	  .fn = opt_rate),
-	ROW("pages", 0, K_FN, 0, "N", "the working set: pages [0, N) (default all)", .fn = opt_pages),
+	ROW("pages", 0, K_FN, 0, "N", "the working set: pages [0, N) (default all)", .fn = opt_pages, .num = 1),
 	ROW("hot-pages", 0, K_NUM, F(wl.hot_pages), "N", "random: the hot set [0, N) (default 0: uniform)"),
 	ROW("hot-share", 0, K_FN, 0, "F", "random: the share of stores into the hot set (0.9)",
 	  .fn = opt_hot_share),
@@ -142,7 +144,7 @@ static const struct opt_row rows[] = {
 	ROW("writeback-ms", 0, K_MS, F(writeback_ms), "N", "the flusher's period (vm.dirty_writeback_centisecs x 10; 0: off)",
 	  .group = "writeback model (defaults from /proc/sys/vm):"),
 	ROW("expire-ms", 0, K_MS, F(expire_ms), "N", "a dirty inode's age a run flushes (vm.dirty_expire_centisecs x 10)"),
-	ROW("dirty-background-bytes", 0, K_FN, 0, "N", "vm.dirty_background_bytes", .fn = opt_bg_bytes),
+	ROW("dirty-background-bytes", 0, K_FN, 0, "N", "vm.dirty_background_bytes", .fn = opt_bg_bytes, .num = 2),
 	ROW("journal-commit-ms", 0, K_MS, F(journal_commit_ms), "N",
 	  "jbd2 commit of ext4 (5000; 0: lazytime)"),
 	ROW("wb-bg-share", 0, K_FN, 0, "none|zero|fprop", "the wb's share of the background threshold: none = never over (default, the host), zero = every flusher run writes the dirty inode, fprop = 6.1 on one CPU", .fn = opt_bg_share),
@@ -160,7 +162,7 @@ static const struct opt_row rows[] = {
 	ROW("native-poll-ms", 0, K_MS, F(native_poll_ms), "N", "fstat between stores (default 10)"),
 	ROW("native-poll-only", 0, K_FLAG, F(native_poll_only), NULL,
 	  "no fstat just before and after each store"),
-	ROW("uffd-spin-us", 0, K_FN, 0, "N", "handler busy-poll (default 200)", .fn = opt_uffd_spin,
+	ROW("uffd-spin-us", 0, K_FN, 0, "N", "handler busy-poll (default 200)", .fn = opt_uffd_spin, .num = 1,
 	  .group = "uffd:"),
 };
 #undef ROW
@@ -285,13 +287,10 @@ static int opt_rate(const struct opt_row *r, struct sw_opts *o, struct cli *c,
 static int opt_pages(const struct opt_row *r, struct sw_opts *o, struct cli *c,
 		     char *err, size_t errlen)
 {
-	int rc = num_opt(r->name, optarg, &o->wl.pages, 0, err, errlen);
-
-	(void)c;
-	if (rc)
-		return rc;
-	if (!o->wl.pages)
+	(void)r;
+	if (!c->u)
 		BAD("expected --pages > 0, saw 0");
+	o->wl.pages = c->u;
 	return 0;
 }
 
@@ -307,15 +306,10 @@ static int opt_hot_share(const struct opt_row *r, struct sw_opts *o, struct cli 
 static int opt_bg_bytes(const struct opt_row *r, struct sw_opts *o, struct cli *c,
 			char *err, size_t errlen)
 {
-	uint64_t u;
-	int rc = num_opt(r->name, optarg, &u, 1, err, errlen);
-
-	(void)c;
-	if (rc)
-		return rc;
-	if (u > INT64_MAX)
+	(void)r;
+	if (c->u > INT64_MAX)
 		BAD("expected --dirty-background-bytes below 2^63, saw '%s'", optarg);
-	o->background_bytes = (int64_t)u;
+	o->background_bytes = (int64_t)c->u;
 	return 0;
 }
 
@@ -331,15 +325,10 @@ static int opt_bg_share(const struct opt_row *r, struct sw_opts *o, struct cli *
 static int opt_uffd_spin(const struct opt_row *r, struct sw_opts *o, struct cli *c,
 			 char *err, size_t errlen)
 {
-	uint64_t u;
-	int rc = num_opt(r->name, optarg, &u, 0, err, errlen);
-
-	(void)c;
-	if (rc)
-		return rc;
-	if (u > 1000000)
-		BAD("expected --uffd-spin-us at most 1000000, saw %" PRIu64, u);
-	o->uffd_spin_us = (int64_t)u;
+	(void)r;
+	if (c->u > 1000000)
+		BAD("expected --uffd-spin-us at most 1000000, saw %" PRIu64, c->u);
+	o->uffd_spin_us = (int64_t)c->u;
 	return 0;
 }
 
@@ -365,6 +354,8 @@ static int opt_read(const struct opt_row *r, struct sw_opts *o, struct cli *c,
 	case K_META: return meta_pages_opt(r->name, v, err, errlen);
 	case K_FN: break;
 	}
+	if (r->num && (rc = num_opt(r->name, optarg, &c->u, r->num == 2, err, errlen)))
+		return rc;
 	return r->fn(r, o, c, err, errlen);
 }
 
@@ -424,7 +415,7 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 		  size_t errlen)
 {
 	static struct sw_model_profile profile;
-	struct cli cl = { NULL, NULL };
+	struct cli cl = { NULL, NULL, 0 };
 	int rc;
 
 	memset(o, 0, sizeof(*o));
