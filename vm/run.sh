@@ -12,23 +12,19 @@
 # on ext4, rewrite workload, 10 s each, mounts vers=3,nolock and vers=4.2
 # each read by a kept-open and a close-to-open reader, one probe with a
 # v3 and a v4 target (ctime and the change attribute) at 100 GETATTRs/s
-# each.  --vers 3 or 4.2: that version alone (its mount and probe target).
-# --query-rate N|wire (old name --probe-rate): GETATTRs/s per probe
-# target, above 0 and at most 1000, or wire (flat out, opt-in: on a
-# multigrain kernel every query makes the next ctime fine-grained);
+# each.  --query-rate: above 0 and at most 1000, or wire (flat out,
+# opt-in: on a multigrain kernel every query makes the next ctime fine-grained);
 # meta.json records the planned queries of the file (query_rate_hz,
 # query_rate) and whether the server's fs is multigrain (vm/query.sh).
 # --policy/--fs pick a subset (every policy given runs on every --fs
-# given; native defaults to ext4, the others to tmpfs).  --mount-opts may repeat: one kernel
-# mount (nosharecache) per option set, each read in every reader mode;
-# kread-<j>.swlog, j in order (mount, mode), listed in meta.json.
-# --fs: tmpfs, ext4, xfs, btrfs (each disk filesystem on its own virtio
-# disk: ext4 made on the host, xfs and btrfs made in the server guest with
-# Debian 12's mkfs; xfs/btrfs run native only).  --workload may repeat:
-# every (policy, fs) runs each workload, in one boot.  Kernel names
+# given).  --mount-opts may repeat: one kernel mount (nosharecache) per
+# option set, each read in every reader mode; kread-<j>.swlog, j in order
+# (mount, mode), listed in meta.json.  --fs: tmpfs, ext4, xfs, btrfs (each
+# disk filesystem on its own virtio disk: ext4 made on the host, xfs and
+# btrfs made in the server guest with Debian 12's mkfs; xfs/btrfs run
+# native only).  --workload may repeat: every (policy, fs) runs each
+# workload, in one boot.  Kernel names
 # (stock 6.1 6.12 7.2) are Debian's packages (vm/build.sh).
-# --probe-vers 3+4: one probe with a v3 and a v4 target (probe-0/t0 v3,
-# probe-0/t1 v4: ctime and the change attribute side by side).
 # --kernel applies to the server guest (the writer's kernel); "patched"
 # is vm/kernel/stalewin-vm-kernel --print-path (patched:7.2 adds --base
 # 7.2; plain patched is the 6.1 series); with it eager, deferred
@@ -50,11 +46,10 @@
 # writer did (its first stores may precede their first samples).
 # direct = no control API: UDP clock exchange (stalewin-reader clock).
 # Without stalewin-ctl in the build, auto falls back to direct.
-# --lead S: every writer sets up and stores no sooner than S s after its
-# file's creation (stalewin-writer --lead-ms; default 0: as soon as the
-# client's readers are up, 2.5-7.5 s here).  That time picks the kernel's
-# writeback regime (server/README.md), so runs meant to be compared, or
-# repeated, give it; probe and readers run S s longer.
+# --lead S (stalewin-writer --lead-ms; 0: as soon as the client's readers
+# are up, 2.5-7.5 s here): that time picks the kernel's writeback regime
+# (server/README.md), so runs meant to be compared, or repeated, give it;
+# probe and readers run S s longer.
 # One experiment: the run folder is OUT; several: OUT/<n>-<policy>-<fs>/.
 # --repeats N (1..100): every experiment N times in the one boot,
 # interleaved (all experiments once, then again: a drift of the guests
@@ -104,8 +99,8 @@ sw_opt --duration duration S 10 "each writer's run"
 sw_opt --kernel kernel PATH\|patched[:7.2]\|stock\|6.1\|6.12\|7.2 stock "the server guest's kernel"
 sw_opt --client-kernel client_kernel K stock "the client guest's kernel"
 sw_opt --sysctl sysctls K=V... '' 'set in the server guest before the writer starts'
-sw_opt --vers vers 3\|4.2\|both both 'the mounts and probe targets'
-sw_opt --probe-vers probe_vers 3\|4\|3+4 '' "the probe's targets"
+sw_opt --vers vers 3\|4.2\|both both 'the mounts and probe targets: 3 or 4.2 alone, or both'
+sw_opt --probe-vers probe_vers 3\|4\|3+4 '' "the probe's targets (3+4: probe-0/t0 v3, t1 v4, side by side)"
 sw_opt --query-rate probe_rate N\|wire 100 'GETATTRs/s per probe target'
 sw_opt --probe-rate probe_rate N\|wire '' 'the old name of --query-rate'
 sw_opt --scenario scenario NAME '' 'a set-up on purpose the report explains (vm/scenario.sh): deleg-none'
@@ -120,7 +115,7 @@ sw_opt --no-report report =0 1 'no report at the end'
 sw_opt --repeats repeats N 1 'every experiment N times, interleaved'
 sw_opt --timeout timeout S '' "from an experiment's start to the client's end (default duration + 90)"
 sw_opt --control control auto\|api\|direct auto 'how writer runs start and clocks are compared'
-sw_opt --lead lead S 0 'every writer stores no sooner than S s after the creation'
+sw_opt --lead lead S 0 "every writer sets up and stores no sooner than S s after its file's creation"
 sw_opt --fault faults KIND@S[:D]... '' 'a fault to inject, see below'
 sw_opt --outage-grace grace S 30 'how long past the planned end outages are waited out'
 sw_opt --shell shell =1 0 'boot the guests and open a shell (stalewin vm shell)'

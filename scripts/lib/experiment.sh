@@ -5,6 +5,7 @@
 # here: the option table, its parser and the --help it makes, the fault
 # specs, and the readers' table both hand to stalewin-runfolder.
 # Names of policies and workloads come from the writer (names.sh).
+# `stalewin cost` and `stalewin demo` use the option table too.
 
 # ------------------------------------------------------------ options
 # The option table, fio's way: each path lists its options once, a row
@@ -14,10 +15,8 @@
 #     ARG ending in ...:  NAME ARG appends to the array VAR (repeatable)
 #     ARG =VAL:           NAME (no value) sets $VAR to VAL, DEFAULT until then
 #   A second row for a VAR (another name of the option) keeps its default.
-# The rows fill SW_OPTS (the parser's: [--opt]=var, [--opt]=+var for an
-# array, [--opt]==var:VAL for a flag) and SW_OPT_HELP (--help's lines).
-# sw_opts_parse ARGS... walks the arguments with SW_OPTS; hooks the
-# sourcing script defines:
+# The rows fill SW_OPTS and SW_OPT_HELP; sw_opts_parse ARGS... walks the
+# arguments with them; hooks the sourcing script defines:
 #   sw_opt_missing OPT   OPT has no value (must exit)
 #   sw_opt_other ARGS... an argument the table does not know: handles it
 #                        and sets sw_opt_used to how many it took (or

@@ -97,12 +97,12 @@ faults() {
 }
 sw_case faults faults
 
-# each path's --help is made from its table: a line for every row, none
-# left as @options
+# each path's --help (and cost's, demo's) is made from its table: a line
+# for every row, none left as @options
 documented() {
 	local top s keys k help
 	top=$(cd "$(dirname "$0")/../.." && pwd)
-	for s in scripts/stalewin-run vm/run.sh; do
+	for s in scripts/stalewin-run vm/run.sh scripts/stalewin-cost scripts/stalewin-demo; do
 		keys=$(grep -o '^sw_opt --[a-z0-9-]*' "$top/$s" | cut -d' ' -f2)
 		[ -n "$keys" ] || { fail "$s: expected its option table (sw_opt rows), saw none"; continue; }
 		help=$("$top/$s" --help)
