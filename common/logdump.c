@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "swlog.h"
+#include "parse.h"
 
 /* what ATTR and READ replies start with */
 static void print_reply(uint64_t seq, unsigned target, unsigned vers, int64_t send,
@@ -147,9 +148,9 @@ int main(int argc, char **argv)
 	int meta = 0;
 	const char *only = NULL;
 	static const struct option opts[] = {
-		{ "meta", no_argument, NULL, 'm' },
-		{ "type", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
+		SW_OPT_FLAG("meta", 'm'),
+		SW_OPT_ARG("type", 't'),
+		SW_OPT_FLAG("help", 'h'),
 		{ 0 },
 	};
 	int c;

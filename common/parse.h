@@ -26,6 +26,25 @@ const void *sw_parse_named(const void *const *list, const char *name);
  * name, joined by sep into buf ("eager|deferred|..."); cut to fit. */
 const char *sw_parse_names(const void *const *list, const char *sep, char *buf,
 			   size_t len);
+/* FIND(name) and NAMES() ("a|b|c") of the NULL-ended list LIST of TYPE
+ * (policies, traps, workloads): defines the two functions. */
+#define SW_PARSE_LIST_FNS(TYPE, LIST, FIND, NAMES)                             \
+	const TYPE *FIND(const char *name)                                     \
+	{                                                                     \
+		return sw_parse_named((const void *const *)LIST, name);       \
+	}                                                                     \
+	const char *NAMES(void)                                               \
+	{                                                                     \
+		static char names[128];                                       \
+		return sw_parse_names((const void *const *)LIST, "|", names,  \
+				      sizeof(names));                         \
+	}
 /* "A-B": two numbers >= 0 (sw_parse_double rules), A <= B. */
 int sw_parse_range(const char *s, double *from, double *to);
+
+/* Rows of a getopt_long table (getopt.h): an option with a value, one
+ * without, the end. */
+#define SW_OPT_ARG(name, key) { (name), required_argument, NULL, (key) }
+#define SW_OPT_FLAG(name, key) { (name), no_argument, NULL, (key) }
+#define SW_OPT_END { NULL, 0, NULL, 0 }
 #endif

@@ -17,117 +17,6 @@
 #include "profile.h"
 #include "writer.h"
 
-enum {
-	O_SIZE = 256, O_DURATION, O_RUNID, O_STATUS, O_TRAP, O_INTERVAL,
-	O_PAGE, O_RATE, O_PAGES, O_HOTPAGES, O_HOTSHARE, O_SEED, O_BSTORES,
-	O_SILENCE, O_MSA, O_MSS, O_FSYNC, O_NOMUNMAP, O_WB, O_EXP, O_BG, O_JC, O_BGRUN, O_CMETA, O_AMETA, O_RUNC, O_RUNA, O_RUNP, O_RUNIO, O_RUNSUB, O_ATIME, O_LEAD,
-	O_FORCE, O_POPULATE, O_NPOLL, O_SPIN, O_NPONLY,
-};
-
-static const struct option longopts[] = {
-	{ "file", required_argument, NULL, 'f' },
-	{ "policy", required_argument, NULL, 'p' },
-	{ "workload", required_argument, NULL, 'w' },
-	{ "log", required_argument, NULL, 'l' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "size", required_argument, NULL, O_SIZE },
-	{ "duration", required_argument, NULL, O_DURATION },
-	{ "run-id", required_argument, NULL, O_RUNID },
-	{ "status-file", required_argument, NULL, O_STATUS },
-	{ "trap", required_argument, NULL, O_TRAP },
-	{ "interval-ms", required_argument, NULL, O_INTERVAL },
-	{ "page", required_argument, NULL, O_PAGE },
-	{ "rate", required_argument, NULL, O_RATE },
-	{ "pages", required_argument, NULL, O_PAGES },
-	{ "hot-pages", required_argument, NULL, O_HOTPAGES },
-	{ "hot-share", required_argument, NULL, O_HOTSHARE },
-	{ "seed", required_argument, NULL, O_SEED },
-	{ "burst-stores", required_argument, NULL, O_BSTORES },
-	{ "silence-ms", required_argument, NULL, O_SILENCE },
-	{ "msync-async-ms", required_argument, NULL, O_MSA },
-	{ "msync-sync-ms", required_argument, NULL, O_MSS },
-	{ "fsync-ms", required_argument, NULL, O_FSYNC },
-	{ "no-munmap", no_argument, NULL, O_NOMUNMAP },
-	{ "writeback-ms", required_argument, NULL, O_WB },
-	{ "expire-ms", required_argument, NULL, O_EXP },
-	{ "dirty-background-bytes", required_argument, NULL, O_BG },
-	{ "journal-commit-ms", required_argument, NULL, O_JC },
-	{ "wb-bg-share", required_argument, NULL, O_BGRUN },
-	{ "create-meta-pages", required_argument, NULL, O_CMETA },
-	{ "alloc-meta-pages", required_argument, NULL, O_AMETA },
-	{ "wb-run-commit-us", required_argument, NULL, O_RUNC },
-	{ "wb-run-alloc-us", required_argument, NULL, O_RUNA },
-	{ "wb-run-pass-us", required_argument, NULL, O_RUNP },
-	{ "wb-run-io-us", required_argument, NULL, O_RUNIO },
-	{ "wb-run-submit-us", required_argument, NULL, O_RUNSUB },
-	{ "atime-read-ms", required_argument, NULL, O_ATIME },
-	{ "lead-ms", required_argument, NULL, O_LEAD },
-	{ "force", no_argument, NULL, O_FORCE },
-	{ "populate", no_argument, NULL, O_POPULATE },
-	{ "native-poll-ms", required_argument, NULL, O_NPOLL },
-	{ "uffd-spin-us", required_argument, NULL, O_SPIN },
-	{ "native-poll-only", no_argument, NULL, O_NPONLY },
-	{ NULL, 0, NULL, 0 },
-};
-
-void sw_opts_usage(FILE *f)
-{
-	fprintf(f,
-"usage: stalewin-writer [run] --file PATH --policy POLICY --workload WL --log PATH [options]\n"
-"       stalewin-writer serve ...   (control API, see stalewin-writer serve --help)\n"
-"  --policy   %s (native: the kernel's own, any fs;\n"
-"             the others emulated, on tmpfs)\n"
-"  --workload %s\n"
-"  --size BYTES (K/M/G suffix, default 1M)   --duration SEC (default 10)\n"
-"  --run-id HEX   --status-file PATH   --force (overwrite an existing log)\n"
-"  --lead-ms N  set up and store no sooner than N ms after the file's ctime\n"
-"             (waits; the time from a file's creation to its first store\n"
-"             decides the kernel's writeback regime: server/README.md)\n"
-"  --trap %s (default: uffd-sigbus if the kernel offers it,\n"
-"             else mprotect if the mapping fits vm.max_map_count, else uffd)\n"
-"  workload: --interval-ms N (100) --page N (0) --rate N (1000; 0 = flat out)\n"
-"            --pages N --hot-pages N --hot-share F --seed N\n"
-"            --burst-stores N (100) --silence-ms N (1000)\n"
-"  sync: --msync-async-ms N --msync-sync-ms N --fsync-ms N --no-munmap\n"
-"  writeback model: --writeback-ms N --expire-ms N --dirty-background-bytes N\n"
-"            --journal-commit-ms N (jbd2 commit of ext4, 5000; 0: lazytime)\n"
-"            --wb-bg-share none|zero|fprop (the wb's share of the background\n"
-"              threshold: none = never over (default, the host), zero = every\n"
-"              flusher run writes the dirty inode, fprop = 6.1 on one CPU)\n"
-"            --create-meta-pages N (block-device pages the file's creation\n"
-"              journals, written at the first checkpoint writeback; ext4, a\n"
-"              new file: 5, traced in the 6.1 guest; default 0: not modelled)\n"
-"            --alloc-meta-pages N (block-device pages the first writeback of a\n"
-"              page with no block yet adds to the next commit; ext4 delalloc:\n"
-"              2, traced in the 6.1 guest; default 0: not modelled)\n"
-"            --wb-run-commit-us N --wb-run-alloc-us N --wb-run-pass-us N (how\n"
-"              long a flusher run that writes the file takes: the commit it\n"
-"              waits for (0008), the allocation of never-written pages, and\n"
-"              from those pages to the background loop's next pass; stores\n"
-"              in between are written in the same run; 4200/17400/6000\n"
-"              traced in the patched 6.1 guest; default 0: runs take no time)\n"
-"            --wb-run-io-us N (how long after a run that takes no time its\n"
-"              pages complete: the block I/O; 1500 traced in the stock 6.1\n"
-"              guest; default 0)\n"
-"            --wb-run-submit-us N (stock ext4: pages a run writes for the\n"
-"              first time stay writable N us into the run, until their\n"
-"              blocks are allocated and they are submitted; 9000-48000\n"
-"              traced in the stock 6.1 guest, 12000 median; default 0: at\n"
-"              the run's start)\n"
-"            --atime-read-ms N (NFS clients read the file N ms after every\n"
-"              update, and knfsd journals atime in a handle of its own:\n"
-"              the next transaction's start after a commit; 40-100 ms\n"
-"              traced in the stock 6.1 guest; default 0: no reader)\n"
-"            (defaults from /proc/sys/vm)\n"
-"            --model-profile FILE (the model's options for a kernel and machine\n"
-"              class, server/model/profiles/*.profile; named in the log)\n"
-"  native: --populate (map pages by MADV_POPULATE_READ first)\n"
-"          --native-poll-ms N (fstat between stores, default 10)\n"
-"          --native-poll-only (no fstat just before and after each store)\n"
-"  uffd: --uffd-spin-us N (handler busy-poll, default 200)\n",
-		sw_policy_names(), sw_workload_names(), sw_trap_names());
-}
-
 /* a finite number (parse.h) */
 static int parse_dbl(const char *s, double *out)
 {
@@ -175,82 +64,327 @@ static int meta_pages_opt(const char *name, uint32_t *out, char *err, size_t err
 	return 0;
 }
 
-/* The options that are one number into a field of struct sw_opts:
- * milliseconds (int64_t) or a plain count (uint64_t) */
-static const struct num_field {
-	int id;
-	const char *name;
-	size_t off;
-	int ms;
-} num_fields[] = {
-	{ O_MSA, "msync-async-ms", offsetof(struct sw_opts, msync_async_ms), 1 },
-	{ O_MSS, "msync-sync-ms", offsetof(struct sw_opts, msync_sync_ms), 1 },
-	{ O_FSYNC, "fsync-ms", offsetof(struct sw_opts, fsync_ms), 1 },
-	{ O_WB, "writeback-ms", offsetof(struct sw_opts, writeback_ms), 1 },
-	{ O_JC, "journal-commit-ms", offsetof(struct sw_opts, journal_commit_ms), 1 },
-	{ O_EXP, "expire-ms", offsetof(struct sw_opts, expire_ms), 1 },
-	{ O_NPOLL, "native-poll-ms", offsetof(struct sw_opts, native_poll_ms), 1 },
-	{ O_PAGE, "page", offsetof(struct sw_opts, wl.page), 0 },
-	{ O_HOTPAGES, "hot-pages", offsetof(struct sw_opts, wl.hot_pages), 0 },
-	{ O_SEED, "seed", offsetof(struct sw_opts, wl.seed), 0 },
-	{ O_BSTORES, "burst-stores", offsetof(struct sw_opts, wl.burst_stores), 0 },
-	{ O_RUNC, "wb-run-commit-us", offsetof(struct sw_opts, wb_run_commit_us), 0 },
-	{ O_RUNA, "wb-run-alloc-us", offsetof(struct sw_opts, wb_run_alloc_us), 0 },
-	{ O_RUNP, "wb-run-pass-us", offsetof(struct sw_opts, wb_run_pass_us), 0 },
-	{ O_RUNIO, "wb-run-io-us", offsetof(struct sw_opts, wb_run_io_us), 0 },
-	{ O_RUNSUB, "wb-run-submit-us", offsetof(struct sw_opts, wb_run_submit_us), 0 },
-	{ O_ATIME, "atime-read-ms", offsetof(struct sw_opts, atime_read_ms), 1 },
-	{ O_LEAD, "lead-ms", offsetof(struct sw_opts, lead_ms), 1 },
+
+/* The option table: every option of the writer once, in --help's order.
+ * It makes getopt's longopts, --help (sw_opts_usage) and the parsing
+ * (opts_loop): a row says how its value is read into struct sw_opts
+ * (kind, off) or names its own reader (fn). */
+struct cli {                    /* what a reader may set besides sw_opts */
+	const char *policy, *workload;
+	uint64_t u;             /* a K_FN row's integer, when it has num */
 };
 
-/* 0, -EINVAL (err says why), or 1 if c is not one of num_fields */
-static int num_field_opt(struct sw_opts *o, int c, char *err, size_t errlen)
+enum opt_kind {
+	K_STR,   /* const char *: the value as given */
+	K_FLAG,  /* int: 1 */
+	K_MS,    /* int64_t: milliseconds >= 0 */
+	K_MS_NS, /* int64_t: milliseconds >= 0, stored in ns */
+	K_NUM,   /* uint64_t: an integer >= 0 */
+	K_SIZE,  /* uint64_t: an integer >= 0, K/M/G suffix ok */
+	K_META,  /* uint32_t: 0 to 1024 block-device pages */
+	K_FN,    /* read by fn */
+};
+
+struct opt_row;
+typedef int opt_fn(const struct opt_row *r, struct sw_opts *o, struct cli *c,
+		   char *err, size_t errlen);
+
+struct opt_row {
+	const char *name;
+	int key;            /* a short option's letter, else 0 */
+	enum opt_kind kind;
+	size_t off;         /* the field in struct sw_opts (not K_FN) */
+	const char *arg;    /* the value in --help; NULL: the option takes none */
+	const char *help;   /* --help's text; "%s" stands for names() */
+	const char *(*names)(void);
+	opt_fn *fn;
+	int num;            /* K_FN: 1 (2: K/M/G ok) reads an integer into cli.u first */
+	const char *group;  /* a heading --help prints before the row */
+};
+
+static opt_fn opt_policy, opt_workload, opt_duration, opt_run_id, opt_trap,
+	opt_help, opt_rate, opt_pages, opt_hot_share, opt_bg_bytes, opt_bg_share,
+	opt_uffd_spin, opt_none;
+
+#define F(field) offsetof(struct sw_opts, field)
+#define ROW(n, k, kd, f, a, h, ...)                                           \
+	{ .name = (n), .key = (k), .kind = (kd), .off = (f), .arg = (a),      \
+	  .help = (h), __VA_ARGS__ }
+static const struct opt_row rows[] = {
+	ROW("file", 'f', K_STR, F(file), "PATH", "the file the writer maps and stores into"),
+	ROW("policy", 'p', K_FN, 0, "POLICY", "%s (native: the kernel's own, any fs; the others emulated, on tmpfs)", .names = sw_policy_names, .fn = opt_policy),
+	ROW("workload", 'w', K_FN, 0, "WL", "%s", .names = sw_workload_names, .fn = opt_workload),
+	ROW("log", 'l', K_STR, F(log), "PATH", "the log of every store and timestamp update"),
+	ROW("help", 'h', K_FN, 0, NULL, "this text", .fn = opt_help),
+	ROW("size", 0, K_SIZE, F(size), "BYTES", "the file's size (K/M/G/T suffix, default 1M; created or extended, never shrunk)"),
+	ROW("duration", 0, K_FN, 0, "SEC", "the run's length (default 10)", .fn = opt_duration),
+	ROW("run-id", 0, K_FN, 0, "HEX", "the log's run id (up to 16 hex digits)", .fn = opt_run_id),
+	ROW("status-file", 0, K_STR, F(status_file), "PATH", "a JSON status, rewritten every ~200 ms"),
+	ROW("force", 0, K_FLAG, F(force), NULL, "overwrite an existing log"),
+	ROW("lead-ms", 0, K_MS, F(lead_ms), "N", "set up and store no sooner than N ms after the file's ctime (waits; the time from a file's creation to its first store decides the kernel's writeback regime: server/README.md)"),
+	ROW("trap", 0, K_FN, 0, "TRAP", "%s (default: uffd-sigbus if the kernel offers it, else mprotect if the mapping fits vm.max_map_count, else uffd)",
+	  .names = sw_trap_names, .fn = opt_trap),
+	ROW("interval-ms", 0, K_MS_NS, F(wl.interval_ns), "N", "rewrite: the period (default 100)",
+	  .group = "workload:"),
+	ROW("page", 0, K_NUM, F(wl.page), "N", "rewrite: the page stored again (default 0)"),
+	ROW("rate", 0, K_FN, 0, "N", "stream/random/burst: stores/s (default 1000; 0 = flat out)",
+	  .fn = opt_rate),
+	ROW("pages", 0, K_FN, 0, "N", "the working set: pages [0, N) (default all)", .fn = opt_pages, .num = 1),
+	ROW("hot-pages", 0, K_NUM, F(wl.hot_pages), "N", "random: the hot set [0, N) (default 0: uniform)"),
+	ROW("hot-share", 0, K_FN, 0, "F", "random: the share of stores into the hot set (0.9)",
+	  .fn = opt_hot_share),
+	ROW("seed", 0, K_NUM, F(wl.seed), "N", "random: the PRNG's seed (default 1)"),
+	ROW("burst-stores", 0, K_NUM, F(wl.burst_stores), "N", "burst: stores a burst (default 100)"),
+	ROW("silence-ms", 0, K_MS_NS, F(wl.silence_ns), "N", "burst: the silence after each (default 1000)"),
+	ROW("msync-async-ms", 0, K_MS, F(msync_async_ms), "N", "periodic msync(MS_ASYNC) (default 0: never)",
+	  .group = "sync:"),
+	ROW("msync-sync-ms", 0, K_MS, F(msync_sync_ms), "N", "periodic msync(MS_SYNC) (0: never)"),
+	ROW("fsync-ms", 0, K_MS, F(fsync_ms), "N", "periodic fsync (0: never)"),
+	ROW("no-munmap", 0, K_FLAG, F(no_munmap), NULL, "skip the policy's munmap semantics: pending updates stay owed"),
+	ROW("writeback-ms", 0, K_MS, F(writeback_ms), "N", "the flusher's period (vm.dirty_writeback_centisecs x 10; 0: off)",
+	  .group = "writeback model (defaults from /proc/sys/vm):"),
+	ROW("expire-ms", 0, K_MS, F(expire_ms), "N", "a dirty inode's age a run flushes (vm.dirty_expire_centisecs x 10)"),
+	ROW("dirty-background-bytes", 0, K_FN, 0, "N", "vm.dirty_background_bytes", .fn = opt_bg_bytes, .num = 2),
+	ROW("journal-commit-ms", 0, K_MS, F(journal_commit_ms), "N",
+	  "jbd2 commit of ext4 (5000; 0: lazytime)"),
+	ROW("wb-bg-share", 0, K_FN, 0, "none|zero|fprop", "the wb's share of the background threshold: none = never over (default, the host), zero = every flusher run writes the dirty inode, fprop = 6.1 on one CPU", .fn = opt_bg_share),
+	ROW("create-meta-pages", 0, K_META, F(create_meta_pages), "N", "block-device pages the file's creation journals, written at the first checkpoint writeback; ext4, a new file: 5, traced in the 6.1 guest; default 0: not modelled"),
+	ROW("alloc-meta-pages", 0, K_META, F(alloc_meta_pages), "N", "block-device pages the first writeback of a page with no block yet adds to the next commit; ext4 delalloc: 2, traced in the 6.1 guest; default 0: not modelled"),
+	ROW("wb-run-commit-us", 0, K_NUM, F(wb_run_commit_us), "N", "how long a flusher run that writes the file takes: the commit it waits for (0008); 4200 traced in the patched 6.1 guest; default 0: runs take no time"),
+	ROW("wb-run-alloc-us", 0, K_NUM, F(wb_run_alloc_us), "N", "... the allocation of never-written pages (17400 traced)"),
+	ROW("wb-run-pass-us", 0, K_NUM, F(wb_run_pass_us), "N", "... from those pages to the background loop's next pass (6000 traced); stores in between are written in the same run"),
+	ROW("wb-run-io-us", 0, K_NUM, F(wb_run_io_us), "N", "how long after a run that takes no time its pages complete: the block I/O; 1500 traced in the stock 6.1 guest; default 0"),
+	ROW("wb-run-submit-us", 0, K_NUM, F(wb_run_submit_us), "N", "stock ext4: pages a run writes for the first time stay writable N us into the run, until their blocks are allocated and they are submitted; 9000-48000 traced in the stock 6.1 guest, 12000 median; default 0: at the run's start"),
+	ROW("atime-read-ms", 0, K_MS, F(atime_read_ms), "N", "NFS clients read the file N ms after every update, and knfsd journals atime in a handle of its own: the next transaction's start after a commit; 40-100 ms traced in the stock 6.1 guest; default 0: no reader"),
+	ROW("model-profile", 0, K_FN, 0, "FILE", "the model's options for a kernel and machine class, server/model/profiles/*.profile; named in the log", .fn = opt_none),
+	ROW("populate", 0, K_FLAG, F(populate), NULL, "map pages by MADV_POPULATE_READ first",
+	  .group = "native:"),
+	ROW("native-poll-ms", 0, K_MS, F(native_poll_ms), "N", "fstat between stores (default 10)"),
+	ROW("native-poll-only", 0, K_FLAG, F(native_poll_only), NULL,
+	  "no fstat just before and after each store"),
+	ROW("uffd-spin-us", 0, K_FN, 0, "N", "handler busy-poll (default 200)", .fn = opt_uffd_spin, .num = 1,
+	  .group = "uffd:"),
+};
+#undef ROW
+#undef F
+#define NROWS (sizeof(rows) / sizeof(rows[0]))
+
+/* getopt's value for row i */
+static int row_key(size_t i)
 {
-	for (size_t i = 0; i < sizeof(num_fields) / sizeof(num_fields[0]); i++) {
-		const struct num_field *f = &num_fields[i];
-		void *v = (char *)o + f->off;
-		if (f->id == c)
-			return f->ms ? ms_opt(f->name, optarg, v, err, errlen)
-				     : num_opt(f->name, optarg, v, 0, err, errlen);
+	return rows[i].key ? rows[i].key : 256 + (int)i;
+}
+
+/* one row's help: "  --name ARG", then its text from column 30 on,
+ * wrapped at 80 (a word longer than that stands alone) */
+static void usage_row(FILE *f, const struct opt_row *r)
+{
+	char text[1024];
+	const char *pct = strstr(r->help, "%s"), *w = text;
+	int col = fprintf(f, "  --%s%s%s", r->name, r->arg ? " " : "", r->arg ? r->arg : "");
+
+	if (pct)
+		snprintf(text, sizeof(text), "%.*s%s%s", (int)(pct - r->help), r->help,
+			 r->names(), pct + 2);
+	else
+		snprintf(text, sizeof(text), "%s", r->help);
+	col += fprintf(f, "%*s", col < 29 ? 30 - col : 1, "");
+	for (int first = 1; *(w += strspn(w, " ")); first = 0) {
+		size_t n = strcspn(w, " ");
+		if (!first && col + 1 + (int)n > 80)
+			col = fprintf(f, "\n%30s", "") - 1;
+		else if (!first)
+			col += fprintf(f, " ");
+		col += fprintf(f, "%.*s", (int)n, w);
+		w += n;
 	}
+	fputc('\n', f);
+}
+
+void sw_opts_usage(FILE *f)
+{
+	fputs("usage: stalewin-writer [run] --file PATH --policy POLICY --workload WL\n"
+	      "                             --log PATH [options]\n"
+	      "       stalewin-writer serve ...  (the control API: serve --help)\n", f);
+	for (size_t i = 0; i < NROWS; i++) {
+		if (rows[i].group)
+			fprintf(f, " %s\n", rows[i].group);
+		usage_row(f, &rows[i]);
+	}
+}
+
+/* The rows' own readers: 0, 1 (--help, printed), or -EINVAL. */
+static int opt_policy(const struct opt_row *r, struct sw_opts *o, struct cli *c,
+		      char *err, size_t errlen)
+{
+	(void)r, (void)o, (void)err, (void)errlen;
+	c->policy = optarg;
+	return 0;
+}
+
+static int opt_workload(const struct opt_row *r, struct sw_opts *o, struct cli *c,
+			char *err, size_t errlen)
+{
+	(void)r, (void)o, (void)err, (void)errlen;
+	c->workload = optarg;
+	return 0;
+}
+
+static int opt_help(const struct opt_row *r, struct sw_opts *o, struct cli *c,
+		    char *err, size_t errlen)
+{
+	(void)r, (void)o, (void)c, (void)err, (void)errlen;
+	sw_opts_usage(stdout);
 	return 1;
 }
 
-/* The workload's options: 0, -EINVAL (err says why), or 1 if c is not one
- * of them. */
-static int workload_opt(struct sw_opts *o, int c, char *err, size_t errlen)
+/* --model-profile: read before the other options (sw_opts_parse) */
+static int opt_none(const struct opt_row *r, struct sw_opts *o, struct cli *c,
+		    char *err, size_t errlen)
 {
+	(void)r, (void)o, (void)c, (void)err, (void)errlen;
+	return 0;
+}
+
+static int opt_duration(const struct opt_row *r, struct sw_opts *o, struct cli *c,
+			char *err, size_t errlen)
+{
+	(void)r, (void)c;
+	if (parse_dbl(optarg, &o->duration_s) || o->duration_s <= 0 || o->duration_s > 1e7)
+		BAD("expected --duration in seconds > 0, saw '%s'", optarg);
+	return 0;
+}
+
+static int opt_run_id(const struct opt_row *r, struct sw_opts *o, struct cli *c,
+		      char *err, size_t errlen)
+{
+	(void)r, (void)c;
+	if (sw_parse_u64(optarg, 16, 0, 0, UINT64_MAX, &o->run_id))
+		BAD("expected --run-id as up to 16 hex digits, saw '%s'", optarg);
+	o->run_id_given = 1;
+	return 0;
+}
+
+static int opt_trap(const struct opt_row *r, struct sw_opts *o, struct cli *c,
+		    char *err, size_t errlen)
+{
+	(void)r, (void)c;
+	if (!sw_trap_find(optarg))
+		BAD("expected --trap %s, saw '%s'", sw_trap_names(), optarg);
+	o->trap = optarg;
+	return 0;
+}
+
+static int opt_rate(const struct opt_row *r, struct sw_opts *o, struct cli *c,
+		    char *err, size_t errlen)
+{
+	(void)r, (void)c;
+	if (parse_dbl(optarg, &o->wl.rate) || o->wl.rate < 0)
+		BAD("expected --rate in stores/s >= 0, saw '%s'", optarg);
+	return 0;
+}
+
+static int opt_pages(const struct opt_row *r, struct sw_opts *o, struct cli *c,
+		     char *err, size_t errlen)
+{
+	(void)r;
+	if (!c->u)
+		BAD("expected --pages > 0, saw 0");
+	o->wl.pages = c->u;
+	return 0;
+}
+
+static int opt_hot_share(const struct opt_row *r, struct sw_opts *o, struct cli *c,
+			 char *err, size_t errlen)
+{
+	(void)r, (void)c;
+	if (parse_dbl(optarg, &o->wl.hot_share))
+		BAD("expected --hot-share as a number in [0,1], saw '%s'", optarg);
+	return 0;
+}
+
+static int opt_bg_bytes(const struct opt_row *r, struct sw_opts *o, struct cli *c,
+			char *err, size_t errlen)
+{
+	(void)r;
+	if (c->u > INT64_MAX)
+		BAD("expected --dirty-background-bytes below 2^63, saw '%s'", optarg);
+	o->background_bytes = (int64_t)c->u;
+	return 0;
+}
+
+static int opt_bg_share(const struct opt_row *r, struct sw_opts *o, struct cli *c,
+			char *err, size_t errlen)
+{
+	(void)r, (void)c;
+	if ((o->bg_share = sw_bg_share_parse(optarg)) < 0)
+		BAD("expected --wb-bg-share none|zero|fprop, saw '%s'", optarg);
+	return 0;
+}
+
+static int opt_uffd_spin(const struct opt_row *r, struct sw_opts *o, struct cli *c,
+			 char *err, size_t errlen)
+{
+	(void)r;
+	if (c->u > 1000000)
+		BAD("expected --uffd-spin-us at most 1000000, saw %" PRIu64, c->u);
+	o->uffd_spin_us = (int64_t)c->u;
+	return 0;
+}
+
+/* One row's value into o (or c): 0, 1 for --help, or -EINVAL. */
+static int opt_read(const struct opt_row *r, struct sw_opts *o, struct cli *c,
+		    char *err, size_t errlen)
+{
+	void *v = (char *)o + r->off;
 	int64_t ms;
 	int rc;
 
-	switch (c) {
-	case O_INTERVAL:
-		if ((rc = ms_opt("interval-ms", optarg, &ms, err, errlen)))
+	switch (r->kind) {
+	case K_STR: *(const char **)v = optarg; return 0;
+	case K_FLAG: *(int *)v = 1; return 0;
+	case K_MS: return ms_opt(r->name, optarg, v, err, errlen);
+	case K_MS_NS:
+		if ((rc = ms_opt(r->name, optarg, &ms, err, errlen)))
 			return rc;
-		o->wl.interval_ns = ms * SW_NS_PER_MS;
-		break;
-	case O_RATE:
-		if (parse_dbl(optarg, &o->wl.rate) || o->wl.rate < 0)
-			BAD("expected --rate in stores/s >= 0, saw '%s'", optarg);
-		break;
-	case O_PAGES:
-		if ((rc = num_opt("pages", optarg, &o->wl.pages, 0, err, errlen)))
-			return rc;
-		if (!o->wl.pages)
-			BAD("expected --pages > 0, saw 0");
-		break;
-	case O_HOTSHARE:
-		if (parse_dbl(optarg, &o->wl.hot_share))
-			BAD("expected --hot-share as a number in [0,1], saw '%s'", optarg);
-		break;
-	case O_SILENCE:
-		if ((rc = ms_opt("silence-ms", optarg, &ms, err, errlen)))
-			return rc;
-		o->wl.silence_ns = ms * SW_NS_PER_MS;
-		break;
-	default:
-		return 1;
+		*(int64_t *)v = ms * SW_NS_PER_MS;
+		return 0;
+	case K_NUM: return num_opt(r->name, optarg, v, 0, err, errlen);
+	case K_SIZE: return num_opt(r->name, optarg, v, 1, err, errlen);
+	case K_META: return meta_pages_opt(r->name, v, err, errlen);
+	case K_FN: break;
 	}
+	if (r->num && (rc = num_opt(r->name, optarg, &c->u, r->num == 2, err, errlen)))
+		return rc;
+	return r->fn(r, o, c, err, errlen);
+}
+
+/* One pass of getopt over argv (the profile's options, then the command
+ * line's): 0, 1 for --help, or -EINVAL. */
+static int opts_loop(struct sw_opts *o, int argc, char **argv, struct cli *cl,
+		     char *err, size_t errlen)
+{
+	static struct option lo[NROWS + 1];
+	int c, rc;
+	size_t i;
+
+	for (i = 0; i < NROWS; i++)
+		lo[i] = (struct option){ rows[i].name, rows[i].arg ? required_argument : no_argument,
+					 NULL, row_key(i) };
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:p:w:l:h", lo, NULL)) != -1) {
+		if (c == ':')
+			BAD("expected a value after %s", argv[optind - 1]);
+		for (i = 0; i < NROWS && row_key(i) != c; i++)
+			;
+		if (i == NROWS)
+			BAD("expected a known option (see --help), saw '%s'", argv[optind - 1]);
+		if ((rc = opt_read(&rows[i], o, cl, err, errlen)))
+			return rc;
+	}
+	if (optind < argc)
+		BAD("expected only options (see --help), saw the argument '%s'", argv[optind]);
 	return 0;
 }
 
@@ -277,95 +411,11 @@ static int opts_check(struct sw_opts *o, const char *policy, const char *workloa
 	return 0;
 }
 
-/* One pass of getopt over argv (the profile's options, then the command
- * line's): 0, 1 for --help, or -EINVAL. */
-static int opts_loop(struct sw_opts *o, int argc, char **argv, const char **policy,
-		     const char **workload, char *err, size_t errlen)
-{
-	uint64_t u;
-	int c, rc;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:p:w:l:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f': o->file = optarg; break;
-		case 'p': *policy = optarg; break;
-		case 'w': *workload = optarg; break;
-		case 'l': o->log = optarg; break;
-		case 'h': sw_opts_usage(stdout); return 1;
-		case O_SIZE:
-			if ((rc = num_opt("size", optarg, &o->size, 1, err, errlen)))
-				return rc;
-			break;
-		case O_DURATION:
-			if (parse_dbl(optarg, &o->duration_s) || o->duration_s <= 0 ||
-			    o->duration_s > 1e7)
-				BAD("expected --duration in seconds > 0, saw '%s'", optarg);
-			break;
-		case O_RUNID:
-			if (sw_parse_u64(optarg, 16, 0, 0, UINT64_MAX, &o->run_id))
-				BAD("expected --run-id as up to 16 hex digits, saw '%s'", optarg);
-			o->run_id_given = 1;
-			break;
-		case O_STATUS: o->status_file = optarg; break;
-		case O_TRAP:
-			if (!sw_trap_find(optarg))
-				BAD("expected --trap %s, saw '%s'", sw_trap_names(), optarg);
-			o->trap = optarg;
-			break;
-		case O_NOMUNMAP: o->no_munmap = 1; break;
-		case O_BGRUN:
-			if ((o->bg_share = sw_bg_share_parse(optarg)) < 0)
-				BAD("expected --wb-bg-share none|zero|fprop, saw '%s'", optarg);
-			break;
-		case O_CMETA:
-		case O_AMETA:
-			if ((rc = meta_pages_opt(c == O_CMETA ? "create-meta-pages" : "alloc-meta-pages",
-						 c == O_CMETA ? &o->create_meta_pages
-							      : &o->alloc_meta_pages,
-						 err, errlen)))
-				return rc;
-			break;
-		case O_BG:
-			if ((rc = num_opt("dirty-background-bytes", optarg, &u, 1, err, errlen)))
-				return rc;
-			if (u > INT64_MAX)
-				BAD("expected --dirty-background-bytes below 2^63, saw '%s'", optarg);
-			o->background_bytes = (int64_t)u;
-			break;
-		case O_FORCE: o->force = 1; break;
-		case O_POPULATE: o->populate = 1; break;
-		case O_NPONLY: o->native_poll_only = 1; break;
-		case O_SPIN:
-			if ((rc = num_opt("uffd-spin-us", optarg, &u, 0, err, errlen)))
-				return rc;
-			if (u > 1000000)
-				BAD("expected --uffd-spin-us at most 1000000, saw %" PRIu64, u);
-			o->uffd_spin_us = (int64_t)u;
-			break;
-		case ':':
-			BAD("expected a value after %s", argv[optind - 1]);
-		default:
-			if ((rc = num_field_opt(o, c, err, errlen)) <= 0 ||
-			    (rc = workload_opt(o, c, err, errlen)) <= 0) {
-				if (rc)
-					return rc;
-				break;
-			}
-			BAD("expected a known option (see --help), saw '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		BAD("expected only options (see --help), saw the argument '%s'", argv[optind]);
-	return 0;
-}
-
 int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 		  size_t errlen)
 {
 	static struct sw_model_profile profile;
-	const char *policy = NULL, *workload = NULL;
+	struct cli cl = { NULL, NULL, 0 };
 	int rc;
 
 	memset(o, 0, sizeof(*o));
@@ -389,9 +439,9 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 	if (sw_model_profile_expand(argc, argv, &profile, &nargc, &nargv, err, errlen))
 		return -EINVAL;
 	o->profile = profile.name[0] ? &profile : NULL;
-	if ((rc = opts_loop(o, nargc, nargv, &policy, &workload, err, errlen)))
+	if ((rc = opts_loop(o, nargc, nargv, &cl, err, errlen)))
 		return rc;
-	if ((rc = opts_check(o, policy, workload, err, errlen)))
+	if ((rc = opts_check(o, cl.policy, cl.workload, err, errlen)))
 		return rc;
 	if (o->wb_run_commit_us > 10000000 || o->wb_run_alloc_us > 10000000 ||
 	    o->wb_run_pass_us > 10000000 || o->wb_run_io_us > 10000000 ||

@@ -4,48 +4,33 @@
 # real network), run the experiments, collect the run folder(s) on the
 # host, shut the guests down, print the report.
 #
-#   ./stalewin vm run [--policy P]... [--workload W]... [--fs FS]...
-#        [--mount-opts O]... [--reader-mode kept-open|cto]... [--duration S]
-#        [--kernel PATH|patched[:7.2]|stock|6.1|6.12|7.2] [--client-kernel K]
-#        [--sysctl K=V]... [--vers 3|4.2|both] [--probe-vers 3|4|3+4]
-#        [--query-rate N|wire] [--scenario deleg-none]
-#        [--reader-every-ms N] [--reader-page N] [--size BYTES]
-#        [--writer-args "..."] [--model-profile auto|none|NAME|FILE]
-#        [--out DIR] [--build-dir DIR] [--no-report] [--repeats N]
-#        [--timeout S] [--control auto|api|direct] [--lead S]
-#        [--fault KIND@S[:D]]... [--outage-grace S]
+#   ./stalewin vm run [options]
+#
+# @options
 #
 # Default: the demo matrix, eager deferred lang none on tmpfs and native
 # on ext4, rewrite workload, 10 s each, mounts vers=3,nolock and vers=4.2
 # each read by a kept-open and a close-to-open reader, one probe with a
 # v3 and a v4 target (ctime and the change attribute) at 100 GETATTRs/s
-# each.  --vers 3 or 4.2: that version alone (its mount and probe target).
-# --query-rate N|wire (old name --probe-rate): GETATTRs/s per probe
-# target, above 0 and at most 1000, or wire (flat out, opt-in: on a
-# multigrain kernel every query makes the next ctime fine-grained);
+# each.  --query-rate: above 0 and at most 1000, or wire (flat out,
+# opt-in: on a multigrain kernel every query makes the next ctime fine-grained);
 # meta.json records the planned queries of the file (query_rate_hz,
 # query_rate) and whether the server's fs is multigrain (vm/query.sh).
-# --scenario NAME: a set-up on purpose that the report explains
-# (vm/scenario.sh): deleg-none.
-# --policy/--fs pick
-# a subset (every policy given runs on every --fs given; native defaults
-# to ext4, the others to tmpfs).  --mount-opts may repeat: one kernel
-# mount (nosharecache) per option set, each read in every reader mode;
-# kread-<j>.swlog, j in order (mount, mode), listed in meta.json.
-# --fs: tmpfs, ext4, xfs, btrfs (each disk filesystem on its own virtio
-# disk: ext4 made on the host, xfs and btrfs made in the server guest with
-# Debian 12's mkfs; xfs/btrfs run native only).  --workload may repeat:
-# every (policy, fs) runs each workload, in one boot.  Kernel names
+# --policy/--fs pick a subset (every policy given runs on every --fs
+# given).  --mount-opts may repeat: one kernel mount (nosharecache) per
+# option set, each read in every reader mode; kread-<j>.swlog, j in order
+# (mount, mode), listed in meta.json.  --fs: tmpfs, ext4, xfs, btrfs (each
+# disk filesystem on its own virtio disk: ext4 made on the host, xfs and
+# btrfs made in the server guest with Debian 12's mkfs; xfs/btrfs run
+# native only).  --workload may repeat: every (policy, fs) runs each
+# workload, in one boot.  Kernel names
 # (stock 6.1 6.12 7.2) are Debian's packages (vm/build.sh).
-# --probe-vers 3+4: one probe with a v3 and a v4 target (probe-0/t0 v3,
-# probe-0/t1 v4: ctime and the change attribute side by side).
 # --kernel applies to the server guest (the writer's kernel); "patched"
 # is vm/kernel/stalewin-vm-kernel --print-path (patched:7.2 adds --base
 # 7.2; plain patched is the 6.1 series); with it eager, deferred
 # and lang are the kernel's own policies: the server guest sets
 # vm.mmap_cmtime_policy=P ($SW_VM_PATCHED_SYSCTL) and the writer runs
-# native on ext4 (default matrix: eager deferred lang).  --sysctl is applied in
-# the server guest before the writer starts.
+# native on ext4 (default matrix: eager deferred lang).
 # --model-profile: the writeback model's options for the emulated policies
 # (server/model/profiles/NAME.profile).  auto (default): the profile
 # validated for the server guest's kernel (guest-6.1 for stock / 6.1), or
@@ -61,13 +46,10 @@
 # writer did (its first stores may precede their first samples).
 # direct = no control API: UDP clock exchange (stalewin-reader clock).
 # Without stalewin-ctl in the build, auto falls back to direct.
-# --lead S: every writer sets up and stores no sooner than S s after its
-# file's creation (stalewin-writer --lead-ms; default 0: as soon as the
-# client's readers are up, 2.5-7.5 s here).  That time picks the kernel's
-# writeback regime (server/README.md), so runs meant to be compared, or
-# repeated, give it; probe and readers run S s longer.
-# --timeout S: how long one experiment may take from its start to the
-# client's end (default duration + 90 s) before the run is failed.
+# --lead S (stalewin-writer --lead-ms; 0: as soon as the client's readers
+# are up, 2.5-7.5 s here): that time picks the kernel's writeback regime
+# (server/README.md), so runs meant to be compared, or repeated, give it;
+# probe and readers run S s longer.
 # One experiment: the run folder is OUT; several: OUT/<n>-<policy>-<fs>/.
 # --repeats N (1..100): every experiment N times in the one boot,
 # interleaved (all experiments once, then again: a drift of the guests
@@ -76,8 +58,8 @@
 # and done (it finished: its logs are whole) or cut (interrupted, or a
 # later experiment failed); a cut one's meta.json says interrupted.  A
 # failure keeps the experiments that finished (exit 1 all the same).
-# --fault KIND@S[:D] (repeatable; S s after each experiment's writer
-# started, D s long, default 1; vm/guest/faults.sh):
+# --fault KIND@S[:D]: S s after each experiment's writer started, D s
+# long (default 1; vm/guest/faults.sh):
 #   knfsd-restart@S:D   the server guest stops knfsd (rpc.nfsd 0), starts
 #                       it again after D s
 #   partition@S:D       the client guest's eth0 down for D s: the guests'
@@ -108,22 +90,36 @@ SW_VM_PROG="stalewin vm run"
 . "$SW_VM_DIR/run-watch.sh"   # watch_for, host_fault_tick
 . "$SW_VM_DIR/run-collect.sh" # collect_guests, collect_faults, write_metas
 
-policies=() fss=() mounts=() modes=() sysctls=() workloads=()
-duration=10 kernel=stock client_kernel=stock probe_vers="" vers=both
-probe_rate=100 reader_every=100 reader_page=0 size=1M writer_args="" model_profile=auto
-out="" build_dir=${SW_BUILD_DIR:-$SW_TOP/build} report=1 timeout="" shell=0 control=auto
-faults=() grace=30 lead=0 scenario="" repeats=1
+sw_opt --policy policies P... '' 'a policy to run (default: the demo matrix)'
+sw_opt --workload workloads W... '' 'a workload to run (default rewrite)'
+sw_opt --fs fss FS... '' 'tmpfs|ext4|xfs|btrfs (default: native on ext4, the others on tmpfs)'
+sw_opt --mount-opts mounts O... '' 'a kernel mount of its own with these options'
+sw_opt --reader-mode modes kept-open\|cto... '' 'a reader mode (default both)'
+sw_opt --duration duration S 10 "each writer's run"
+sw_opt --kernel kernel PATH\|patched[:7.2]\|stock\|6.1\|6.12\|7.2 stock "the server guest's kernel"
+sw_opt --client-kernel client_kernel K stock "the client guest's kernel"
+sw_opt --sysctl sysctls K=V... '' 'set in the server guest before the writer starts'
+sw_opt --vers vers 3\|4.2\|both both 'the mounts and probe targets: 3 or 4.2 alone, or both'
+sw_opt --probe-vers probe_vers 3\|4\|3+4 '' "the probe's targets (3+4: probe-0/t0 v3, t1 v4, side by side)"
+sw_opt --query-rate probe_rate N\|wire 100 'GETATTRs/s per probe target'
+sw_opt --probe-rate probe_rate N\|wire '' 'the old name of --query-rate'
+sw_opt --scenario scenario NAME '' 'a set-up on purpose the report explains (vm/scenario.sh): deleg-none'
+sw_opt --reader-every-ms reader_every N 100 "the kernel-mount readers' period"
+sw_opt --reader-page reader_page N 0 'the page they read'
+sw_opt --size size BYTES 1M "the writer's file"
+sw_opt --writer-args writer_args '"..."' '' "the writer's own options, over the profile's"
+sw_opt --model-profile model_profile auto\|none\|NAME\|FILE auto "the emulated policies' model profile"
+sw_opt --out out DIR '' 'the run folder(s)'
+sw_opt --build-dir build_dir DIR "${SW_BUILD_DIR:-$SW_TOP/build}" "the host's build"
+sw_opt --no-report report =0 1 'no report at the end'
+sw_opt --repeats repeats N 1 'every experiment N times, interleaved'
+sw_opt --timeout timeout S '' "from an experiment's start to the client's end (default duration + 90)"
+sw_opt --control control auto\|api\|direct auto 'how writer runs start and clocks are compared'
+sw_opt --lead lead S 0 "every writer sets up and stores no sooner than S s after its file's creation"
+sw_opt --fault faults KIND@S[:D]... '' 'a fault to inject, see below'
+sw_opt --outage-grace grace S 30 'how long past the planned end outages are waited out'
+sw_opt --shell shell =1 0 'boot the guests and open a shell (stalewin vm shell)'
 orig_cmd="$0 $*" orig_argv=("$0" "$@")
-declare -A SW_OPTS=([--policy]=+policies [--fs]=+fss [--workload]=+workloads
-	[--mount-opts]=+mounts [--reader-mode]=+modes [--duration]=duration
-	[--kernel]=kernel [--client-kernel]=client_kernel [--sysctl]=+sysctls
-	[--probe-vers]=probe_vers [--query-rate]=probe_rate [--probe-rate]=probe_rate
-	[--vers]=vers [--scenario]=scenario [--reader-every-ms]=reader_every
-	[--reader-page]=reader_page [--size]=size [--writer-args]=writer_args
-	[--model-profile]=model_profile [--out]=out [--build-dir]=build_dir
-	[--no-report]==report:0 [--control]=control [--timeout]=timeout
-	[--shell]==shell:1 [--fault]=+faults [--outage-grace]=grace [--lead]=lead
-	[--repeats]=repeats)
 SW_OPTS_NONEMPTY=1 SW_OPTS_EMPTY_OK=--writer-args
 sw_opt_missing() { vm_die "$1 needs a value"; }
 sw_opt_other() { vm_usage_die "unknown option '$1' (see --help)"; }

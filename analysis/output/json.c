@@ -68,15 +68,9 @@ static json_t *observer(const struct sw_observer *O)
 
 static json_t *profile(const struct sw_profile *p)
 {
-	json_t *o = json_object();
-	json_object_set_new(o, "name", json_string(p->name));
-	json_object_set_new(o, "vers", I(p->vers));
-	json_object_set_new(o, "acregmin_ns", I(p->acregmin_ns));
-	json_object_set_new(o, "acregmax_ns", I(p->acregmax_ns));
-	json_object_set_new(o, "noac", json_boolean(p->noac));
-	json_object_set_new(o, "cto", json_boolean(p->cto));
-	json_object_set_new(o, "read_period_ns", I(p->period_ns));
-	return o;
+	return json_pack("{s:s,s:o,s:o,s:o,s:b,s:b,s:o}", "name", p->name, "vers", I(p->vers),
+			 "acregmin_ns", I(p->acregmin_ns), "acregmax_ns", I(p->acregmax_ns),
+			 "noac", p->noac != 0, "cto", p->cto != 0, "read_period_ns", I(p->period_ns));
 }
 
 /* The kernel readers: how each was set up (start.options), or with

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "observer.h"
+#include "ring.h"
 #include "report.h"
 #include "satmath.h"
 
@@ -59,12 +60,9 @@ static struct obs_run *run_at(struct sw_obs_cursor *c, uint64_t i)
 static int grow(struct sw_obs_cursor *c)
 {
 	uint64_t nc = c->cap * 2;
-	struct obs_run *nr = malloc(nc * sizeof(*nr));
+	struct obs_run *nr = sw_ring_regrow(c->runs, sizeof(*nr), c->head, c->n, c->cap, nc);
 	if (!nr)
 		return -ENOMEM;
-	for (uint64_t i = 0; i < c->n; i++)
-		nr[i] = *run_at(c, i);
-	free(c->runs);
 	c->runs = nr;
 	c->cap = nc;
 	c->head = 0;

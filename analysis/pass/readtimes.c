@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "readtimes.h"
+#include "ring.h"
 
 static const struct sw_read_time *rd(const struct sw_readtimes *rt, size_t i)
 {
@@ -38,12 +39,9 @@ static int push(struct sw_readtimes *rt, struct sw_read_time q)
 			nc = SW_RT_MAX;
 		if (nc <= rt->cap)
 			return -1;
-		struct sw_read_time *nt = malloc(nc * sizeof(*nt));
+		struct sw_read_time *nt = sw_ring_regrow(rt->t, sizeof(*nt), rt->head, rt->n, rt->cap, nc);
 		if (!nt)
 			return -1;
-		for (size_t i = 0; i < rt->n; i++)
-			nt[i] = *rd(rt, i);
-		free(rt->t);
 		rt->t = nt;
 		rt->cap = nc;
 		rt->head = 0;

@@ -110,13 +110,20 @@ static int regime_split(const int64_t *s, int n, int64_t floor_ns)
 	return (double)gap > SW_REGIME_GAP_SD * sd ? best : 0;
 }
 
+/* how many of v's n values are used (at most SW_REPSTATS_MAX), or -1 when
+ * there are none or level is not in (0, 1) */
+static int rep_n(const void *v, int n, double level)
+{
+	if (!v || n < 1 || !(level > 0.0 && level < 1.0))
+		return -1;
+	return n > SW_REPSTATS_MAX ? SW_REPSTATS_MAX : n;
+}
+
 int sw_repstats(const int64_t *v, int n, double level, int64_t floor_ns, struct sw_repstats *st)
 {
 	memset(st, 0, sizeof(*st));
-	if (!v || n < 1 || !(level > 0.0 && level < 1.0))
+	if ((n = rep_n(v, n, level)) < 0)
 		return -1;
-	if (n > SW_REPSTATS_MAX)
-		n = SW_REPSTATS_MAX;
 	int64_t s[SW_REPSTATS_MAX];
 	for (int i = 0; i < n; i++)
 		s[i] = key(v[i]);
@@ -148,10 +155,8 @@ static int cmp_dbl(const void *a, const void *b)
 int sw_repstats_f(const double *v, int n, double level, struct sw_repstats_f *st)
 {
 	memset(st, 0, sizeof(*st));
-	if (!v || n < 1 || !(level > 0.0 && level < 1.0))
+	if ((n = rep_n(v, n, level)) < 0)
 		return -1;
-	if (n > SW_REPSTATS_MAX)
-		n = SW_REPSTATS_MAX;
 	double s[SW_REPSTATS_MAX];
 	memcpy(s, v, (size_t)n * sizeof(*s));
 	qsort(s, (size_t)n, sizeof(*s), cmp_dbl);

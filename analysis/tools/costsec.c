@@ -50,25 +50,36 @@ int sw_costsec_main(int argc, char **argv)
 	return fflush(stdout) ? 1 : 0;
 }
 
+/* *cs a new Cost section read from path: 0, -1 out of memory, 1 when path
+ * does not read (err says why; *cs is NULL) */
+static int costsec_new(const char *path, struct sw_costsec **cs, char *err, size_t errlen)
+{
+	if (!(*cs = malloc(sizeof(**cs))))
+		return -1;
+	if (sw_costsec_load(path, *cs, err, errlen)) {
+		free(*cs);
+		*cs = NULL;
+		return 1;
+	}
+	return 0;
+}
+
 json_t *sw_costsec_verdict(FILE *f, const char *dir)
 {
 	char path[1200], err[1400];
 	struct sw_costsec *cs;
-	json_t *o = NULL;
+	json_t *o;
+	int rc;
 
 	snprintf(path, sizeof(path), "%s/cost/cost.json", dir);
-	if (access(path, F_OK))
+	if (access(path, F_OK) || (rc = costsec_new(path, &cs, err, sizeof(err))) < 0)
 		return NULL;
-	cs = malloc(sizeof(*cs));
-	if (!cs)
-		return NULL;
-	if (sw_costsec_load(path, cs, err, sizeof(err))) {
+	if (rc) {
 		fprintf(f, "\nCost: not shown: %s\n", err);
-		o = json_pack("{s:s,s:s}", "source", path, "error", err);
-	} else {
-		sw_fmt_costsec(f, cs, "cost/cost.json");
-		o = sw_costsec_json(cs);
+		return json_pack("{s:s,s:s}", "source", path, "error", err);
 	}
+	sw_fmt_costsec(f, cs, "cost/cost.json");
+	o = sw_costsec_json(cs);
 	free(cs);
 	return o;
 }
@@ -79,15 +90,13 @@ char *sw_costsec_mail(char **dirs, int n, struct sw_findings *refuse)
 	struct sw_costsec *cs;
 	size_t len = 0;
 	FILE *m;
+	int rc;
 
-	if (!sw_costsec_find(dirs, n, path, sizeof(path)))
+	if (!sw_costsec_find(dirs, n, path, sizeof(path)) ||
+	    (rc = costsec_new(path, &cs, err, sizeof(err))) < 0)
 		return NULL;
-	cs = malloc(sizeof(*cs));
-	if (!cs)
-		return NULL;
-	if (sw_costsec_load(path, cs, err, sizeof(err))) {
+	if (rc) {
 		sw_findings_add(refuse, "the Cost section cannot be read: %s.", err);
-		free(cs);
 		return NULL;
 	}
 	sw_costsec_refusals(cs, refuse);

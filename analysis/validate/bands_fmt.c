@@ -111,6 +111,21 @@ static void range_s(FILE *f, const json_t *r)
 		fprintf(f, "%s%s", i ? ".." : "", secs(json_object_get(r, k[i]), b, sizeof(b)));
 }
 
+/* "updates U; [WHAT]off by p50 X p90 Y": the updates at UPD, the relative
+ * errors at K.p50_rel_err and K.p90_rel_err */
+static void updates_off(FILE *f, const json_t *row, const char *upd,
+			const char *what, const char *k)
+{
+	char vb[8][64], p50[96], p90[96];
+	unsigned vi = 0;
+
+	snprintf(p50, sizeof(p50), "%s.p50_rel_err", k);
+	snprintf(p90, sizeof(p90), "%s.p90_rel_err", k);
+	fprintf(f, "updates %s; ", V(row, upd));
+	fprintf(f, "%soff by p50 %s ", what, P(row, p50));
+	fprintf(f, "p90 %s\n", P(row, p90));
+}
+
 static void sweep_lines(FILE *f, const json_t *row)
 {
 	char vb[8][64];
@@ -123,9 +138,7 @@ static void sweep_lines(FILE *f, const json_t *row)
 	fprintf(f, " p90 ");
 	range_s(f, at(row, "model_sweep.p90"));
 	fprintf(f, " (min..median..max) ");
-	fprintf(f, "updates %s; ", V(row, "model_sweep.updates.median"));
-	fprintf(f, "median off by p50 %s ", P(row, "model_sweep.p50_rel_err"));
-	fprintf(f, "p90 %s\n", P(row, "model_sweep.p90_rel_err"));
+	updates_off(f, row, "model_sweep.updates.median", "median ", "model_sweep");
 	if (e && !json_is_null(e)) {
 		fprintf(f, "  emulated replay: the model on the emulated run's own stores at its lead (%s ms), ",
 			V(e, "lead_ms"));
@@ -141,9 +154,7 @@ static void sweep_lines(FILE *f, const json_t *row)
 	fprintf(f, "  kernel phase: the model on those stores from the kernel's own first flusher run: p50 %s ",
 		S(row, "model_sweep.kernel_phase.p50"));
 	fprintf(f, "p90 %s ", S(row, "model_sweep.kernel_phase.p90"));
-	fprintf(f, "updates %s; ", V(row, "model_sweep.kernel_phase.updates"));
-	fprintf(f, "off by p50 %s ", P(row, "model_sweep.kernel_phase.p50_rel_err"));
-	fprintf(f, "p90 %s\n", P(row, "model_sweep.kernel_phase.p90_rel_err"));
+	updates_off(f, row, "model_sweep.kernel_phase.updates", "", "model_sweep.kernel_phase");
 }
 
 static void runs_line(FILE *f, const json_t *row)

@@ -38,12 +38,8 @@ static json_t *trace_json(const struct sw_srvtrace *t)
 
 static json_t *cell_json(const struct sw_mx_cell *c)
 {
-	json_t *o = json_object();
-	json_object_set_new(o, "kernel", json_string(c->kernel));
-	json_object_set_new(o, "kernel_name", json_string(c->kernel_name));
-	json_object_set_new(o, "fs", json_string(c->fs));
-	json_object_set_new(o, "vers", json_integer(c->vers));
-	json_object_set_new(o, "workload", json_string(c->workload));
+	json_t *o = json_pack("{s:s,s:s,s:s,s:i,s:s}", "kernel", c->kernel, "kernel_name",
+			      c->kernel_name, "fs", c->fs, "vers", c->vers, "workload", c->workload);
 	json_object_set_new(o, "stores", jint(c->stores));
 	json_object_set_new(o, "truth_p50_s", jreal(c->truth_p50_s));
 	json_object_set_new(o, "truth_p99_s", jreal(c->truth_p99_s));

@@ -163,15 +163,15 @@ static int request(struct swctl *h, const char *method, const char *route,
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "url", required_argument, NULL, 'u' },
-		{ "token-file", required_argument, NULL, 't' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "get", required_argument, NULL, 'g' },
-		{ "samples", required_argument, NULL, 'n' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "stderr", no_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		SW_OPT_ARG("url", 'u'),
+		SW_OPT_ARG("token-file", 't'),
+		SW_OPT_ARG("timeout", 'T'),
+		SW_OPT_ARG("get", 'g'),
+		SW_OPT_ARG("samples", 'n'),
+		SW_OPT_FLAG("json", 'j'),
+		SW_OPT_FLAG("stderr", 'e'),
+		SW_OPT_FLAG("help", 'h'),
+		SW_OPT_END,
 	};
 	const char *url = NULL, *token_file = NULL, *get = NULL;
 	char err[SWCTL_ERRLEN] = "";

@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "mountinfo.h"
+#include "parse.h"
 #include "reader_clock.h"
 #include "records.h"
 #include "swlog.h"
@@ -106,17 +107,17 @@ static int parse_seconds(const char *s, int64_t *out_ns)
 static int parse_args(int argc, char **argv, struct reader_opts *o)
 {
 	static const struct option lo[] = {
-		{ "path", required_argument, NULL, 'p' },
-		{ "page", required_argument, NULL, 'n' },
-		{ "every-ms", required_argument, NULL, 'e' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "log", required_argument, NULL, 'l' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "run-id", required_argument, NULL, 'r' },
-		{ "page-size", required_argument, NULL, 's' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		SW_OPT_ARG("path", 'p'),
+		SW_OPT_ARG("page", 'n'),
+		SW_OPT_ARG("every-ms", 'e'),
+		SW_OPT_ARG("mode", 'm'),
+		SW_OPT_ARG("log", 'l'),
+		SW_OPT_ARG("duration", 'd'),
+		SW_OPT_ARG("run-id", 'r'),
+		SW_OPT_ARG("page-size", 's'),
+		SW_OPT_FLAG("quiet", 'q'),
+		SW_OPT_FLAG("help", 'h'),
+		SW_OPT_END,
 	};
 	uint64_t v;
 	int c, have_page = 0, have_every = 0, have_dur = 0;

@@ -2,24 +2,43 @@
 # never run): scripts/stalewin-run (`./stalewin run`, the host path) and
 # vm/run.sh (`./stalewin vm run`, two qemu guests).  Each path keeps
 # what only it does (ganesha in a namespace; the guests and their plan);
-# here: the option table and its parser, the --help text, the fault
+# here: the option table, its parser and the --help it makes, the fault
 # specs, and the readers' table both hand to stalewin-runfolder.
 # Names of policies and workloads come from the writer (names.sh).
+# `stalewin cost` and `stalewin demo` use the option table too.
 
 # ------------------------------------------------------------ options
-# The option table: an associative array SW_OPTS, one entry an option,
-# fio's way (the table is the parser):
-#   [--opt]=var        --opt VALUE sets $var
-#   [--opt]=+var       --opt VALUE appends VALUE to the array var
-#   [--opt]==var:VAL   --opt (no value) sets $var to VAL
-# An option two names share has two entries.  sw_opts_parse ARGS...
-# walks the arguments with it; hooks the sourcing script defines:
+# The option table, fio's way: each path lists its options once, a row
+# each, and the rows make the parser's table, the defaults and --help:
+#   sw_opt NAME VAR ARG DEFAULT HELP
+#     ARG a word:         NAME ARG sets $VAR, DEFAULT until then
+#     ARG ending in ...:  NAME ARG appends to the array VAR (repeatable)
+#     ARG =VAL:           NAME (no value) sets $VAR to VAL, DEFAULT until then
+#   A second row for a VAR (another name of the option) keeps its default.
+# The rows fill SW_OPTS and SW_OPT_HELP; sw_opts_parse ARGS... walks the
+# arguments with them; hooks the sourcing script defines:
 #   sw_opt_missing OPT   OPT has no value (must exit)
 #   sw_opt_other ARGS... an argument the table does not know: handles it
 #                        and sets sw_opt_used to how many it took (or
 #                        exits)
 # SW_OPTS_NONEMPTY=1: an empty value counts as missing, but for the
 # options listed in SW_OPTS_EMPTY_OK (space-separated).
+declare -A SW_OPTS=() SW_OPT_SEEN=()
+SW_OPT_HELP=()
+sw_opt() {
+	local name=$1 var=$2 arg=$3 def=$4 help=$5 shown=$1
+	case $arg in
+	=*) SW_OPTS[$name]="=$var:${arg#=}" ;;
+	*...) SW_OPTS[$name]=+$var shown+=" $arg" ;;
+	*) SW_OPTS[$name]=$var shown+=" $arg" help+=${def:+ (default $def)} ;;
+	esac
+	if [ -z "${SW_OPT_SEEN[$var]:-}" ]; then
+		SW_OPT_SEEN[$var]=1
+		case $arg in *...) eval "$var=()" ;; *) printf -v "$var" '%s' "$def" ;; esac
+	fi
+	SW_OPT_HELP+=("$(printf '  %-27s %s' "$shown" "$help")")
+}
+
 sw_opts_parse() {
 	local o t v
 	while [ $# -gt 0 ]; do
@@ -54,9 +73,11 @@ sw_opts_parse() {
 }
 
 # --help: the comment at the top of the script that sources this file
-# (from its second line to `set -euo`), without the '# '.
+# (from its second line to `set -euo`), without the '# ', its line
+# "@options" replaced by the table's lines.
 sw_usage() {
-	sed -n '2,/^set -euo/p' "${SW_USAGE_FILE:-$0}" | grep '^#' | sed 's/^# \{0,1\}//'
+	sed -n '2,/^set -euo/p' "${SW_USAGE_FILE:-$0}" | grep '^#' | sed 's/^# \{0,1\}//' |
+		SW_T=$(printf '%s\n' "${SW_OPT_HELP[@]}") awk '$0 == "@options" { if (ENVIRON["SW_T"] != "") print ENVIRON["SW_T"]; next } 1'
 }
 
 # ------------------------------------------------------------ faults

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "parse.h"
 #include "control_guard.h"
 #include "control_http.h"
 #include "control_route.h"
@@ -389,18 +390,18 @@ struct serve_opts {
 static int serve_opts(int argc, char **argv, struct serve_opts *o, int *done)
 {
 	static const struct option lo[] = {
-		{ "listen", required_argument, NULL, 'L' },
-		{ "token-file", required_argument, NULL, 't' },
-		{ "root", required_argument, NULL, 'r' },
-		{ "runs", required_argument, NULL, 'R' },
-		{ "url-file", required_argument, NULL, 'u' },
-		{ "writer", required_argument, NULL, 'w' },
-		{ "tls", no_argument, NULL, 'T' },
-		{ "insecure-private-link", no_argument, NULL, 'I' },
-		{ "allow", required_argument, NULL, 'A' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		SW_OPT_ARG("listen", 'L'),
+		SW_OPT_ARG("token-file", 't'),
+		SW_OPT_ARG("root", 'r'),
+		SW_OPT_ARG("runs", 'R'),
+		SW_OPT_ARG("url-file", 'u'),
+		SW_OPT_ARG("writer", 'w'),
+		SW_OPT_FLAG("tls", 'T'),
+		SW_OPT_FLAG("insecure-private-link", 'I'),
+		SW_OPT_ARG("allow", 'A'),
+		SW_OPT_FLAG("quiet", 'q'),
+		SW_OPT_FLAG("help", 'h'),
+		SW_OPT_END,
 	};
 	char err[300];
 	int c;

@@ -124,20 +124,25 @@ static int ctl_wait(const char *ctl, const char *name, double timeout_s)
 	return 0;
 }
 
+/* 0 once ctl/name exists (ctl_wait), else -1 with err saying so */
+static int ctl_expect(const char *ctl, const char *name, double timeout_s, char *err,
+		      size_t errlen)
+{
+	if (!ctl_wait(ctl, name, timeout_s))
+		return 0;
+	snprintf(err, errlen, "the client guest's poll: expected %s/%s within %.0f s, saw none",
+		 ctl, name, timeout_s);
+	return -1;
+}
+
 int sw_cost_client_begin(const char *ctl, double timeout_s, char *err, size_t errlen)
 {
-	if (ctl_wait(ctl, "ready", timeout_s)) {
-		snprintf(err, errlen, "the client guest's poll: expected %s/ready within %.0f s, "
-			 "saw none", ctl, timeout_s);
+	if (ctl_expect(ctl, "ready", timeout_s, err, errlen))
 		return -1;
-	}
 	if (ctl_put(ctl, "start", "start\n", err, errlen))
 		return -1;
-	if (ctl_wait(ctl, "counting", timeout_s)) {
-		snprintf(err, errlen, "the client guest's poll: expected %s/counting within %.0f s, "
-			 "saw none", ctl, timeout_s);
+	if (ctl_expect(ctl, "counting", timeout_s, err, errlen))
 		return -1;
-	}
 	return 0;
 }
 
@@ -151,11 +156,8 @@ int sw_cost_client_end(const char *ctl, double timeout_s, struct sw_cost_client_
 	memset(st, 0, sizeof(*st));
 	if (ctl_put(ctl, "stop", "stop\n", err, errlen))
 		return -1;
-	if (ctl_wait(ctl, "stats", timeout_s)) {
-		snprintf(err, errlen, "the client guest's poll: expected %s/stats within %.0f s, "
-			 "saw none", ctl, timeout_s);
+	if (ctl_expect(ctl, "stats", timeout_s, err, errlen))
 		return -1;
-	}
 	snprintf(p, sizeof(p), "%s/stats", ctl);
 	f = fopen(p, "r");
 	n = f ? fscanf(f, "%lld %lld %lf %lf", &st->calls, &st->found, &st->seconds, &st->rate)

@@ -58,23 +58,20 @@ void sw_model_start(struct sw_model *m, int64_t t_mono_ns)
 {
 	/* wb_init(): last_old_flush = jiffies; no delayed work is armed
 	 * until something is dirtied (wb_wakeup_delayed). */
-	m->t_next_tick_mono_ns = INT64_MAX;
 	m->t_last_old_flush_mono_ns = t_mono_ns;
-	m->t_commit_mono_ns = INT64_MAX;
-	m->t_txn_expires_mono_ns = INT64_MAX;
-	m->commit_log_n = 0;
-	m->t_run_mono_ns = INT64_MAX;
-	m->run_step = 0;
-	m->run_bg = 0;
-	m->in_run = 0;
-	m->bdev_dirty = 0;
-	m->bdev_itable = 0;
-	m->bdev_other = 0;
-	m->txn_itable = 0;
-	m->txn_other = 0;
-	m->txn_create = 0;
-	m->txn_alloc = 0;
-	m->atime_i = 0;
+	/* nothing armed, running, journalled or written yet */
+	m->t_next_tick_mono_ns = m->t_commit_mono_ns = m->t_txn_expires_mono_ns = INT64_MAX;
+	m->t_run_mono_ns = m->t_commit_done_mono_ns = INT64_MAX;
+	m->t_submit_mono_ns = m->t_pass_mono_ns = INT64_MAX;
+	m->t_out_mono_ns = INT64_MIN;
+	m->run_step = m->run_bg = m->in_run = m->run_late = m->bdev_after = 0;
+	m->bdev_dirty = m->bdev_itable = m->bdev_written = m->meta_dirty = 0;
+	m->txn_itable = m->txn_create = m->txn_alloc = m->done_itable = 0;
+	m->bdev_other = m->txn_other = m->done_other = 0;
+	m->commit_log_n = m->period_log_n = m->period_fire_i = 0;
+	m->atime_i = m->submit_i = m->bg_pass_i = m->file_wb_i = m->bdev_wb_i = 0;
+	m->nsubmit = 0;
+	m->late_events = 0;
 	m->t_atime_mono_ns = swm_atime_next(m, t_mono_ns);
 	/* the readers' first read of the new file (relatime: atime older
 	 * than the creation's mtime) journals atime and dirties the inode
@@ -84,24 +81,6 @@ void sw_model_start(struct sw_model *m, int64_t t_mono_ns)
 	if (!m->cfg.atime_mono_ns && m->cfg.atime_read_ns > 0 &&
 	    m->cfg.first_read_mono_ns >= t_mono_ns)
 		m->t_atime_mono_ns = m->cfg.first_read_mono_ns;
-	m->t_commit_done_mono_ns = INT64_MAX;
-	m->bdev_after = 0;
-	m->t_out_mono_ns = INT64_MIN;
-	m->done_itable = 0;
-	m->done_other = 0;
-	m->t_submit_mono_ns = INT64_MAX;
-	m->nsubmit = 0;
-	m->submit_i = 0;
-	m->bdev_written = 0;
-	m->t_pass_mono_ns = INT64_MAX;
-	m->bg_pass_i = 0;
-	m->file_wb_i = 0;
-	m->bdev_wb_i = 0;
-	m->meta_dirty = 0;
-	m->period_fire_i = 0;
-	m->period_log_n = 0;
-	m->run_late = 0;
-	m->late_events = 0;
 	/* the file's creation (ext4_create: a handle) starts a transaction
 	 * now; its metadata blocks go to the bdev inode at that commit.
 	 * Its ftruncate marks the inode dirty (ext4_setattr ->

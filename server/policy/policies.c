@@ -17,15 +17,5 @@ const struct sw_policy_ops *const sw_policies[] = {
 	NULL,
 };
 
-const struct sw_policy_ops *sw_policy_find(const char *name)
-{
-	return sw_parse_named((const void *const *)sw_policies, name);
-}
-
-const char *sw_policy_names(void)
-{
-	static char names[128];
-
-	return sw_parse_names((const void *const *)sw_policies, "|", names,
-			      sizeof(names));
-}
+/* sw_policy_find, sw_policy_names */
+SW_PARSE_LIST_FNS(struct sw_policy_ops, sw_policies, sw_policy_find, sw_policy_names)

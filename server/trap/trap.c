@@ -16,18 +16,8 @@ const struct sw_trap_ops *const sw_traps[] = {
 	NULL,
 };
 
-const struct sw_trap_ops *sw_trap_find(const char *name)
-{
-	return sw_parse_named((const void *const *)sw_traps, name);
-}
-
-const char *sw_trap_names(void)
-{
-	static char names[128];
-
-	return sw_parse_names((const void *const *)sw_traps, "|", names,
-			      sizeof(names));
-}
+/* sw_trap_find, sw_trap_names */
+SW_PARSE_LIST_FNS(struct sw_trap_ops, sw_traps, sw_trap_find, sw_trap_names)
 
 int sw_trap_rearm_page(struct sw_mapping *mp, uint64_t page)
 {

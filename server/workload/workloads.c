@@ -19,18 +19,8 @@ const struct sw_workload_ops *const sw_workloads[] = {
 	NULL,
 };
 
-const struct sw_workload_ops *sw_workload_find(const char *name)
-{
-	return sw_parse_named((const void *const *)sw_workloads, name);
-}
-
-const char *sw_workload_names(void)
-{
-	static char names[128];
-
-	return sw_parse_names((const void *const *)sw_workloads, "|", names,
-			      sizeof(names));
-}
+/* sw_workload_find, sw_workload_names */
+SW_PARSE_LIST_FNS(struct sw_workload_ops, sw_workloads, sw_workload_find, sw_workload_names)
 
 static uint64_t splitmix64(uint64_t *x)
 {

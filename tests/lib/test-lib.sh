@@ -31,6 +31,17 @@
 # a selection no case matches fails.  --list prints the cases' names
 # instead of running them (the set-up before them runs: a skip shows).
 # These options come before the test's own arguments.
+# Set-up checks (before the cases):
+#   sw_need_built FILE...   each FILE executable, else fail and sw_done
+#   sw_skip_unbuilt FILE... each FILE executable, else skip
+#   sw_need CMD REASON      CMD on PATH, else skip REASON
+#   sw_need_shm_tmpfs       /dev/shm a tmpfs, else skip
+#   sw_control_bins         B the build, W CTL DUMP the writer, stalewin-ctl,
+#                           logdump in it (built, else skip)
+#   sw_scratch PREFIX       T a new folder PREFIX.XXXXXX, removed on exit
+#   sw_writer_scratch NAME  the writer's tests' set-up: W and LD (the
+#                           writer, logdump; built, else fail), S a new
+#                           folder /dev/shm/NAME-XXXXXX (a tmpfs, else skip)
 
 sw_test=$(basename "$0" .sh)
 sw_test=${sw_test#test_}
@@ -116,4 +127,37 @@ sw_done() {
 	[ "$n" -eq 0 ] || cases=": $_sw_ran of $n cases$sel"
 	echo "PASS $sw_test$cases${1:+; $1}"
 	exit 0
+}
+
+sw_need_built() {
+	local f
+	for f in "$@"; do
+		[ -x "$f" ] || { fail "expected $f built, saw none"; sw_done; }
+	done
+}
+sw_skip_unbuilt() {
+	local f
+	for f in "$@"; do
+		[ -x "$f" ] || skip "$f not built"
+	done
+}
+sw_need() { command -v "$1" >/dev/null || skip "$2"; }
+sw_need_shm_tmpfs() {
+	[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || skip "/dev/shm is not tmpfs"
+}
+sw_writer_scratch() {
+	W=${SW_BUILD_DIR:?}/server/stalewin-writer
+	LD=${SW_BUILD_DIR}/common/stalewin-logdump
+	sw_need_built "$W" "$LD"
+	sw_need_shm_tmpfs
+	S=$(mktemp -d "/dev/shm/$1-XXXXXX")
+}
+sw_control_bins() {
+	B=${SW_BUILD_DIR:?SW_BUILD_DIR not set}
+	W=$B/server/stalewin-writer CTL=$B/client/stalewin-ctl DUMP=$B/common/stalewin-logdump
+	sw_skip_unbuilt "$W" "$CTL" "$DUMP"
+}
+sw_scratch() {
+	T=$(mktemp -d "$1.XXXXXX")
+	trap 'rm -rf "$T"' EXIT
 }

@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
 # scripts/lib/experiment.sh, what `stalewin run` and `stalewin vm run`
-# share: the option table's parser, the fault specs, the readers' table.
+# share: the option table (its parser, defaults and --help), the fault
+# specs, the readers' table.
 # Pure bash, no build needed.
 . "$(dirname "$0")/../lib/test-lib.sh"
 set -euo pipefail
 . "$(cd "$(dirname "$0")/../.." && pwd)/scripts/lib/experiment.sh"
 
-# parse ARGS...: the table below over ARGS, in a subshell; prints the
+# the table of the cases below (in the caller's subshell)
+rows() {
+	sw_opt --list list X... '' 'a list'
+	sw_opt --val val V def 'a value'
+	sw_opt --alias val V '' 'another name of --val'
+	sw_opt --flag flag =1 0 'a flag'
+	sw_opt --empty empty E x 'may be empty'
+}
+
+# parse ARGS...: the table above over ARGS, in a subshell; prints the
 # variables, or what the hooks said
 parse() {
 	(
-		list=() val=def flag=0 empty=x
-		declare -A SW_OPTS=([--list]=+list [--val]=val [--alias]=val
-			[--flag]==flag:1 [--empty]=empty)
+		rows
 		SW_OPTS_NONEMPTY=${NONEMPTY:-0} SW_OPTS_EMPTY_OK=--empty
 		sw_opt_missing() { echo "missing $1"; exit 2; }
 		sw_opt_other() { echo "other $1"; sw_opt_used=1; }
@@ -47,15 +55,26 @@ list= (0) val=1 flag=0 empty=x" "$out"
 }
 sw_case hooks hooks
 
+# --help: the header, its @options line replaced by the table's rows
 help_text() {
 	local f out
 	f=$(mktemp)
-	printf '#!/bin/sh\n# line one\n#   indented\nnot a comment\n#\nset -euo pipefail\n# after\n' >"$f"
-	out=$(SW_USAGE_FILE=$f sw_usage)
-	rm -f "$f"
+	printf '#!/bin/sh\n# line one\n#   indented\nnot a comment\n#\n# @options\n# last\nset -euo pipefail\n# after\n' >"$f"
+	out=$(rows; SW_USAGE_FILE=$f sw_usage)
 	expect "help" "line one
   indented
-" "$out"$'\n'
+
+  --list X...                 a list
+  --val V                     a value (default def)
+  --alias V                   another name of --val
+  --flag                      a flag
+  --empty E                   may be empty (default x)
+last" "$out"
+	expect "no table" "line one
+  indented
+
+last" "$(SW_USAGE_FILE=$f sw_usage)"
+	rm -f "$f"
 }
 sw_case help help_text
 
@@ -78,18 +97,18 @@ faults() {
 }
 sw_case faults faults
 
-# every option of each path's table is in its --help (the header the
-# table's sw_usage prints); --shell is `stalewin vm shell`'s, said there
+# each path's --help (and cost's, demo's) is made from its table: a line
+# for every row, none left as @options
 documented() {
 	local top s keys k help
 	top=$(cd "$(dirname "$0")/../.." && pwd)
-	for s in scripts/stalewin-run vm/run.sh; do
-		keys=$(sed -n '/^declare -A SW_OPTS=(/,/)$/p' "$top/$s" | grep -o '\[--[a-z0-9-]*\]' | tr -d '[]')
-		[ -n "$keys" ] || { fail "$s: expected its option table (declare -A SW_OPTS=...), saw none"; continue; }
+	for s in scripts/stalewin-run vm/run.sh scripts/stalewin-cost scripts/stalewin-demo; do
+		keys=$(grep -o '^sw_opt --[a-z0-9-]*' "$top/$s" | cut -d' ' -f2)
+		[ -n "$keys" ] || { fail "$s: expected its option table (sw_opt rows), saw none"; continue; }
 		help=$("$top/$s" --help)
+		! grep -q '^@options' <<<"$help" || fail "$s: expected the table in its --help, saw @options"
 		for k in $keys; do
-			[ "$s:$k" != vm/run.sh:--shell ] || continue
-			grep -qE -- "$k([^a-z-]|$)" <<<"$help" || fail "$s: expected $k in its --help, saw it only in the table"
+			grep -qE -- "^  $k( |$)" <<<"$help" || fail "$s: expected a line for $k in its --help, saw none"
 		done
 	done
 }

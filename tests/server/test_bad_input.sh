@@ -56,6 +56,21 @@ sw_case profile-unvalidated expect2 --file $ok/f --policy eager "${base[@]}" --l
 sw_case profile-bad-value expect2 --file $ok/f --policy eager "${base[@]}" --log $T/l --model-profile $T/p-value.profile
 sw_case profile-missing expect2 --file $ok/f --policy eager "${base[@]}" --log $T/l --model-profile $T/none.profile
 sw_case profile-no-file expect2 --file $ok/f --policy eager "${base[@]}" --log $T/l --model-profile
+# --help is made from the option table that makes getopt's (server/cli.c):
+# every option it lists is one getopt knows, and no line is over 80
+help_table() {
+	local help o err n=0
+	help=$("$W" --help) || fail "expected --help to exit 0, saw $?"
+	for o in $(grep -oE '^  --[a-z0-9-]+' <<<"$help"); do
+		[ "$o" != --help ] || continue
+		n=$((n + 1))
+		err=$("$W" "$o" 2>&1 >/dev/null)
+		! grep -q 'expected a known option' <<<"$err" || fail "expected $o (in --help) known, saw '$err'"
+	done
+	[ "$n" -ge 40 ] || fail "expected --help to list the writer's 40-odd options, saw $n"
+	! grep -qE '^.{81}' <<<"$help" || fail "expected --help's lines at most 80 wide, saw $(grep -E '^.{81}' <<<"$help" | head -1)"
+}
+sw_case help-is-the-table help_table
 # The scripts check names against --list (scripts/lib/names.sh): every
 # list is there, the writer's own refusal names it, and so does a script's.
 lists() {

@@ -20,11 +20,7 @@
 # The cases, 1-4 in turn: sigterm, sigkill, disk-full, foreign-sigbus.
 . "$(dirname "$0")/../lib/test-lib.sh"
 set -u
-W=${SW_BUILD_DIR:?}/server/stalewin-writer
-LD=${SW_BUILD_DIR}/common/stalewin-logdump
-[ -x "$W" ] && [ -x "$LD" ] || { fail "expected $W and $LD built, saw them missing"; sw_done; }
-[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || skip "/dev/shm is not tmpfs"
-S=$(mktemp -d /dev/shm/sw-writer-int-XXXXXX)
+sw_writer_scratch sw-writer-int
 SMALL=""
 cleanup() { [ -n "$SMALL" ] && umount "$SMALL" 2>/dev/null && rmdir "$SMALL"; rm -rf "$S"; }
 trap cleanup EXIT

@@ -22,12 +22,8 @@
 # The cases, 1-5 in turn: young, old, sigterm, bad-input, settled.
 . "$(dirname "$0")/../lib/test-lib.sh"
 set -u
-W=${SW_BUILD_DIR:?}/server/stalewin-writer
-LD=${SW_BUILD_DIR}/common/stalewin-logdump
-R=${SW_BUILD_DIR}/analysis/stalewin-report
-[ -x "$W" ] && [ -x "$LD" ] || { fail "expected $W and $LD built, saw them missing"; sw_done; }
-[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || skip "/dev/shm is not tmpfs"
-S=$(mktemp -d /dev/shm/sw-writer-lead-XXXXXX)
+R=${SW_BUILD_DIR:?}/analysis/stalewin-report
+sw_writer_scratch sw-writer-lead
 trap 'rm -rf "$S"' EXIT
 # field NAME of the first record of TYPE in a logdump: its value in ns
 field() { grep -m1 " $2 " "$1" | tr ' ' '\n' | sed -n "s/^$3=//p" | sed 's/->.*//'; }

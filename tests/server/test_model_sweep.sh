@@ -23,9 +23,9 @@
 set -u
 B=${SW_BUILD_DIR:?}
 W=$B/server/stalewin-writer SW=$B/analysis/stalewin-model-sweep R=$B/analysis/stalewin-report
-for x in "$W" "$SW" "$R"; do [ -x "$x" ] || { fail "expected $x built, saw none"; sw_done; }; done
-command -v jq >/dev/null || skip "jq missing"
-[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || skip "/dev/shm is not tmpfs"
+sw_need_built "$W" "$SW" "$R"
+sw_need jq "jq missing"
+sw_need_shm_tmpfs
 S=$(mktemp -d /dev/shm/sw-sweep-XXXXXX)
 trap 'rm -rf "$S"' EXIT
 

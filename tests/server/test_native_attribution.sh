@@ -12,11 +12,7 @@
 # kernel's deferred policy look as if it stamped at the fault.
 . "$(dirname "$0")/../lib/test-lib.sh"
 set -u
-W=${SW_BUILD_DIR:?}/server/stalewin-writer
-LD=${SW_BUILD_DIR}/common/stalewin-logdump
-[ -x "$W" ] && [ -x "$LD" ] || { fail "expected $W and $LD built, saw them missing"; sw_done; }
-[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || skip "/dev/shm is not tmpfs"
-S=$(mktemp -d /dev/shm/sw-native-attr-XXXXXX)
+sw_writer_scratch sw-native-attr
 wpid=""
 cleanup() { [ -n "$wpid" ] && kill "$wpid" 2>/dev/null; rm -rf "$S"; }
 trap cleanup EXIT

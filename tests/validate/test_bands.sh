@@ -13,12 +13,10 @@
 # deferred p50 drew 1.39-1.70 s over seven runs of one command).
 . "$(dirname "$0")/../lib/test-lib.sh"
 set -u
-SRC=$(cd "$(dirname "$0")/../.." && pwd)
 R=${SW_BUILD_DIR:?}/analysis/stalewin-report
-command -v jq >/dev/null || skip "jq missing (it builds the fixtures)"
-[ -x "$R" ] || { fail "expected $R built, saw none"; sw_done; }
-T=$(mktemp -d /tmp/sw-bands.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+sw_need jq "jq missing (it builds the fixtures)"
+sw_need_built "$R"
+sw_scratch /tmp/sw-bands
 # a report.json with truth p50 $2 (ns or null) and $3 updates
 rep() {
 	mkdir -p "$(dirname "$1")"

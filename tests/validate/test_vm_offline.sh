@@ -20,10 +20,9 @@
 set -u
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 REPORT=${SW_BUILD_DIR:?}/analysis/stalewin-report
-command -v jq >/dev/null || skip "jq missing"
-[ -x "$REPORT" ] || { fail "expected $REPORT built, saw none"; sw_done; }
-T=$(mktemp -d /tmp/sw-vm-offline.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+sw_need jq "jq missing"
+sw_need_built "$REPORT"
+sw_scratch /tmp/sw-vm-offline
 # replay TGZ: its run folder replayed, every reader row judged
 replay() {
 	local tgz=$1 n run rc k name within fails_ rp50 mp50 runc munc revals traced

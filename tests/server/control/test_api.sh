@@ -10,16 +10,10 @@
 . "$(dirname "$0")/../../lib/test-lib.sh"
 sw_immediate=1 # each step needs the one before it
 set -euo pipefail
-B=${SW_BUILD_DIR:?SW_BUILD_DIR not set}
-W=$B/server/stalewin-writer
-CTL=$B/client/stalewin-ctl
-DUMP=$B/common/stalewin-logdump
-for x in "$W" "$CTL" "$DUMP"; do
-	[ -x "$x" ] || skip "$x not built"
-done
-command -v curl >/dev/null || skip "curl(1) not installed"
-command -v jq >/dev/null || skip "jq not installed"
-[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || skip "/dev/shm is not tmpfs"
+sw_control_bins
+sw_need curl "curl(1) not installed"
+sw_need jq "jq not installed"
+sw_need_shm_tmpfs
 
 T=$(mktemp -d /tmp/sw-ctltest-XXXXXX)
 ROOT=$(mktemp -d /dev/shm/sw-ctlroot-XXXXXX)

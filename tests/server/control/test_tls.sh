@@ -15,18 +15,12 @@
 # or working off a private address.
 . "$(dirname "$0")/../../lib/test-lib.sh"
 set -uo pipefail
-B=${SW_BUILD_DIR:?SW_BUILD_DIR not set}
-W=$B/server/stalewin-writer
-CTL=$B/client/stalewin-ctl
-DUMP=$B/common/stalewin-logdump
-for x in "$W" "$CTL" "$DUMP"; do
-	[ -x "$x" ] || skip "$x not built"
-done
+sw_control_bins
 [ "$(id -u)" -eq 0 ] || skip "needs root (ip netns); running as uid $(id -u)"
-command -v ip >/dev/null || skip "ip(8) not installed (Debian iproute2)"
-command -v curl >/dev/null || skip "curl(1) not installed"
-command -v jq >/dev/null || skip "jq not installed"
-[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || skip "/dev/shm is not tmpfs"
+sw_need ip "ip(8) not installed (Debian iproute2)"
+sw_need curl "curl(1) not installed"
+sw_need jq "jq not installed"
+sw_need_shm_tmpfs
 
 T=$(mktemp -d /tmp/sw-tlstest-XXXXXX)
 ROOT=$(mktemp -d /dev/shm/sw-tlsroot-XXXXXX)
