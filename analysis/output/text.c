@@ -299,7 +299,7 @@ static void attrs_text(FILE *f, const struct sw_summary *S)
 
 int sw_fmt_text(FILE *f, const struct sw_summary *S)
 {
-	char b[1024], d1[16], d2[16];
+	char d1[16], d2[16];
 
 	header(f, S);
 	fputc('\n', f);
@@ -361,12 +361,13 @@ int sw_fmt_text(FILE *f, const struct sw_summary *S)
 		fputs("\nProblems:\n", f);
 		for (int i = 0; i < S->nprob; i++) {
 			const struct sw_problem *p = &S->prob[i];
+			char pb[sizeof(p->file) + sizeof(p->msg) + 32];
 			if (p->record >= 0)
-				snprintf(b, sizeof(b), "%s: record %lld: %s", p->file,
+				snprintf(pb, sizeof(pb), "%s: record %lld: %s", p->file,
 					 (long long)p->record, p->msg);
 			else
-				snprintf(b, sizeof(b), "%s: %s", p->file, p->msg);
-			kv(f, p->partial ? "partial" : "note", b);
+				snprintf(pb, sizeof(pb), "%s: %s", p->file, p->msg);
+			kv(f, p->partial ? "partial" : "note", pb);
 		}
 		if (S->nprob_total > (uint64_t)S->nprob)
 			fprintf(f, "(%llu more)\n", (unsigned long long)(S->nprob_total - S->nprob));

@@ -22,7 +22,7 @@ static inline double sw_cdf_x_s(int x)
 }
 
 struct sw_runfacts {
-	char policy[32], realised[128]; /* "emulated", "stock kernel 6.1", ... */
+	char policy[32], realised[160]; /* "emulated", "stock kernel 6.1", ... */
 	char workload[160];      /* "rewrite, one page every 100 ms" */
 	double duration_s;       /* planned run length */
 	int64_t model_wb_ms, model_expire_ms; /* writeback model, -1 unknown */

@@ -85,7 +85,7 @@ void sw_cmp_print_text(FILE *f, struct sw_cmp_run *runs, int n)
 				const struct sw_cmp_fig *c = &runs[i].fig[j];
 				if (strcmp(c->name, seen[k]))
 					continue;
-				char lab[32];
+				char lab[72]; /* printed %-16.16s: the buffer only holds it */
 				snprintf(lab, sizeof(lab), "  %s %s", runs[i].label, runs[i].policy);
 				sw_fmt_fig_row(f, lab, &c->s);
 			}
@@ -94,7 +94,7 @@ void sw_cmp_print_text(FILE *f, struct sw_cmp_run *runs, int n)
 		"spurious", "traps", "trap p50", "trap p99");
 	for (int i = 0; i < n; i++) {
 		struct sw_cmp_run *r = &runs[i];
-		char lab[32];
+		char lab[72]; /* printed %-16.16s: the buffer only holds it */
 		sw_fmt_dur(d1, sizeof(d1), r->trap_p50_ns);
 		sw_fmt_dur(d2, sizeof(d2), r->trap_p99_ns);
 		snprintf(lab, sizeof(lab), "  %s %s", r->label, r->policy);
