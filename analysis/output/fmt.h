@@ -16,6 +16,20 @@ int sw_fmt_csv(FILE *f, const struct sw_summary *S);
  * through gnuplot.  Returns 0 or -1 with err filled. */
 #define SW_PLOT_POINTS 20000
 int sw_fmt_plots(const char *dir, const struct sw_summary *S, char *err, int errlen);
+/* One cell of a study's query_rate axis (study.c): its rate, truth p50
+ * and shares of its faults, summed over its runs; -1: none */
+struct sw_obs_row {
+	char id[128], rate[16];
+	double truth_p50_s;
+	double equal_share;       /* faults that left ctime equal */
+	double queried_changed;   /* of those after a query, changed it */
+	double unqueried_changed; /* of those with none since, changed it */
+	long long faults, queried, unqueried;
+};
+/* DIR/observer.dat, observer.gp and observer.svg (and .png where gnuplot
+ * has it): the rows' shares (%) and truth p50 (s, right axis) by cell.
+ * Returns 0 or -1 with err filled. */
+int sw_fmt_observer_plot(const char *dir, const struct sw_obs_row *r, int n, char *err, int errlen);
 /* "1.23s", "850us", "-" for < 0 */
 void sw_fmt_dur(char *buf, int len, int64_t ns);
 /* a quantile value as the table prints it: "-", ">end" or a duration */

@@ -116,3 +116,57 @@ int sw_fmt_plots(const char *dir, const struct sw_summary *S, char *err, int err
 	}
 	return rc;
 }
+
+/* the observer effect over a study's query_rate axis: one point per cell
+ * (x: the cells in the plan's order, labelled by their id in the group) */
+int sw_fmt_observer_plot(const char *dir, const struct sw_obs_row *r, int n, char *err, int errlen)
+{
+	char path[2 * SW_PATHLEN + 64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/observer.dat", dir);
+	if (!(f = fopen(path, "w"))) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fputs("# cell rate truth_p50_s equal_ctime_pct changed_after_query_pct "
+	      "changed_with_none_pct (-: none)\n", f);
+	for (int i = 0; i < n; i++) {
+		double v[4] = { r[i].truth_p50_s, 100 * r[i].equal_share,
+				100 * r[i].queried_changed, 100 * r[i].unqueried_changed };
+		const char *tail = strrchr(r[i].id, '/');
+		fprintf(f, "%s %s", tail ? tail + 1 : r[i].id, r[i].rate);
+		for (int k = 0; k < 4; k++)
+			fprintf(f, v[k] < 0 ? " -" : " %.6g", v[k]);
+		fputc('\n', f);
+	}
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/observer.gp", dir);
+	if (!(f = fopen(path, "w"))) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "cd '%s'\nset datafile missing '-'\n", dir);
+	fputs("do for [t in 'svg png'] {\n"
+	      " if (strstrt(GPVAL_TERMINALS, t.' ') > 0 || strstrt(GPVAL_TERMINALS, ' '.t) > 0) {\n"
+	      "  if (t eq 'svg') { set terminal svg size 900,500 } else { set terminal png size 900,500 }\n"
+	      "  set output 'observer.'.t\n  set termoption noenhanced\n"
+	      "  set title 'stalewin: the observer effect by query rate (GETATTRs/s per probe target)'\n"
+	      "  set xlabel 'cell (its query rate: -qN)'\n  set ylabel 'share of faulting stores (%)'\n"
+	      "  set y2label 'truth p50 (s)'\n  set yrange [0:100]\n  set y2range [0:*]\n"
+	      "  set ytics nomirror\n  set y2tics\n  set xtics rotate by -30\n  set offsets 0.5, 0.5, 0, 0\n"
+	      "  set key outside bottom center horizontal\n"
+	      "  plot 'observer.dat' using 0:4:xtic(1) with linespoints pt 7 title 'equal ctimes', "
+	      "'' using 0:5 with linespoints pt 5 title 'changed after a query', "
+	      "'' using 0:6 with linespoints pt 9 title 'changed with none since', "
+	      "'' using 0:3 axes x1y2 with linespoints pt 1 dt 2 title 'truth p50'\n"
+	      " }\n}\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "gnuplot '%s/observer.gp' 2>'%s/gnuplot.err'", dir, dir);
+	int st = system(path);
+	if (st != 0) {
+		snprintf(err, errlen, "gnuplot failed (status %d): see %s/gnuplot.err", st, dir);
+		return -1;
+	}
+	return 0;
+}

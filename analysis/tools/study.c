@@ -165,44 +165,75 @@ static void attrs_cell(FILE *f, json_t *o, const struct cell_attrs *a)
 	json_object_set_new(o, "attributes", json_object_size(at) ? at : (json_decref(at), json_null()));
 }
 
-static void pct(char *b, size_t n, int64_t part, int64_t whole)
+static double share(int64_t part, int64_t whole)
 {
-	if (whole > 0)
-		snprintf(b, n, "%.1f%% of %lld", 100.0 * (double)part / (double)whole, (long long)whole);
+	return whole > 0 ? (double)part / (double)whole : -1;
+}
+
+static void pct(char *b, size_t n, double sh, long long whole)
+{
+	if (sh >= 0)
+		snprintf(b, n, "%.1f%% of %lld", 100 * sh, whole);
 	else
 		snprintf(b, n, "-");
 }
 
-/* The observer effect over the plan's query_rate axis: per cell with a
- * rate, its truth p50, its share of equal ctimes, and the share of its
- * faults that changed ctime after a query and with none */
-static void observer_table(FILE *f, json_t *cells)
+/* The cells of the plan's query_rate axis (a rate and runs): their rate,
+ * truth p50 and shares of faults, into r (at most max); how many */
+static int observer_rows(json_t *cells, struct sw_obs_row *r, int max)
 {
 	size_t i;
 	json_t *c;
-	int header = 0;
+	int n = 0;
 	json_array_foreach(cells, i, c) {
 		json_t *q = json_object_get(c, "query_rate"), *at = json_object_get(c, "attributes");
-		if (!json_is_string(q) || !json_integer_value(json_object_get(c, "n")))
+		if (!json_is_string(q) || !json_integer_value(json_object_get(c, "n")) || n == max)
 			continue;
-		if (!header++)
-			fprintf(f, "observer effect (the plan's query_rate axis; faults summed over a cell's runs):\n"
-				"  %-40s %-6s %-9s %-18s %-20s %s\n", "cell", "rate", "truth p50",
-				"equal ctimes", "changed after query", "changed with none");
-		char p50[16] = "-", eq[40], qa[40], qn[40];
+		struct sw_obs_row *o = &r[n++];
 		json_t *m = json_object_get(json_object_get(c, "truth_p50_s"), "median");
-		if (json_is_number(m))
-			sw_fmt_qv(p50, sizeof(p50), (int64_t)(json_number_value(m) * 1e9));
 		json_t *bq = json_object_get(at, "faults_by_query");
 #define GI(o, a, b) json_integer_value(json_object_get(json_object_get(o, a), b))
-		pct(eq, sizeof(eq), json_integer_value(json_object_get(at, "equal_ctime")),
-		    json_integer_value(json_object_get(at, "faulting_stores")));
-		pct(qa, sizeof(qa), GI(bq, "queried", "changed"), GI(bq, "queried", "faults"));
-		pct(qn, sizeof(qn), GI(bq, "unqueried", "changed"), GI(bq, "unqueried", "faults"));
+		snprintf(o->id, sizeof(o->id), "%s", json_string_value(json_object_get(c, "id")));
+		snprintf(o->rate, sizeof(o->rate), "%s", json_string_value(q));
+		o->truth_p50_s = json_is_number(m) ? json_number_value(m) : -1;
+		o->faults = json_integer_value(json_object_get(at, "faulting_stores"));
+		o->equal_share = share(json_integer_value(json_object_get(at, "equal_ctime")), o->faults);
+		o->queried = GI(bq, "queried", "faults");
+		o->queried_changed = share(GI(bq, "queried", "changed"), o->queried);
+		o->unqueried = GI(bq, "unqueried", "faults");
+		o->unqueried_changed = share(GI(bq, "unqueried", "changed"), o->unqueried);
 #undef GI
-		fprintf(f, "  %-40s %-6s %-9s %-18s %-20s %s\n", json_string_value(json_object_get(c, "id")),
-			json_string_value(q), p50, eq, qa, qn);
 	}
+	return n;
+}
+
+/* The observer effect over the plan's query_rate axis: per cell with a
+ * rate, its truth p50, its share of equal ctimes, and the share of its
+ * faults that changed ctime after a query and with none; and the same
+ * as DIR/observer.svg */
+static void observer_table(FILE *f, const char *dir, json_t *cells)
+{
+	struct sw_obs_row *r = calloc(json_array_size(cells) + 1, sizeof(*r));
+	char err[256];
+	int n = r ? observer_rows(cells, r, (int)json_array_size(cells)) : 0;
+	if (n)
+		fprintf(f, "observer effect (the plan's query_rate axis; faults summed over a cell's runs):\n"
+			"  %-40s %-6s %-9s %-18s %-20s %s\n", "cell", "rate", "truth p50",
+			"equal ctimes", "changed after query", "changed with none");
+	for (int i = 0; i < n; i++) {
+		char p50[16] = "-", eq[40], qa[40], qn[40];
+		if (r[i].truth_p50_s >= 0)
+			sw_fmt_qv(p50, sizeof(p50), (int64_t)(r[i].truth_p50_s * 1e9));
+		pct(eq, sizeof(eq), r[i].equal_share, r[i].faults);
+		pct(qa, sizeof(qa), r[i].queried_changed, r[i].queried);
+		pct(qn, sizeof(qn), r[i].unqueried_changed, r[i].unqueried);
+		fprintf(f, "  %-40s %-6s %-9s %-18s %-20s %s\n", r[i].id, r[i].rate, p50, eq, qa, qn);
+	}
+	if (n && sw_fmt_observer_plot(dir, r, n, err, sizeof(err)))
+		fprintf(stderr, "stalewin-report study: no observer plot: %s\n", err);
+	else if (n)
+		fprintf(f, "  (plotted: %s/observer.svg)\n", dir);
+	free(r);
 }
 
 static json_t *stats_json(const int64_t *v, int n, int64_t floor_ns)
@@ -423,7 +454,7 @@ int sw_study_main(int argc, char **argv)
 		putchar('\n');
 		fclose(s.txt);
 	} else {
-		observer_table(s.txt, s.cells);
+		observer_table(s.txt, s.dir, s.cells);
 		fprintf(s.txt, "%d runs in %d cells; 95%% CI: the exact bootstrap interval of the median\n"
 			"(covers: its chance to hold the true median for this n); %s\n",
 			s.runs, s.cells_run, path);

@@ -36,7 +36,8 @@
 # cell over the query_rate axis (study-table): study.json sums the
 # runs' equal ctimes and faults by query per cell, and the study's text
 # gives the observer table (rate, truth p50, equal ctimes, changed after
-# a query and with none).  ~60 s (two 7.2 boots under TCG).
+# a query and with none) and DIR/observer.svg with its data file.
+# ~60 s (two 7.2 boots under TCG).
 # Skips (77) when qemu cannot run or Debian's archive is unreachable for
 # the 7.2 kernel.
 set -u
@@ -132,6 +133,11 @@ study_table() {
 	grep -q '^observer effect' "$T/st.txt" && grep -Eq "^  $c-qwire +wire +[0-9.]+m?s +[0-9.]+% of [0-9]+ +[0-9.]+% of [0-9]+ +[0-9.]+% of [0-9]+$" "$T/st.txt" ||
 		fail "the study's text: expected the observer table with the wire cell's row, saw: $(sed -n '/^observer/,$p' "$T/st.txt")"
 	sed -n '/^observer/,/^  q.*qwire/p' "$T/st.txt"
+	# and plotted: observer.dat a row a cell (its shares in %), the SVG
+	[ -s "$T/st/observer.svg" ] || fail "expected the observer plot $T/st/observer.svg, saw none: $(cat "$T/st/gnuplot.err" 2>/dev/null)"
+	l=$(jq -r '.results.attributes | "\(.equal_ctime * 100 / .faulting_stores)"' "$T/wire/report.json")
+	awk -v l="$l" '$2 == "wire" { found = 1; bad = ($4 - l) > 0.01 || (l - $4) > 0.01 } END { exit !found || bad }' "$T/st/observer.dat" ||
+		fail "observer.dat: expected the wire cell's equal ctimes at $l %, saw: $(grep -v '^#' "$T/st/observer.dat")"
 }
 sw_case low-vs-wire cases
 sw_case study-table study_table
