@@ -151,13 +151,9 @@ static json_t *attrs_json(const struct sw_summary *S)
 	json_object_set_new(a, "faulting_stores", A->faults >= 0 ? I(A->faults) : json_null());
 	json_object_set_new(a, "equal_ctime_how", json_string(A->equal_how));
 	if (A->by_query.known) {
-		const struct sw_queried *Q = &A->by_query;
-		json_object_set_new(a, "faults_by_query", json_pack(
-			"{s:{s:I,s:I},s:{s:I,s:I},s:{s:I,s:I},s:s}",
-			"queried", "faults", (json_int_t)Q->queried, "changed", (json_int_t)Q->queried_changed,
-			"unqueried", "faults", (json_int_t)Q->unqueried, "changed", (json_int_t)Q->unqueried_changed,
-			"query_during", "faults", (json_int_t)Q->during, "changed", (json_int_t)Q->during_changed,
-			"how", Q->how));
+		json_t *q = sw_queried_json(&A->by_query);
+		json_object_set_new(q, "how", json_string(A->by_query.how));
+		json_object_set_new(a, "faults_by_query", q);
 	}
 	json_object_set_new(a, "query_rate_hz", A->query_hz >= 0 ? json_real(A->query_hz)
 								: json_null());

@@ -26,6 +26,7 @@
  * timestamp:fill_mg_cmtime): every getattr fires it.
  */
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,4 +202,22 @@ out:
 	free(sets.e);
 	free(qs.e);
 	return 0;
+}
+
+void sw_queried_add(struct sw_queried *sum, const struct sw_queried *Q)
+{
+	sum->queried += Q->queried;
+	sum->queried_changed += Q->queried_changed;
+	sum->unqueried += Q->unqueried;
+	sum->unqueried_changed += Q->unqueried_changed;
+	sum->during += Q->during;
+	sum->during_changed += Q->during_changed;
+}
+
+json_t *sw_queried_json(const struct sw_queried *Q)
+{
+	return json_pack("{s:{s:I,s:I},s:{s:I,s:I},s:{s:I,s:I}}",
+			 "queried", "faults", (json_int_t)Q->queried, "changed", (json_int_t)Q->queried_changed,
+			 "unqueried", "faults", (json_int_t)Q->unqueried, "changed", (json_int_t)Q->unqueried_changed,
+			 "query_during", "faults", (json_int_t)Q->during, "changed", (json_int_t)Q->during_changed);
 }

@@ -3,6 +3,7 @@
  * since it last changed, and whether the fault changed it (queried.c). */
 #ifndef STALEWIN_QUERIED_H
 #define STALEWIN_QUERIED_H
+#include <jansson.h>
 #include <stdint.h>
 
 struct sw_queried {
@@ -18,5 +19,9 @@ struct sw_queried {
 /* Count the faulting stores of WRITER_LOG against TRACE_PATH's timestamp
  * events.  Always 0 (Q->known and Q->how say what came of it). */
 int sw_queried_count(const char *writer_log, const char *trace_path, struct sw_queried *Q);
+/* Q's counts added to *sum (a study cell's runs) */
+void sw_queried_add(struct sw_queried *sum, const struct sw_queried *Q);
+/* {"queried": {"faults", "changed"}, "unqueried": {...}, "query_during": {...}} */
+json_t *sw_queried_json(const struct sw_queried *Q);
 
 #endif

@@ -112,7 +112,8 @@ struct study {
 /* a cell's equal ctimes and its faults split by query, summed over its
  * runs (attrs.c, queried.c): what the observer table compares */
 struct cell_attrs {
-	int64_t eq, faults, qn, qc, un, uc, dn, dc;
+	int64_t eq, faults;
+	struct sw_queried q;
 	int n_eq, n_q;
 };
 
@@ -126,17 +127,9 @@ static void attrs_add(struct cell_attrs *a, const struct sw_reveal *A, json_t *r
 		json_object_set_new(ro, "faulting_stores", json_integer((json_int_t)A->faults));
 	}
 	if (A->by_query.known) {
-		const struct sw_queried *Q = &A->by_query;
-		a->qn += Q->queried;
-		a->qc += Q->queried_changed;
-		a->un += Q->unqueried;
-		a->uc += Q->unqueried_changed;
-		a->dn += Q->during;
-		a->dc += Q->during_changed;
+		sw_queried_add(&a->q, &A->by_query);
 		a->n_q++;
-		json_object_set_new(ro, "faults_by_query", json_pack("{s:I,s:I,s:I,s:I}",
-			"queried", (json_int_t)Q->queried, "queried_changed", (json_int_t)Q->queried_changed,
-			"unqueried", (json_int_t)Q->unqueried, "unqueried_changed", (json_int_t)Q->unqueried_changed));
+		json_object_set_new(ro, "faults_by_query", sw_queried_json(&A->by_query));
 	}
 }
 
@@ -153,14 +146,12 @@ static void attrs_cell(FILE *f, json_t *o, const struct cell_attrs *a)
 			(long long)a->eq, (long long)a->faults, a->n_eq);
 	}
 	if (a->n_q) {
-		json_object_set_new(at, "faults_by_query", json_pack(
-			"{s:{s:I,s:I},s:{s:I,s:I},s:{s:I,s:I},s:i}",
-			"queried", "faults", (json_int_t)a->qn, "changed", (json_int_t)a->qc,
-			"unqueried", "faults", (json_int_t)a->un, "changed", (json_int_t)a->uc,
-			"query_during", "faults", (json_int_t)a->dn, "changed", (json_int_t)a->dc,
-			"runs", a->n_q));
+		json_t *q = sw_queried_json(&a->q);
+		json_object_set_new(q, "runs", json_integer(a->n_q));
+		json_object_set_new(at, "faults_by_query", q);
 		fprintf(f, "  %-12s after a query %lld of %lld faults changed ctime, with none %lld of %lld\n",
-			"by query", (long long)a->qc, (long long)a->qn, (long long)a->uc, (long long)a->un);
+			"by query", (long long)a->q.queried_changed, (long long)a->q.queried,
+			(long long)a->q.unqueried_changed, (long long)a->q.unqueried);
 	}
 	json_object_set_new(o, "attributes", json_object_size(at) ? at : (json_decref(at), json_null()));
 }
