@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmtime_lib.h - what the two guest programs cmtime_check.c and
- * cmtime_cases.c share: the statx stamps, the clocks, the RESULT counters.
- * Each program is built alone (gcc -static, by test_cmtime_policies.sh and
- * test_cmtime_cases.sh), so the shared functions live here, static inline;
- * define CMTIME_PROG (the program's name, for messages) before including.
+ * cmtime_cases (cmtime_cases.c, cmtime_cases_paths.c) share: the statx
+ * stamps, the clocks, the RESULT counters.  Each program is built alone
+ * (gcc -static, by tests/kernel/lib.sh and test_cmtime_cases.sh), so the
+ * shared functions live here, static inline; the globals they use are
+ * defined once, in cmtime_lib.c, which every program links, so that a
+ * program of several files keeps one set of counters.  Define CMTIME_PROG
+ * (the program's name, for messages) before including.
  */
 #ifndef CMTIME_LIB_H
 #define CMTIME_LIB_H
@@ -24,9 +27,9 @@ struct stamp {
 	int64_t t_ctime_real_ns; /* statx ctime, CLOCK_REALTIME ns */
 };
 
-static const char *g_policy; /* policy under test, from --policy */
-static int g_pass, g_fail;   /* check counters */
-static long g_page;          /* page size, bytes */
+extern const char *g_policy; /* policy under test, from --policy */
+extern int g_pass, g_fail;   /* check counters */
+extern long g_page;          /* page size, bytes */
 
 static inline int64_t clock_ns(clockid_t c)
 {

@@ -10,7 +10,7 @@ kernel_test_start() {
 	share=$(mktemp -d "/tmp/sw-kernel-$1.XXXXXX")
 	trap 'rm -rf "$share"' EXIT
 	gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -o "$share/cmtime_check" \
-		"$repo/tests/kernel/cmtime_check.c"
+		"$repo/tests/kernel/cmtime_check.c" "$repo/tests/kernel/cmtime_lib.c"
 	truncate -s "${2}M" "$share/ext4.img"
 	mkfs.ext4 -q -F "$share/ext4.img"
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Description: boots a guest with the patched kernel (vm/kernel) and runs
-# tests/kernel/cmtime_cases.c on the cases the review of the series found
-# (vm/kernel/README.md), mtime and ctime checked separately with statx:
+# tests/kernel/cmtime_cases (cmtime_cases.c, cmtime_cases_paths.c) on the
+# cases the review of the series found (vm/kernel/README.md), mtime and
+# ctime checked separately with statx:
 #   same-tick   (deferred, lang; also on data=journal, nodelalloc and
 #               lazytime mounts): a second store and MS_ASYNC within the
 #               tick of the first flush must move mtime and ctime again;
@@ -69,9 +70,10 @@ done
 share=$(mktemp -d /tmp/sw-kernel-cases.XXXXXX)
 trap 'rm -rf "$share"' EXIT
 cp "$repo/vm/guest/knfsd.sh" "$share/knfsd.sh"
+k=$repo/tests/kernel
 gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -I"$repo/server/cost" -o "$share/cmtime_cases" \
-	"$repo/tests/kernel/cmtime_cases.c" "$repo/server/cost/tracefs.c"
-gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -o "$share/cmtime_check" "$repo/tests/kernel/cmtime_check.c"
+	"$k/cmtime_cases.c" "$k/cmtime_cases_paths.c" "$k/cmtime_lib.c" "$repo/server/cost/tracefs.c"
+gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -o "$share/cmtime_check" "$k/cmtime_check.c" "$k/cmtime_lib.c"
 truncate -s 256M "$share/ext4.img"
 mkfs.ext4 -q -F "$share/ext4.img"
 truncate -s 320M "$share/xfs.img"

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmtime_cases.h - what the two files of the cmtime_cases guest program
+ * share: cmtime_cases.c (the program, its helpers, the ext4 flush cases)
+ * defines the helpers and calls the cases of cmtime_cases_paths.c (the
+ * unmap paths, NFS, the mappings that did not opt in).  Both are built
+ * together with cmtime_lib.c (test_cmtime_cases.sh).
+ */
+#ifndef CMTIME_CASES_H
+#define CMTIME_CASES_H
+
+#include <stdint.h>
+
+#define CMTIME_PROG "cmtime_cases"
+#include "cmtime_lib.h"
+
+#define NPAGES 16
+#define ATTEMPTS 40 /* tries to fit a sequence into one tick */
+
+extern const char *g_case; /* case name, prefixes the check names */
+
+/* cmtime_cases.c: clocks, RESULT lines, the case files */
+int64_t coarse_ns(void);
+void sleep_ms(long ms);
+void result(const char *check, long long expect, long long seen, int ok);
+void result_moved(const char *what, int expect, const struct stamp *a,
+		  const struct stamp *b);
+int make_file(const char *dir, const char *name, char *path, size_t len);
+volatile char *map_file(int fd);
+int clean(int fd, volatile char *map);
+int case_file(const char *dir, const char *name, volatile char **map,
+	      int clean_start);
+
+/* cmtime_cases_paths.c: the cases (described there) */
+int case_exit(const char *dir);
+int case_pageout(const char *dir);
+int case_migrate(const char *dir);
+int case_nfs(const char *dir, const char *nfs);
+int case_stockfs(const char *dir);
+int case_ext3(const char *dir, const char *state, int eager);
+
+#endif
