@@ -9,7 +9,7 @@
 # whole cross build on 2 cores), and checks that none of them references a
 # symbol only mm/mmap_cmtime.o defines (that object is MMU-only): such a
 # reference is the link failure the review found.  SW_KERNEL_BASE
-# (default 6.1).  Skips (77) without the cross compiler or the unpacked
+# (default 6.1); SW_NOMMU_LINK=1 links the whole vmlinux as well.  Skips (77) without the cross compiler or the unpacked
 # source.
 . "$(dirname "$0")/../lib/test-lib.sh"
 set -euo pipefail
@@ -55,4 +55,15 @@ if [ -n "$bad" ]; then
 	fail "expected no nommu object to reference mm/mmap_cmtime.o (not built without CONFIG_MMU), saw:$bad (a link failure)"
 	sw_done
 fi
-sw_done "nommu ($base, riscv nommu_virt_defconfig + EXT4_FS): $(wc -w <<<"$objs") objects compile, none references $(echo $only)"
+# SW_NOMMU_LINK=1: also link the whole nommu vmlinux (~7 min on 2 cores,
+# so not by default)
+linked=
+if [ "${SW_NOMMU_LINK:-0}" = 1 ]; then
+	if ! mk -j2 vmlinux >"$tmp/link.log" 2>&1; then
+		grep -m5 -E 'undefined reference|error' "$tmp/link.log" || tail -5 "$tmp/link.log"
+		fail "expected the nommu vmlinux to link (SW_NOMMU_LINK=1), saw the errors above"
+		sw_done
+	fi
+	linked=", vmlinux links"
+fi
+sw_done "nommu ($base, riscv nommu_virt_defconfig + EXT4_FS): $(wc -w <<<"$objs") objects compile, none references $(echo $only)$linked"
