@@ -27,12 +27,12 @@
  */
 #include <errno.h>
 #include <jansson.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "queried.h"
+#include "srvtrace.h"
 #include "writer_events.h"
 
 /* events in trace order: when, and the ctime's nanoseconds it set (a
@@ -78,20 +78,14 @@ static int load_trace(const char *path, struct times *sets, struct times *qs,
 			*ts_queries |= !!strstr(line, "timestamp:fill_mg_cmtime");
 			continue;
 		}
-		char *p = strstr(line, ": ");
-		if (line[0] == '#' || !p)
-			continue;
-		char *q = p;
-		while (q > line && q[-1] != ' ')
-			q--;
-		int64_t ns = (int64_t)llround(strtod(q, NULL) * 1e6) * 1000;
-		p += 2;
-		size_t len = strcspn(p, ": \n");
+		int64_t ns;
+		const char *p;
+		size_t len = sw_srvtrace_line(line, &ns, &p);
 		if ((len == 13 && !strncmp(p, "ctime_ns_xchg", len)) ||
 		    (len == 21 && !strncmp(p, "inode_set_ctime_to_ts", len)))
 			rc = push(sets, ns, p, " new=");
 		else if (len == 14 && !strncmp(p, "fill_mg_cmtime", len)) {
-			char *c = strstr(p, " ctime=");
+			const char *c = strstr(p, " ctime=");
 			c = c ? strchr(c, '.') : NULL;
 			rc = push(qs, ns, c ? c : "", ".");
 		}

@@ -9,6 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+size_t sw_srvtrace_line(const char *line, int64_t *ns, const char **ev)
+{
+	const char *p = strstr(line, ": "), *q = p;
+	if (line[0] == '#' || !p)
+		return 0;
+	while (q > line && q[-1] != ' ')
+		q--;
+	*ns = (int64_t)llround(strtod(q, NULL) * 1e6) * 1000;
+	*ev = p + 2;
+	return strcspn(*ev, ": \n");
+}
+
 /* server/trace.txt: the guest's /sys/kernel/tracing/trace lines
  * ("TASK-PID [CPU] FLAGS SECONDS: EVENT: fields", trace_clock mono),
  * after a "# enabled: SYSTEM:EVENT..." line per enabled event.  Only
@@ -27,23 +39,13 @@ int sw_srvtrace_load(const char *path, int64_t lo_ns, int64_t hi_ns, struct sw_s
 			t->nfsd_traced |= !!strstr(line, "nfsd:");
 			continue;
 		}
-		if (line[0] == '#')
+		int64_t ns;
+		const char *p;
+		size_t len = sw_srvtrace_line(line, &ns, &p);
+		if (!len || (hi_ns && (ns < lo_ns || ns > hi_ns)))
 			continue;
-		char *p = strstr(line, ": ");
-		if (!p)
-			continue;
-		if (hi_ns) {
-			char *q = p;
-			while (q > line && q[-1] != ' ')
-				q--;
-			double sec = strtod(q, NULL);
-			int64_t ns = (int64_t)llround(sec * 1e6) * 1000;
-			if (ns < lo_ns || ns > hi_ns)
-				continue;
-		}
-		p += 2;
 		char ev[64];
-		snprintf(ev, sizeof(ev), "%.*s", (int)strcspn(p, ": \n"), p);
+		snprintf(ev, sizeof(ev), "%.*s", (int)len, p);
 		if (!strcmp(ev, "ctime_ns_xchg") || !strcmp(ev, "inode_set_ctime_to_ts"))
 			t->ctime_sets++;
 		else if (!strcmp(ev, "ctime_xchg_skip"))

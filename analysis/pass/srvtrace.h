@@ -4,6 +4,7 @@
  * t_*_mono_ns) counts for the writer's file. */
 #ifndef STALEWIN_SRVTRACE_H
 #define STALEWIN_SRVTRACE_H
+#include <stddef.h>
 #include <stdint.h>
 
 struct sw_srvtrace {
@@ -15,6 +16,12 @@ struct sw_srvtrace {
 	int64_t deleg_granted, deleg_recalls, deleg_returns;
 	char nfsd_events[160]; /* the nfsd event names seen, comma-separated */
 };
+
+/* One event line of a trace.txt ("TASK-PID [CPU] FLAGS SECONDS: EVENT:
+ * fields"): its time (ns, the trace clock, whole us) into *ns and its
+ * event name's start into *ev (its length the return value); 0 for a
+ * comment or any other line. */
+size_t sw_srvtrace_line(const char *line, int64_t *ns, const char **ev);
 
 /* Count the events of PATH within [lo_ns, hi_ns] (server CLOCK_MONOTONIC
  * ns; hi_ns 0: all).  0, or -1: no file. */
