@@ -13,6 +13,26 @@
 #include "fmt.h"
 #include "satmath.h"
 
+/* a plot script's loop over the terminals gnuplot has (SVG always, PNG
+ * where built in); the script closes it with " }\n}\n" */
+static const char gp_terminals[] =
+	"do for [t in 'svg png'] {\n"
+	" if (strstrt(GPVAL_TERMINALS, t.' ') > 0 || strstrt(GPVAL_TERMINALS, ' '.t) > 0) {\n"
+	"  if (t eq 'svg') { set terminal svg size 900,500 } else { set terminal png size 900,500 }\n";
+
+/* gnuplot on DIR/SCRIPT, its errors into DIR/gnuplot.err */
+static int gp_run(const char *dir, const char *script, char *err, int errlen)
+{
+	char cmd[2 * SW_PATHLEN + 64];
+	snprintf(cmd, sizeof(cmd), "gnuplot '%s/%s' 2>'%s/gnuplot.err'", dir, script, dir);
+	int st = system(cmd);
+	if (st != 0) {
+		snprintf(err, errlen, "gnuplot failed (status %d): see %s/gnuplot.err", st, dir);
+		return -1;
+	}
+	return 0;
+}
+
 /* timeline.dat and updates.dat: the first SW_PLOT_POINTS stores and
  * updates of the per-store table, times from its first event */
 static int timeline(const char *dir, const struct sw_summary *S, char *err, int errlen)
@@ -58,7 +78,6 @@ int sw_fmt_plots(const char *dir, const struct sw_summary *S, char *err, int err
 {
 	char path[2 * SW_PATHLEN + 64];
 	enum sw_fig_kind kind;
-	int rc = 0;
 	const struct sw_fig *g;
 	if (mkdir(dir, 0777) && errno != EEXIST) {
 		snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
@@ -88,10 +107,7 @@ int sw_fmt_plots(const char *dir, const struct sw_summary *S, char *err, int err
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		return -1;
 	}
-	fprintf(f, "cd '%s'\n", dir);
-	fputs("do for [t in 'svg png'] {\n"
-	      " if (strstrt(GPVAL_TERMINALS, t.' ') > 0 || strstrt(GPVAL_TERMINALS, ' '.t) > 0) {\n"
-	      "  if (t eq 'svg') { set terminal svg size 900,500 } else { set terminal png size 900,500 }\n", f);
+	fprintf(f, "cd '%s'\n%s", dir, gp_terminals);
 	fprintf(f, "  set output 'cdf.'.t\n  set format x '%%g'\n  set title 'stalewin: staleness windows, policy %s'\n"
 		   "  set logscale x\n  set xlabel 'window (s)'\n  set ylabel 'share of stores'\n"
 		   "  set key bottom right\n  set yrange [0:1]\n  plot ", S->policy);
@@ -108,13 +124,7 @@ int sw_fmt_plots(const char *dir, const struct sw_summary *S, char *err, int err
 	      "  unset ytics\n  set ytics\n  set yrange [*:*]\n"
 	      " }\n}\n", f);
 	fclose(f);
-	snprintf(path, sizeof(path), "gnuplot '%s/plots.gp' 2>'%s/gnuplot.err'", dir, dir);
-	int st = system(path);
-	if (st != 0) {
-		snprintf(err, errlen, "gnuplot failed (status %d): see %s/gnuplot.err", st, dir);
-		rc = -1;
-	}
-	return rc;
+	return gp_run(dir, "plots.gp", err, errlen);
 }
 
 /* the observer effect over a study's query_rate axis: one point per cell
@@ -146,11 +156,8 @@ int sw_fmt_observer_plot(const char *dir, const struct sw_obs_row *r, int n, cha
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		return -1;
 	}
-	fprintf(f, "cd '%s'\nset datafile missing '-'\n", dir);
-	fputs("do for [t in 'svg png'] {\n"
-	      " if (strstrt(GPVAL_TERMINALS, t.' ') > 0 || strstrt(GPVAL_TERMINALS, ' '.t) > 0) {\n"
-	      "  if (t eq 'svg') { set terminal svg size 900,500 } else { set terminal png size 900,500 }\n"
-	      "  set output 'observer.'.t\n  set termoption noenhanced\n"
+	fprintf(f, "cd '%s'\nset datafile missing '-'\n%s", dir, gp_terminals);
+	fputs("  set output 'observer.'.t\n  set termoption noenhanced\n"
 	      "  set title 'stalewin: the observer effect by query rate (GETATTRs/s per probe target)'\n"
 	      "  set xlabel 'cell (its query rate: -qN)'\n  set ylabel 'share of faulting stores (%)'\n"
 	      "  set y2label 'truth p50 (s)'\n  set yrange [0:100]\n  set y2range [0:*]\n"
@@ -162,11 +169,5 @@ int sw_fmt_observer_plot(const char *dir, const struct sw_obs_row *r, int n, cha
 	      "'' using 0:3 axes x1y2 with linespoints pt 1 dt 2 title 'truth p50'\n"
 	      " }\n}\n", f);
 	fclose(f);
-	snprintf(path, sizeof(path), "gnuplot '%s/observer.gp' 2>'%s/gnuplot.err'", dir, dir);
-	int st = system(path);
-	if (st != 0) {
-		snprintf(err, errlen, "gnuplot failed (status %d): see %s/gnuplot.err", st, dir);
-		return -1;
-	}
-	return 0;
+	return gp_run(dir, "observer.gp", err, errlen);
 }
