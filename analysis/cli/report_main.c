@@ -25,6 +25,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: stalewin-report RUN [--format text|csv|json|all] [--out DIR]\n"
 	      "                           [--plots] [--profiles FILE] [--validation FILE]\n"
+	      "                           [--replay-log FILE (each kernel reader's replay step)]\n"
 	      "       stalewin-report compare RUN|@RUN_ID... [--format text|json] [--db F]\n"
 	      "       stalewin-report summary RUN... [--json] [--profiles FILE]\n"
 	      "       stalewin-report mail RUN... [--to LIST] [--subject S] [--attach F]...\n"
@@ -54,8 +55,8 @@ static int report_main(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "format", 1, 0, 'f' }, { "out", 1, 0, 'o' }, { "plots", 0, 0, 'p' },
 		{ "profiles", 1, 0, 'P' }, { "help", 0, 0, 'h' },
-		{ "validation", 1, 0, 'V' }, { 0, 0, 0, 0 } };
-	const char *fmt = "text", *out = NULL, *pfile = NULL, *vfile = NULL;
+		{ "validation", 1, 0, 'V' }, { "replay-log", 1, 0, 'R' }, { 0, 0, 0, 0 } };
+	const char *fmt = "text", *out = NULL, *pfile = NULL, *vfile = NULL, *rlog = NULL;
 	int plots = 0, o;
 	static struct sw_profile prof[SW_MAX_PROFILES];
 	int nprof = 0;
@@ -69,6 +70,7 @@ static int report_main(int argc, char **argv)
 		case 'p': plots = 1; break;
 		case 'P': pfile = optarg; break;
 		case 'V': vfile = optarg; break;
+		case 'R': rlog = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -123,7 +125,22 @@ static int report_main(int argc, char **argv)
 				      .keep_rows = fcsv ? UINT64_MAX : plots ? SW_PLOT_POINTS : 0,
 				      .keep_updates = plots ? SW_PLOT_POINTS : 0 };
 	(void)cmd;
+	FILE *frl = NULL;
+	if (rlog) {
+		if (!(frl = fopen(rlog, "w"))) {
+			fprintf(stderr, "stalewin-report: cannot write %s: %s\n", rlog, strerror(errno));
+			free(S);
+			return 1;
+		}
+		sw_fmt_replay_step_head(frl);
+		ao.on_replay_step = sw_fmt_replay_step;
+		ao.step_ctx = frl;
+	}
 	int rc = sw_analyze(run, &ao, S);
+	if (frl && fclose(frl)) {
+		fprintf(stderr, "stalewin-report: cannot write %s: %s\n", rlog, strerror(errno));
+		rc = 1;
+	}
 	if (rc == 2 || rc == 1) {
 		sw_report_problems_stderr(S, 2);
 		sw_rows_free(S->rows);

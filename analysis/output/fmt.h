@@ -11,6 +11,10 @@
 
 /* CSV: one row per store of S->rows (a header only without the table). */
 int sw_fmt_csv(FILE *f, const struct sw_summary *S);
+/* One step of kernel reader j's replay as a line (report --replay-log):
+ * ctx is the FILE.  A header first: sw_fmt_replay_step_head. */
+void sw_fmt_replay_step_head(FILE *f);
+void sw_fmt_replay_step(void *ctx, int j, const struct sw_replay_step *s);
 /* Plots into dir (made if missing): the CDF of each figure and the
  * timeline of the first SW_PLOT_POINTS stores and updates of S->rows,
  * through gnuplot.  Returns 0 or -1 with err filled. */

@@ -75,17 +75,50 @@ static json_t *profile(const struct sw_profile *p)
 
 /* The kernel readers: how each was set up (start.options), or with
  * results what each read (results.kread). */
+/* the replay's GETATTRs against the client's; null where not compared */
+static json_t *revalmatch(const struct sw_revalmatch_out *m)
+{
+	static const char *side[] = { "none", "replay only", "client only" };
+	if (!m->compared)
+		return json_null();
+	json_t *o = json_pack("{s:o, s:o, s:o}", "client", I(m->client), "replay", I(m->replay),
+			      "matched", I(m->matched));
+	if (m->side)
+		json_object_set_new(o, "first_part",
+			json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+				  "side", side[m->side <= 2 ? m->side : 0],
+				  "t_mono_ns", I(m->first_mono_ns),
+				  /* the replay's step there, or its last before */
+				  "replay_read_t_mono_ns", I(m->at.tb_mono_ns),
+				  "replay_changed", json_boolean(m->at.changed),
+				  "replay_timeo_ms", I(m->at.timeo_ns / 1000000),
+				  "replay_read_cache_jiffies", I(m->at.rcj),
+				  "replay_attrtimeo_timestamp", I(m->at.ts_j),
+				  "last_change_writer_ns", I(m->at.t_upd_ns),
+				  "replay_seen_writer_ns", I(m->at.t_seen_ns)));
+	return o;
+}
+
 static json_t *kreaders(const struct sw_summary *S, int results)
 {
 	json_t *a = json_array();
 	for (int j = 0; j < S->nkread; j++)
 		json_array_append_new(a, results ?
-			json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "file", S->kr[j].file,
+			json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "file", S->kr[j].file,
 				  "mode", S->kr[j].mode, "mount_options", S->kr[j].mount,
 				  "page", I(S->kr[j].page), "reads", I(S->kr[j].reads),
 				  "replay_revalidations", I(S->kr[j].replay_revals),
 				  /* at the client's own traced RPC times */
-				  "replay_traced", I(S->kr[j].replay_traced)) :
+				  "replay_traced", I(S->kr[j].replay_traced),
+				  /* a change inside a traced GETATTR's window at
+				   * the server: the client's own outcome taken */
+				  "replay_undetermined", I(S->kr[j].replay_undetermined),
+				  "replay_undetermined_against_rule", I(S->kr[j].replay_undet_flipped),
+				  "replay_match", revalmatch(&S->kr[j].match),
+				  /* stores crossing the refetch's READ: either
+				   * answer allowed, the client's taken */
+				  "replay_undetermined_stores", I(S->kr[j].replay_undet_stores),
+				  "replay_undetermined_stores_taken", I(S->kr[j].replay_undet_taken)) :
 			json_pack("{s:s, s:s, s:o}", "mount_options", S->kr[j].mount,
 				  "mode", S->kr[j].mode, "profile", profile(&S->kr[j].prof)));
 	return a;

@@ -354,6 +354,24 @@ int sw_fmt_text(FILE *f, const struct sw_summary *S)
 			fprintf(f, "      %llu of its %llu revalidations at the client's traced RPC times\n",
 				(unsigned long long)S->kr[j].replay_traced,
 				(unsigned long long)S->kr[j].replay_revals);
+		if (S->kr[j].replay_undetermined)
+			fprintf(f, "      %llu changes inside a traced GETATTR's window at the server (either\n"
+				   "      order possible): the client's own outcome taken, %llu against the\n"
+				   "      replay's send-time rule\n",
+				(unsigned long long)S->kr[j].replay_undetermined,
+				(unsigned long long)S->kr[j].replay_undet_flipped);
+		if (S->kr[j].replay_undet_stores)
+			fprintf(f, "      %llu stores made while the READ that could serve them was on its\n"
+				   "      way (either answer possible): the client's taken for %llu\n",
+				(unsigned long long)S->kr[j].replay_undet_stores,
+				(unsigned long long)S->kr[j].replay_undet_taken);
+		const struct sw_revalmatch_out *m = &S->kr[j].match;
+		if (m->compared)
+			fprintf(f, "      GETATTRs: the replay's %llu, the client's %llu, at the same read %llu%s\n",
+				(unsigned long long)m->replay, (unsigned long long)m->client,
+				(unsigned long long)m->matched,
+				m->side == SW_PART_REPLAY ? "; first apart: the replay's alone"
+				: m->side == SW_PART_CLIENT ? "; first apart: the client's alone" : "");
 	}
 	fputc('\n', f);
 	cdf(f, S);
@@ -373,4 +391,23 @@ int sw_fmt_text(FILE *f, const struct sw_summary *S)
 			fprintf(f, "(%llu more)\n", (unsigned long long)(S->nprob_total - S->nprob));
 	}
 	return ferror(f) ? -1 : 0;
+}
+
+void sw_fmt_replay_step_head(FILE *f)
+{
+	fputs("# reader kind t_writer_ns tb_mono_ns ga_send_mono_ns rd_send_mono_ns changed"
+	      " t_last_change_ns t_seen_ns timeo_ms read_cache_jiffies attrtimeo_timestamp\n"
+	      "# writer realtime (ns), the reader's CLOCK_MONOTONIC (ns, 0: not traced),"
+	      " jiffies on the client's grid\n", f);
+}
+
+void sw_fmt_replay_step(void *ctx, int j, const struct sw_replay_step *s)
+{
+	static const char *kinds[] = { "?", "reval", "refresh", "late", "open" };
+	fprintf((FILE *)ctx, "kread-%d %s %lld %lld %lld %lld %d %lld %lld %lld %lld %lld\n", j,
+		kinds[s->kind >= 1 && s->kind <= 4 ? s->kind : 0], (long long)s->t_ns,
+		(long long)s->tb_mono_ns, (long long)s->ga_send_mono_ns,
+		(long long)s->rd_send_mono_ns, s->changed, (long long)s->t_upd_ns,
+		(long long)s->t_seen_ns, (long long)(s->timeo_ns / 1000000), (long long)s->rcj,
+		(long long)s->ts_j);
 }

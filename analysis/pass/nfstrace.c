@@ -267,6 +267,8 @@ static int event_line(struct sw_nfstrace *t, const char *line, uint64_t ln,
 		if (o && sscanf(o, " offset=%lld", &off) == 1)
 			e.offset = off;
 		t->lines++;
+		if (e.t_mono_ns > t->t_last_mono_ns)
+			t->t_last_mono_ns = e.t_mono_ns;
 		/* the jiffies its task's kprobe read right before it */
 		int pid = line_pid(line), slot = pid > 0 ? pid % 64 : 0;
 		if (pid > 0 && t->last[slot].pid == pid && t->last[slot].kind == e.kind &&
@@ -450,6 +452,8 @@ int sw_nfstrace_attach(const struct sw_nfstrace *t, int j, struct sw_read_time *
 	q->chk_mono_ns = q->op_send_mono_ns = q->op_reply_mono_ns = 0;
 	q->ga_in_open = 0;
 	q->ac_reply_mono_ns = q->op_refresh_mono_ns = 0;
+	q->ga_send_ev_mono_ns = q->ga_reply_ev_mono_ns = q->rd_send_ev_mono_ns = 0;
+	q->rd_done_ev_mono_ns = q->op_send_ev_mono_ns = q->op_reply_ev_mono_ns = 0;
 	if (!t || j < 0 || j >= SW_NFSTRACE_READERS || !t->r[j].n || q->tb_mono_ns <= 0)
 		return 0;
 	const struct sw_nfsev *v = t->r[j].ev;
@@ -465,10 +469,14 @@ int sw_nfstrace_attach(const struct sw_nfstrace *t, int j, struct sw_read_time *
 	size_t ga_reply_i = SIZE_MAX, chk_i = SIZE_MAX, ga_i = SIZE_MAX;
 	for (size_t i = lo; i < t->r[j].n && v[i].t_mono_ns <= b; i++) {
 		const struct sw_nfsev *e = &v[i];
+		if (e->kind == SW_NFSEV_RD_DONE && q->rd_send_ev_mono_ns && !q->rd_done_ev_mono_ns)
+			q->rd_done_ev_mono_ns = e->t_mono_ns; /* the first READ's reply */
 		if (e->kind == SW_NFSEV_OPEN) {
 			/* an OPEN before the read's check: the open's */
-			if (!q->chk_mono_ns && t->tick_ns)
+			if (!q->chk_mono_ns && t->tick_ns) {
 				q->op_send_mono_ns = when(t, e);
+				q->op_send_ev_mono_ns = e->t_mono_ns;
+			}
 		} else if (q->op_send_mono_ns && !q->chk_mono_ns &&
 			   (e->kind == SW_NFSEV_FHGET || e->kind == SW_NFSEV_REFRESH)) {
 			/* after the open's OPEN: nfs_fhget of a new inode
@@ -478,6 +486,7 @@ int sw_nfstrace_attach(const struct sw_nfstrace *t, int j, struct sw_read_time *
 			 * revalidation at every open) */
 			q->op_reply_mono_ns = e->kind == SW_NFSEV_FHGET ? when(t, e) : 0;
 			q->op_refresh_mono_ns = e->kind == SW_NFSEV_REFRESH ? when(t, e) : 0;
+			q->op_reply_ev_mono_ns = e->t_mono_ns;
 		} else if (e->kind == SW_NFSEV_CHECK) {
 			/* the read's attribute check: its jiffy, if read */
 			if (!q->chk_mono_ns && e->j != SW_NFSEV_NOJ && t->tick_ns) {
@@ -486,6 +495,7 @@ int sw_nfstrace_attach(const struct sw_nfstrace *t, int j, struct sw_read_time *
 			}
 		} else if (e->kind == SW_NFSEV_GA_SEND && !q->ga_send_mono_ns) {
 			q->ga_send_mono_ns = when(t, e); /* the read's first */
+			q->ga_send_ev_mono_ns = e->t_mono_ns;
 			ga_i = i;
 			/* before the read's check: the open's permission
 			 * check revalidated (nfs_access_get_cached) */
@@ -493,6 +503,7 @@ int sw_nfstrace_attach(const struct sw_nfstrace *t, int j, struct sw_read_time *
 		} else if (e->kind == SW_NFSEV_REFRESH && q->ga_send_mono_ns &&
 			   !q->ga_reply_mono_ns && !q->rd_send_mono_ns) {
 			q->ga_reply_mono_ns = when(t, e);
+			q->ga_reply_ev_mono_ns = e->t_mono_ns;
 			ga_reply_i = i;
 		} else if (e->kind == SW_NFSEV_REFRESH && chk_i == SIZE_MAX &&
 			   !q->ga_send_mono_ns && !q->op_send_mono_ns &&
@@ -505,6 +516,7 @@ int sw_nfstrace_attach(const struct sw_nfstrace *t, int j, struct sw_read_time *
 			q->ac_reply_mono_ns = when(t, e);
 		} else if (e->kind == SW_NFSEV_RD_SEND && !q->rd_send_mono_ns) {
 			q->rd_send_mono_ns = when(t, e);
+			q->rd_send_ev_mono_ns = e->t_mono_ns;
 		} else if (e->kind == SW_NFSEV_RD_DONE && i > lo && i - 1 != ga_reply_i &&
 			   v[i - 1].kind == SW_NFSEV_REFRESH) {
 			/* nfs_readpage_done(): ->read_done (v3: nfs3_read_done

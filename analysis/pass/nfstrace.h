@@ -97,6 +97,8 @@ struct sw_nfstrace {
 			     client kernel had none: nothing traced) */
 	uint64_t lines;   /* event lines taken */
 	uint64_t jlines;  /* kprobe lines taken (jiffies_64 read) */
+	int64_t t_last_mono_ns; /* the last event line's time: tracing
+				   stopped after it */
 	/* grid jiffy -> kernel jiffies_64 (sw_nfstrace_set_grid) */
 	int64_t tick_ns, phase_ns, j_off; /* tick_ns 0: no grid */
 	int64_t lag_ns;   /* an event less than this after its grid point

@@ -202,6 +202,11 @@ int sw_readtimes_array_next(void *ctx, struct sw_read_time *q)
 	q->op_refresh_mono_ns = a->op_refresh ? a->op_refresh[a->i] : 0;
 	q->ac_reply_mono_ns = a->ac_reply ? a->ac_reply[a->i] : 0;
 	q->ga_in_open = a->ga_in_open ? a->ga_in_open[a->i] : 0;
+	q->ga_send_ev_mono_ns = a->ga_send_ev ? a->ga_send_ev[a->i] : 0;
+	q->ga_reply_ev_mono_ns = a->ga_reply_ev ? a->ga_reply_ev[a->i] : 0;
+	q->rd_send_ev_mono_ns = a->rd_send_ev ? a->rd_send_ev[a->i] : 0;
+	q->rd_done_ev_mono_ns = a->rd_done_ev ? a->rd_done_ev[a->i] : 0;
+	q->op_send_ev_mono_ns = q->op_reply_ev_mono_ns = 0;
 	a->i++;
 	return 1;
 }

@@ -56,6 +56,9 @@ struct sw_readtimes_array {
 		      *op_reply, *op_refresh, *ac_reply; /*
 					traced times (replay.h); NULL: none */
 	const int *ga_in_open; /* replay.h; NULL: none */
+	const int64_t *ga_send_ev, *ga_reply_ev, *rd_send_ev, *rd_done_ev; /*
+					the same as ftrace printed them
+					(replay.h); NULL: none */
 };
 int sw_readtimes_array_next(void *ctx, struct sw_read_time *q);
 

@@ -23,6 +23,9 @@ static int64_t grid_ceil(const struct sw_replay *r, int64_t x)
 	return sat(r->t0_ns + k * P);
 }
 
+static void step(const struct sw_replay *r, int kind, int64_t t, const struct sw_read_time *q,
+		 int changed);
+
 static int every_read(const struct sw_replay *r)
 {
 	return r->p->noac || r->p->cto || r->timeo_ns <= 0;
@@ -47,8 +50,14 @@ void sw_replay_init(struct sw_replay *r, const struct sw_profile *p,
 	r->ts_j = 0;
 	r->access_stale = 0;
 	r->refetch_due = 0;
-	r->t_seen_ns = r->t_served_ns = t0_ns;
+	r->t_seen_ns = r->t_served_ns = r->t_data_ns = r->t_data_hi_ns = t0_ns;
 	r->traced = 0;
+	r->t_srv_key_ns = r->t_srv_key_done_ns = t0_ns;
+	r->srv_key_prev = key;
+	r->err_ns = 0;
+	r->undetermined = r->undet_flipped = 0;
+	r->on_step = NULL;
+	r->step_ctx = NULL;
 	/* the first read opens the file (kept-open readers open at their
 	 * first read) and its attributes come after that read began (VM:
 	 * the first revalidation 3.1 s after it, v3 and v4.2) */
@@ -184,6 +193,24 @@ void sw_replay_set_jiffies(struct sw_replay *r, int64_t tick_ns, int64_t phase_n
 			r->ts_j = jif(r, q.op_reply_mono_ns);
 	}
 	r->strict = 0;
+	step(r, SW_STEP_OPEN, r->t0_ns, &q, 1);
+}
+
+static void step(const struct sw_replay *r, int kind, int64_t t, const struct sw_read_time *q,
+		 int changed)
+{
+	if (!r->on_step)
+		return;
+	struct sw_replay_step s = { .kind = kind, .t_ns = t, .changed = changed,
+				    .t_upd_ns = r->t_srv_key_ns, .t_seen_ns = r->t_seen_ns,
+				    .timeo_ns = r->timeo_ns, .rcj = r->rcj, .ts_j = r->ts_j };
+	if (q) {
+		s.tb_mono_ns = q->tb_mono_ns;
+		s.ta_mono_ns = q->ta_mono_ns;
+		s.ga_send_mono_ns = q->ga_send_mono_ns;
+		s.rd_send_mono_ns = q->rd_send_mono_ns;
+	}
+	r->on_step(r->step_ctx, &s);
 }
 
 /* A v3 reader that opens the file for every read on a nocto mount: its
@@ -233,13 +260,33 @@ static void refetch_untraced(struct sw_replay *r, int64_t t, const struct sw_rea
  * GETATTR), where traced. */
 static void note_seen(struct sw_replay *r, int64_t t, const struct sw_read_time *q, int changed)
 {
-	/* a traced send is the middle of its jiffy (nfstrace.c when()):
-	 * only what came before that jiffy began surely went out before it */
-	int64_t last = changed && r->p->vers == 3 && q->rd_send_mono_ns > 0 ? q->rd_send_mono_ns
+	/* the RPC's send as ftrace printed it (µs), where the trace has it;
+	 * else a traced send is the middle of its jiffy (nfstrace.c
+	 * when()): only what came before that jiffy began surely went out
+	 * before it (VM under load: stores made 1-3 ms after a refetch's
+	 * GETATTR, before its READ, served by that READ, replayed a
+	 * revalidation later for want of the exact send) */
+	int v3rd = changed && r->p->vers == 3 && q->rd_send_mono_ns > 0;
+	int64_t ev = v3rd ? q->rd_send_ev_mono_ns : q->ga_send_mono_ns > 0 ? q->ga_send_ev_mono_ns : 0;
+	int64_t last = v3rd ? q->rd_send_mono_ns
 		     : q->ga_send_mono_ns > 0 ? q->ga_send_mono_ns : q->tb_mono_ns;
-	if (last != q->tb_mono_ns)
+	if (ev > 0)
+		last = ev - r->err_ns;
+	else if (last != q->tb_mono_ns)
 		last -= r->tick_ns / 2;
 	r->t_seen_ns = last > q->tb_mono_ns ? sat((__int128)t + (last - q->tb_mono_ns)) : t;
+	/* the data: a fetching read's READ, as ftrace printed it (v4's
+	 * READ goes out after the OPEN or GETATTR that found the change:
+	 * VM, v4.2 close-to-open under load, a store 16 ms before its READ
+	 * served by it) */
+	int64_t rs = q->rd_send_ev_mono_ns, rdone = q->rd_done_ev_mono_ns;
+	if (changed && rs > 0 && q->tb_mono_ns > 0) {
+		r->t_data_ns = sat((__int128)t + (rs - q->tb_mono_ns) - r->err_ns);
+		r->t_data_hi_ns = rdone >= rs ? sat((__int128)t + (rdone - q->tb_mono_ns) + r->err_ns)
+					      : r->t_data_ns;
+	} else {
+		r->t_data_ns = r->t_data_hi_ns = r->t_seen_ns;
+	}
 	r->t_served_ns = q->ta_mono_ns > q->tb_mono_ns ? sat((__int128)t + (q->ta_mono_ns - q->tb_mono_ns)) : t;
 }
 
@@ -305,12 +352,73 @@ static void refresh_at(struct sw_replay *r, int64_t t, const struct sw_read_time
 		 * invalidated the data just read (the next read's refetch) */
 		r->access_stale = key_changed;
 		r->refetch_due = key_changed && !access;
+		step(r, SW_STEP_REFRESH, t, q, 1);
 		return;
 	}
 	r->access_stale = 0;
 	jif_no_change(r, jif(r, q->tb_mono_ns),
 		      jif(r, q->ac_reply_mono_ns > 0 ? q->ac_reply_mono_ns
 						     : q->tb_mono_ns + SW_REPLAY_GETATTR_NS));
+	step(r, SW_STEP_REFRESH, t, q, 0);
+}
+
+/* Where the server answered the GETATTR of the read q at t, on the
+ * writer's clock: between that RPC's send and its reply as ftrace printed
+ * them, widened by the two clocks' error.  0: not traced. */
+static int ga_window(const struct sw_replay *r, int64_t t, const struct sw_read_time *q,
+		     int64_t *lo, int64_t *hi)
+{
+	int64_t s = q->ga_send_ev_mono_ns, e = q->ga_reply_ev_mono_ns;
+	if (s <= 0 && r->p->vers != 3) {
+		/* v4: an open's OPEN compound carries the GETATTR */
+		s = q->op_send_ev_mono_ns;
+		e = q->op_reply_ev_mono_ns;
+	}
+	if (s <= 0 || e < s || q->tb_mono_ns <= 0)
+		return 0;
+	*lo = sat((__int128)t + (s - q->tb_mono_ns) - r->err_ns);
+	*hi = sat((__int128)t + (e - q->tb_mono_ns) + r->err_ns);
+	return 1;
+}
+
+/* A change made in [u, u_done] against a GETATTR answered in [lo, hi]:
+ * 1 seen, 0 not, -1 either (the server's order is not in the logs). */
+static int seen_by(int64_t u, int64_t u_done, int64_t lo, int64_t hi)
+{
+	if (u_done < lo)
+		return 1;
+	if (u > hi)
+		return 0;
+	return -1;
+}
+
+/* Either was possible: the client's own outcome, traced (the change
+ * found by the GETATTR invalidated the data: the same read sent a READ,
+ * nfs_revalidate_mapping -> nfs_invalidate_mapping), counted. */
+static int take_client(struct sw_replay *r, const struct sw_read_time *q, int own)
+{
+	int k = q->rd_send_mono_ns > 0;
+	r->undetermined++;
+	if (k != own)
+		r->undet_flipped++;
+	return k;
+}
+
+/* The read q at t revalidates with the server's last change unseen: was
+ * it made before the server answered the read's GETATTR?  Only that
+ * change is in question (with an older one unseen it is a change
+ * anyway).  VM, v3 kept-open (a CI machine, 6 Dec): a replay that took
+ * a change its GETATTR went out after as seen refetched where the client
+ * doubled attrtimeo, and stayed apart for the run. */
+static int decide_changed(struct sw_replay *r, int64_t t, const struct sw_read_time *q)
+{
+	int64_t lo, hi;
+	if (r->srv_key == r->key)
+		return 0;
+	if (r->srv_key_prev != r->key || !ga_window(r, t, q, &lo, &hi))
+		return 1;
+	int s = seen_by(r->t_srv_key_ns, r->t_srv_key_done_ns, lo, hi);
+	return s >= 0 ? s : take_client(r, q, 1);
 }
 
 static void reval_at(struct sw_replay *r, int64_t t)
@@ -320,7 +428,8 @@ static void reval_at(struct sw_replay *r, int64_t t)
 		refresh_at(r, t, &q);
 		return;
 	}
-	int changed = r->srv_key != r->key;
+	int traced = jiffies_mode(r) && r->reads->get(r->reads->ctx, t, &q);
+	int changed = traced ? decide_changed(r, t, &q) : r->srv_key != r->key;
 	r->t_attr_ns = t;
 	r->revals++;
 	r->strict = 0;
@@ -329,12 +438,13 @@ static void reval_at(struct sw_replay *r, int64_t t)
 		r->t_fill_ns = t;
 		r->fills++;
 	}
-	if (jiffies_mode(r) && r->reads->get(r->reads->ctx, t, &q)) {
+	if (traced) {
 		jif_reval(r, &q, changed);
 		note_seen(r, t, &q, changed);
+		step(r, SW_STEP_REVAL, t, &q, changed);
 		return;
 	}
-	r->t_seen_ns = r->t_served_ns = t;
+	r->t_seen_ns = r->t_served_ns = r->t_data_ns = r->t_data_hi_ns = t;
 	if (changed) {
 		r->timeo_ns = r->p->noac ? 0 : r->p->acregmin_ns;
 		/* the refetch's READ: v3 post-op attributes (see above) */
@@ -348,6 +458,7 @@ static void reval_at(struct sw_replay *r, int64_t t)
 		int64_t n = r->timeo_ns * 2;
 		r->timeo_ns = n > r->p->acregmax_ns ? r->p->acregmax_ns : n;
 	}
+	step(r, SW_STEP_REVAL, t, NULL, changed);
 }
 
 void sw_replay_advance(struct sw_replay *r, int64_t t_ns)
@@ -387,18 +498,32 @@ void sw_replay_advance(struct sw_replay *r, int64_t t_ns)
  * a change, the open's ACCESS 11 ms later the next one; the client then
  * found nothing new at 15.60 s, where the replay had kept the older key,
  * refetched, and served every store of the 3 s before it 3 s early. */
-static void seen_in_read(struct sw_replay *r, int64_t t, uint64_t key)
+static void seen_in_read(struct sw_replay *r, int64_t t, int64_t t_done, uint64_t key)
 {
 	struct sw_read_time q;
+	int64_t lo, hi;
 	int had_change = r->t_fill_ns == r->t_attr_ns;
-	if (!jiffies_mode(r) || key == r->key || t <= r->t_attr_ns || t > r->t_seen_ns ||
+	if (!jiffies_mode(r) || key == r->key || t <= r->t_attr_ns ||
 	    !r->reads->get(r->reads->ctx, r->t_attr_ns, &q))
 		return;
+	if (!had_change && r->srv_key == r->key && ga_window(r, r->t_attr_ns, &q, &lo, &hi)) {
+		/* the GETATTR's own window, where traced: made before the
+		 * server answered it, or not, or either */
+		int s = seen_by(t, t_done, lo, hi);
+		if (s < 0)
+			s = take_client(r, &q, t <= r->t_seen_ns);
+		if (!s)
+			return;
+	} else if (t > r->t_seen_ns) {
+		return;
+	}
 	r->key = key;
 	if (!had_change) {
 		/* the revalidation was counted where it ran */
 		refetch_untraced(r, r->t_attr_ns, &q);
 		note_seen(r, r->t_attr_ns, &q, 1);
+		r->t_srv_key_ns = t;
+		step(r, SW_STEP_LATE, r->t_attr_ns, &q, 1);
 		return;
 	}
 	/* the GETATTR's jiffy began after it: that GETATTR's change */
@@ -409,24 +534,60 @@ static void seen_in_read(struct sw_replay *r, int64_t t, uint64_t key)
 		r->access_stale = 1;
 	else
 		r->refetch_due = 1;
+	r->t_srv_key_ns = t;
+	step(r, SW_STEP_LATE, r->t_attr_ns, &q, 0);
+}
+
+void sw_replay_update_span(struct sw_replay *r, int64_t t_ns, int64_t t_done_ns, uint64_t key)
+{
+	if (t_done_ns < t_ns)
+		t_done_ns = t_ns;
+	sw_replay_advance(r, t_ns);
+	seen_in_read(r, t_ns, t_done_ns, key);
+	if (key != r->srv_key) {
+		r->srv_key_prev = r->srv_key;
+		r->t_srv_key_ns = t_ns;
+		r->t_srv_key_done_ns = t_done_ns;
+	}
+	r->srv_key = key;
 }
 
 void sw_replay_update(struct sw_replay *r, int64_t t_ns, uint64_t key)
 {
-	sw_replay_advance(r, t_ns);
-	seen_in_read(r, t_ns, key);
-	r->srv_key = key;
+	sw_replay_update_span(r, t_ns, t_ns, key);
 }
 
 int sw_replay_served_early(const struct sw_replay *r, int64_t t_ns)
 {
-	return r->t_fill_ns == r->t_attr_ns && t_ns > r->t_attr_ns && t_ns <= r->t_seen_ns;
+	return r->t_fill_ns == r->t_attr_ns && t_ns > r->t_attr_ns && t_ns <= r->t_data_ns;
+}
+
+int sw_replay_maybe_early(const struct sw_replay *r, int64_t t_ns)
+{
+	return r->t_fill_ns == r->t_attr_ns && t_ns > r->t_attr_ns && t_ns > r->t_data_ns &&
+	       t_ns <= r->t_data_hi_ns;
 }
 
 int64_t sw_replay_pending_fill(const struct sw_replay *r)
 {
-	if (r->srv_key == r->key)
+	/* a change still unseen, or one the last read's READ showed after
+	 * it fetched (NFS_INO_INVALID_DATA: the next read refetches) */
+	if (r->srv_key == r->key && !(r->refetch_due && jiffies_mode(r)))
 		return -1;
 	int64_t f = sw_replay_next_reval(r);
 	return f == INT64_MAX ? -1 : f;
+}
+
+int64_t sw_replay_served(const struct sw_replay *r, int64_t t_ns)
+{
+	/* a logged read serves what it fetched when it returns, as the
+	 * kernel reader's own figure counts it (its KREAD t_after): a
+	 * refetch takes its GETATTR and READ round trips (VM under load, a
+	 * 2-core host at load 7: 10-60 ms, every store of a close-to-open
+	 * reader replayed that much early) */
+	struct sw_read_time q;
+	if (t_ns >= 0 && r->reads && r->reads->get && r->reads->get(r->reads->ctx, t_ns, &q) &&
+	    q.tb_mono_ns > 0 && q.ta_mono_ns > q.tb_mono_ns)
+		return sat((__int128)t_ns + (q.ta_mono_ns - q.tb_mono_ns));
+	return t_ns;
 }

@@ -111,6 +111,13 @@ struct sw_read_time {
 				     found had the same open send the ACCESS
 				     (traced; 0: after the check, or not
 				     traced) */
+	/* the same GETATTR's and READ's events at the time ftrace printed
+	 * them (µs), not on the jiffy grid: where the server may have
+	 * answered them (0: not traced) */
+	int64_t ga_send_ev_mono_ns, ga_reply_ev_mono_ns, rd_send_ev_mono_ns;
+	int64_t rd_done_ev_mono_ns; /* that READ's reply (nfs_readpage_done) */
+	int64_t op_send_ev_mono_ns, op_reply_ev_mono_ns; /* a v4 open's OPEN
+				     (its fattr set up) and its reply applied */
 	int64_t ac_reply_mono_ns; /* a v3 open's ACCESS reply applied
 				     (nfs3_proc_access -> nfs_refresh_inode)
 				     before the read's check, with no GETATTR
@@ -126,6 +133,29 @@ struct sw_read_src {
 	 * *out, or 0 */
 	int (*get)(void *ctx, int64_t t_ns, struct sw_read_time *out);
 	void *ctx;
+};
+
+/* One step of a replay, for a log of its decisions (sw_replay.on_step):
+ * a revalidation, a refresh (an ACCESS or an invalidated read), or a
+ * change found late (an update its last read's RPC still saw). */
+enum sw_replay_step_kind {
+	SW_STEP_REVAL = 1, /* nfs_attribute_timeout() expired: a GETATTR */
+	SW_STEP_REFRESH,   /* an ACCESS or a refetch, no GETATTR */
+	SW_STEP_LATE,      /* an update its last RPC saw after all */
+	SW_STEP_OPEN,      /* the first read: the open's attributes */
+};
+
+struct sw_replay_step {
+	int kind;             /* enum sw_replay_step_kind */
+	int64_t t_ns;         /* the read's start, writer realtime */
+	int64_t tb_mono_ns;   /* the same, reader's CLOCK_MONOTONIC (0: none) */
+	int64_t ta_mono_ns;   /* the read's end, same clock */
+	int64_t ga_send_mono_ns, rd_send_mono_ns; /* traced (0: none) */
+	int changed;          /* it found a change: the data fetched again */
+	int64_t t_upd_ns;     /* writer realtime of the server's last change
+				 the replay knew then */
+	int64_t t_seen_ns;    /* writer realtime: its last RPC's send */
+	int64_t timeo_ns, rcj, ts_j; /* the state after it (jiffies: grid) */
 };
 
 struct sw_replay {
@@ -164,8 +194,29 @@ struct sw_replay {
 				 data it got are the server's as of then
 				 (jiffies mode, traced; else t_attr_ns) */
 	int64_t t_served_ns;  /* writer clock: that read returned */
+	int64_t t_data_ns, t_data_hi_ns; /* writer clock: a fetching read's
+				 READ went out and its reply came (traced,
+				 widened by err_ns; else t_seen_ns both): data
+				 stored before the first it served, between
+				 the two it may have or not
+				 (sw_replay_served_early, _maybe_early) */
 	uint64_t traced;      /* revalidations whose GETATTR times came
 				 from the client's tracepoints */
+	int64_t t_srv_key_ns; /* writer realtime of the last key change */
+	int64_t t_srv_key_done_ns; /* that change was made by then */
+	uint64_t srv_key_prev; /* the server's key before that change */
+	int64_t err_ns;       /* the reader's clock against the writer's
+				 (clock.json's error; 0: exact) */
+	uint64_t undetermined; /* changes the server may have made before or
+				  after it answered a traced GETATTR (inside
+				  that RPC's window, widened by err_ns): the
+				  client's own outcome was taken (its READ) */
+	uint64_t undet_flipped; /* of those, where the replay's rule alone
+				   (the GETATTR's send jiffy) said otherwise */
+	/* each step of this replay, when set (copies for a look ahead
+	 * must clear it) */
+	void (*on_step)(void *ctx, const struct sw_replay_step *s);
+	void *step_ctx;
 };
 
 /* Start: first read at t0 fetches data and attributes (key). */
@@ -185,15 +236,25 @@ void sw_replay_set_jiffies(struct sw_replay *r, int64_t tick_ns, int64_t phase_n
 void sw_replay_advance(struct sw_replay *r, int64_t t_ns);
 /* The server's key changes at t (an update). */
 void sw_replay_update(struct sw_replay *r, int64_t t_ns, uint64_t key);
+/* The same, for a change made somewhere in [t, t_done] (the writer's
+ * call around it): the span decides whether a traced GETATTR saw it. */
+void sw_replay_update_span(struct sw_replay *r, int64_t t_ns, int64_t t_done_ns, uint64_t key);
 /* Time of the next revalidation at or after the current position. */
 int64_t sw_replay_next_reval(const struct sw_replay *r);
 /* With the state advanced to t (sw_replay_advance(t) done on a copy): if a
  * change is pending (srv_key != key), the time the client drops its cache
  * (>= t), else -1 (also when no read is left to see it). */
 int64_t sw_replay_pending_fill(const struct sw_replay *r);
+/* The read starting at t (a time pending_fill gave) returned: its logged
+ * end, on the writer's clock; t itself where reads are not logged. */
+int64_t sw_replay_served(const struct sw_replay *r, int64_t t_ns);
 /* With the state advanced to t: 1 when the last revalidation's read
  * fetched the data after t (its READ went out later), so what was stored
  * at t is served when that read returned (t_served_ns). */
 int sw_replay_served_early(const struct sw_replay *r, int64_t t_ns);
+/* Or stored while that read's last RPC was on its way (between its send
+ * and its reply): served then or at the next fill, the logs cannot say
+ * which (t_served_ns is the first). */
+int sw_replay_maybe_early(const struct sw_replay *r, int64_t t_ns);
 
 #endif

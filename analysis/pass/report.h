@@ -17,6 +17,7 @@
 #include "hist.h"
 #include "records.h"
 #include "replay.h"
+#include "revalmatch.h"
 #include "queried.h"
 
 #define SW_REPORT_SCHEMA 2 /* 2: kread is an array, one entry per reader log */
@@ -202,6 +203,18 @@ struct sw_summary {
 		uint64_t replay_revals; /* revalidations the replay made */
 		uint64_t replay_traced; /* of those, at the client's own
 					   traced RPC times (nfstrace.h) */
+		uint64_t replay_undetermined; /* changes inside a traced
+					   GETATTR's window at the server:
+					   the client's outcome taken */
+		uint64_t replay_undet_flipped; /* of those, against the
+					   replay's own rule */
+		uint64_t replay_undet_stores; /* stores made while the READ
+					   that could serve them was on its
+					   way: either answer allowed */
+		uint64_t replay_undet_taken; /* of those, the client's own
+					   answer was one of the two, taken */
+		struct sw_revalmatch_out match; /* its GETATTRs against the
+					   client's (revalmatch.h) */
 	} kr[SW_MAX_KREAD];
 	/* input problems */
 	int nprob;
@@ -272,6 +285,9 @@ struct sw_analyze_opts {
 	uint64_t keep_rows;                    /* stores S->rows keeps (0: no table) */
 	uint64_t keep_updates;                 /* updates it keeps (the plots') */
 	const char *cmdline_override;          /* NULL: from meta */
+	/* each step of kernel reader j's replay (NULL: none asked) */
+	void (*on_replay_step)(void *ctx, int j, const struct sw_replay_step *s);
+	void *step_ctx;
 };
 
 /* Analyze a run folder.  Returns 0 (complete), 4 (complete, with faults:

@@ -22,6 +22,7 @@ static void tc_load(struct sw_truth_cur *tc)
 		const struct sw_rec_update u = ev.upd;
 		struct sw_upd *x = &tc->q[(tc->head + tc->n) % SW_TC_LOOKAHEAD];
 		x->t = u.t_real_ns;
+		x->t_done = u.t_done_real_ns > u.t_real_ns ? u.t_done_real_ns : u.t_real_ns;
 		x->mtime = u.mtime_ns;
 		x->ctime = u.ctime_ns;
 		x->seq = ++tc->seq;

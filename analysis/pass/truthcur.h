@@ -16,6 +16,8 @@
 
 struct sw_upd { /* an UPDATE as the pass needs it */
 	int64_t t;        /* UPDATE.t_real_ns: writer realtime, ns */
+	int64_t t_done;   /* UPDATE.t_done_real_ns: the change was made by
+			     then (same clock; t where not logged) */
 	int64_t mtime, ctime; /* the stamps it left, ns since the epoch */
 	uint64_t seq;     /* 1-based update number */
 	uint64_t page;

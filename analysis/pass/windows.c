@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "nfstrace.h"
+#include "revalmatch.h"
 #include "observer.h"
 #include "report.h"
 #include "races.h"
@@ -22,6 +23,17 @@
 #include "swlog.h"
 #include "truthcur.h"
 #include "writer_events.h"
+
+/* the same read's return, on two clocks' paths (the reader's realtime at
+ * its end; its start plus its monotonic length): well under a read apart */
+#define SW_UNDET_SAME_NS 1000000
+
+struct step_fwd { /* a kernel reader's replay steps: kept, and to the
+		    caller's hook */
+	const struct sw_analyze_opts *o;
+	int j;
+	struct sw_revalmatch *m;
+};
 
 struct pass {
 	struct sw_summary *S;
@@ -37,7 +49,8 @@ struct pass {
 	 * SW_MAX_PROFILES + j: kernel reader j's replay): valid until the
 	 * next update is pushed */
 	int fill_ok[SW_MAX_PROFILES + SW_MAX_KREAD];
-	int64_t fill_at[SW_MAX_PROFILES + SW_MAX_KREAD];
+	int64_t fill_at[SW_MAX_PROFILES + SW_MAX_KREAD];     /* that read's start */
+	int64_t fill_served[SW_MAX_PROFILES + SW_MAX_KREAD]; /* its return */
 	struct kcur {             /* one kernel-mount reader log */
 		struct swlog_reader *r;
 		int open;
@@ -51,6 +64,8 @@ struct pass {
 		struct sw_readtimes rt; /* the replay's reads: the reader's logged ones */
 		const struct sw_nfstrace *nt; /* the client's RPC times, or NULL */
 		int j;                 /* its reader number (nt's dev lines) */
+		struct step_fwd fwd;   /* its replay's steps (o->on_replay_step) */
+		struct sw_revalmatch match; /* its replay's GETATTRs, kept */
 	} kc[SW_MAX_KREAD];
 	struct sw_upd last, prev;    /* last two updates the main reader saw */
 	int have_last, have_prev;
@@ -135,6 +150,14 @@ static void setup_change(struct pass *P, int j, int64_t tj)
 	sw_replay_update(&P->kc[j].sim, t, p->vers >= 4 ? UINT64_MAX : (uint64_t)u->ctime_ns);
 }
 
+static void step_fwd(void *ctx, const struct sw_replay_step *s)
+{
+	const struct step_fwd *f = ctx;
+	sw_revalmatch_add(f->m, s); /* out of memory: no match, said */
+	if (f->o && f->o->on_replay_step)
+		f->o->on_replay_step(f->o->step_ctx, f->j, s);
+}
+
 static void sims_start(struct pass *P, int64_t t0)
 {
 	struct sw_summary *S = P->S;
@@ -153,8 +176,15 @@ static void sims_start(struct pass *P, int64_t t0)
 			tj = sa(C->q.t_before_real_ns, S->offset_ns);
 		if (C->open2) {
 			sw_replay_init_reads(&C->sim, &S->kr[j].prof, &C->rt.src, tj, 0);
+			/* its steps: matched with the client's own GETATTRs
+			 * (revalmatch.h), and to the caller's hook */
+			C->fwd = (struct step_fwd){ .o = P->o, .j = j, .m = &C->match };
+			C->sim.on_step = step_fwd;
+			C->sim.step_ctx = &C->fwd;
 			/* the client's jiffies grid, when the run recorded it */
 			sw_replay_set_jiffies(&C->sim, P->in->ctick_ns, P->in->ctick_phase_ns);
+			/* the reader's clock against the writer's (clock.json) */
+			C->sim.err_ns = S->err_ns;
 		} else
 			sw_replay_init(&C->sim, &S->kr[j].prof, tj, 0);
 		setup_change(P, j, tj);
@@ -163,34 +193,52 @@ static void sims_start(struct pass *P, int64_t t0)
 }
 
 /* replay: when does a client in state `live` first serve data fetched at or
- * after t_s?  -1: not before the log ends */
+ * after t_s?  -1: not before the log ends.  *alt: the other answer the
+ * logs allow (stored while the last refetch's RPC was on its way: served
+ * by it, or not), else -2. */
 static int64_t replay_store(struct pass *P, const struct sw_replay *live, int64_t t_s,
-			    int slot)
+			    int slot, int64_t *alt)
 {
+	*alt = -2;
 	/* no update since the last store: its answer still holds if it is not
 	 * before this store (the first fill >= an earlier t_s that is >= t_s) */
 	if (P->fill_ok[slot] && (P->fill_at[slot] < 0 || P->fill_at[slot] >= t_s))
-		return P->fill_at[slot] < 0 ? -1 : ss(P->fill_at[slot], t_s);
+		return P->fill_at[slot] < 0 ? -1 : ss(P->fill_served[slot], t_s);
 	struct sw_replay r = *live;
+	r.on_step = NULL; /* a look ahead, not the replay's own steps */
 	sw_replay_advance(&r, t_s);
 	/* stored after the last refetching read began and before its READ:
 	 * served when that read returned (not cached: the next store asks
 	 * again) */
 	if (sw_replay_served_early(&r, t_s))
 		return ss(r.t_served_ns, t_s);
-	int64_t f = sw_replay_pending_fill(&r);
+	int maybe = sw_replay_maybe_early(&r, t_s);
+	if (maybe)
+		*alt = ss(r.t_served_ns, t_s);
+	int64_t f = sw_replay_pending_fill(&r), served = sw_replay_served(&r, f);
 	for (int i = 0; f < 0 && i < SW_TC_LOOKAHEAD; i++) {
 		const struct sw_upd *u = sw_tc_get(&P->tc, i);
 		if (!u)
 			break;
-		sw_replay_update(&r, u->t, sw_upd_key(r.p, u));
+		uint64_t fills = r.fills;
+		sw_replay_update_span(&r, u->t, u->t_done, sw_upd_key(r.p, u));
 		/* a read that began before the update and fetched after it
-		 * serves this store when it returns */
-		f = sw_replay_served_early(&r, u->t) ? r.t_served_ns : sw_replay_pending_fill(&r);
+		 * (its RPC still saw it) serves this store when it returns */
+		if (sw_replay_served_early(&r, u->t) ||
+		    (r.fills != fills && r.t_fill_ns == r.t_attr_ns && r.t_attr_ns < u->t)) {
+			f = r.t_attr_ns;
+			served = r.t_served_ns;
+		} else {
+			f = sw_replay_pending_fill(&r);
+			served = sw_replay_served(&r, f);
+		}
 	}
+	/* cached by the read's start: a later store before it is served by
+	 * the same read, when it returns */
 	P->fill_ok[slot] = 1;
 	P->fill_at[slot] = f;
-	return f < 0 ? -1 : ss(f, t_s);
+	P->fill_served[slot] = served;
+	return f < 0 ? -1 : ss(served, t_s);
 }
 
 static int stamps_eq(const struct sw_attrs *a, int64_t mtime, int64_t ctime)
@@ -331,7 +379,17 @@ static void kread_store(struct pass *P, int j, const struct sw_rec_store *s)
 	P->row.kr[j].seen = C->valid ? 1 : 2;
 	P->row.kr[j].w_ns = w;
 	fig_add(&K->fig, w);
-	P->row.kr[j].replay_ns = replay_store(P, &C->sim, s->t_after_real_ns, SW_MAX_PROFILES + j);
+	int64_t alt;
+	P->row.kr[j].replay_ns = replay_store(P, &C->sim, s->t_after_real_ns, SW_MAX_PROFILES + j, &alt);
+	/* either answer allowed (the store and the refetch's READ crossed on
+	 * the wire): the client's, when it is one of the two, counted */
+	if (alt != -2) {
+		K->replay_undet_stores++;
+		if (w >= 0 && alt >= 0 && (w > alt ? w - alt : alt - w) < SW_UNDET_SAME_NS) {
+			P->row.kr[j].replay_ns = alt;
+			K->replay_undet_taken++;
+		}
+	}
 	/* the reader stopped: a replayed read after its last one is no more
 	 * seen than the real reader's (the same terms on both sides) */
 	if (C->eof && P->row.kr[j].replay_ns >= 0 &&
@@ -395,7 +453,8 @@ static void on_store(struct pass *P, const struct sw_rec_store *s, int own_trap)
 		observe(P, i, s, close, own);
 	R->nprof = S->nprof;
 	for (int i = 0; i < S->nprof; i++) {
-		R->replay_ns[i] = replay_store(P, &P->sim[i], t_s, i);
+		int64_t alt;
+		R->replay_ns[i] = replay_store(P, &P->sim[i], t_s, i, &alt);
 		fig_add(&S->replay[i], R->replay_ns[i]);
 	}
 	R->nkread = S->nkread;
@@ -412,7 +471,9 @@ static void on_store(struct pass *P, const struct sw_rec_store *s, int own_trap)
 static void on_update(struct pass *P, const struct sw_rec_update *u)
 {
 	struct sw_summary *S = P->S;
-	struct sw_upd x = { .t = u->t_real_ns, .mtime = u->mtime_ns, .ctime = u->ctime_ns,
+	struct sw_upd x = { .t = u->t_real_ns,
+			 .t_done = u->t_done_real_ns > u->t_real_ns ? u->t_done_real_ns : u->t_real_ns,
+			 .mtime = u->mtime_ns, .ctime = u->ctime_ns,
 			 .page = u->page, .cause = u->cause };
 	S->updates++;
 	S->upd_cause[u->cause < 10 ? u->cause : 0]++;
@@ -432,7 +493,7 @@ static void on_update(struct pass *P, const struct sw_rec_update *u)
 	for (int i = 0; i < S->nprof; i++)
 		sw_replay_update(&P->sim[i], x.t, sw_upd_key(&S->prof[i], &x));
 	for (int j = 0; j < S->nkread; j++) {
-		sw_replay_update(&P->kc[j].sim, x.t, sw_upd_key(&S->kr[j].prof, &x));
+		sw_replay_update_span(&P->kc[j].sim, x.t, x.t_done, sw_upd_key(&S->kr[j].prof, &x));
 		/* the live replay asks for nothing before its last revalidation */
 		if (P->kc[j].open2)
 			sw_readtimes_drop_before(&P->kc[j].rt, P->kc[j].sim.t_attr_ns);
@@ -689,12 +750,18 @@ static void close_pass(struct pass *P, struct sw_wev_reader *wr)
 	if (P->tc.opened)
 		sw_wev_close(&P->tc.w);
 	sw_races_free(P->races);
-	sw_nfstrace_free(&P->in->nt);
 	for (int j = 0; j < SW_MAX_KREAD; j++) {
 		if (j < P->S->nkread) {
 			P->S->kr[j].replay_traced = P->kc[j].sim.traced;
 			P->S->kr[j].replay_revals = P->kc[j].sim.revals;
+			P->S->kr[j].replay_undetermined = P->kc[j].sim.undetermined;
+			P->S->kr[j].replay_undet_flipped = P->kc[j].sim.undet_flipped;
+			if (P->kc[j].nt && P->kc[j].j >= 0 && P->kc[j].j < SW_NFSTRACE_READERS)
+				sw_revalmatch_finish(&P->kc[j].match, P->kc[j].nt->r[P->kc[j].j].ev,
+						     P->kc[j].nt->r[P->kc[j].j].n,
+						     P->kc[j].nt->t_last_mono_ns, &P->S->kr[j].match);
 		}
+		sw_revalmatch_free(&P->kc[j].match);
 		if (P->kc[j].open)
 			swlog_reader_close(P->kc[j].r);
 		if (P->kc[j].open2) {
@@ -702,6 +769,7 @@ static void close_pass(struct pass *P, struct sw_wev_reader *wr)
 			sw_readtimes_free(&P->kc[j].rt);
 		}
 	}
+	sw_nfstrace_free(&P->in->nt); /* after the matches above */
 	for (int i = 0; i < SW_MAX_OBS; i++)
 		if (P->cur[i].opened)
 			sw_obs_close(&P->cur[i]);

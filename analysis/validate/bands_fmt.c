@@ -201,6 +201,16 @@ static int one_line(FILE *f, const json_t *row)
 		fprintf(f, "%s revalidations at the client's traced jiffies\n",
 			V(row, "replay_rpc.revalidations"));
 	}
+	if (json_is_object(at(row, "replay_rpc.match"))) {
+		fprintf(f, "  GETATTRs: replay %s, ", V(row, "replay_rpc.match.replay"));
+		fprintf(f, "client %s, ", V(row, "replay_rpc.match.client"));
+		fprintf(f, "at the same read %s", V(row, "replay_rpc.match.matched"));
+		if (json_is_object(at(row, "replay_rpc.match.first_part"))) {
+			fprintf(f, "; first apart: %s ", V(row, "replay_rpc.match.first_part.side"));
+			fprintf(f, "at %s ns", V(row, "replay_rpc.match.first_part.t_mono_ns"));
+		}
+		fprintf(f, "\n");
+	}
 	if (json_is_object(at(row, "runs")))
 		runs_line(f, row);
 	fprintf(f, "  err:   p50 %s ", P(row, "rel_err.p50"));

@@ -397,4 +397,129 @@ SW_CASE(jiffies_mode)
 	}
 }
 
+/* A change made while the server may have been answering a traced
+ * GETATTR: the logs cannot order the two, so the client's own outcome
+ * (did that read send a READ?) is taken and counted; a change clear of
+ * the RPC's window is decided by the replay alone.  v3 kept-open, HZ=250,
+ * reads every 100 ms from 0.3 ms, writer clock = reader clock, clock error
+ * 0.2 ms; the first revalidation is the read at 3.0003 s, its GETATTR
+ * sent at +0.2 ms and answered at +1.2 ms (the window 3.0003..3.0017 s
+ * with the error).  VM, v3 kept-open on a CI machine (6 Dec): a replay
+ * that took such a change as seen refetched where the client doubled
+ * attrtimeo, and stayed apart for the run. */
+SW_CASE(undetermined)
+{
+	static const struct {
+		const char *name;
+		int64_t upd_us, done_us; /* the change's call, writer clock */
+		int client_read;         /* the client's READ at 3.0003 s */
+		uint64_t key;            /* expected cached key after it */
+		uint64_t undet, flipped; /* expected counts */
+	} c[] = {
+		/* made before the read began, done inside: either; the
+		 * client did not refetch: not seen, against the send rule */
+		{ "before-read, client none", 3000100, 3000600, 0, 1, 1, 1 },
+		{ "before-read, client read", 3000100, 3000600, 1, 2, 1, 0 },
+		/* done before the window: seen, whatever the trace says */
+		{ "clear before", 2990000, 2990500, 0, 2, 0, 0 },
+		/* inside the read, after its start: either */
+		{ "in-read, client read", 3000900, 3001000, 1, 2, 1, 1 },
+		{ "in-read, client none", 3000900, 3001000, 0, 1, 1, 0 },
+		/* after the window: not seen */
+		{ "clear after", 3002500, 3002600, 1, 1, 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		static int64_t t[100], tb[100], ta[100], gs[100], gr[100], gse[100], gre[100], rd[100];
+		size_t k1 = 30;
+		for (size_t n = 0; n < 100; n++) {
+			t[n] = tb[n] = 300000 + (int64_t)n * MS(100);
+			ta[n] = tb[n] + (n == 0 ? MS(1) : 100000);
+			gs[n] = gr[n] = gse[n] = gre[n] = rd[n] = 0;
+		}
+		ta[k1] = tb[k1] + MS(3);
+		gse[k1] = tb[k1] + 200000;
+		gre[k1] = tb[k1] + 1200000;
+		gs[k1] = MS(3000) + 2000000; /* jiffy 750's middle */
+		gr[k1] = gs[k1];
+		if (c[i].client_read)
+			rd[k1] = gs[k1];
+		struct sw_readtimes_array a = { .t = t, .n = 100, .tb_mono = tb, .ta_mono = ta,
+						.ga_send = gs, .ga_reply = gr, .rd_send = rd,
+						.ga_send_ev = gse, .ga_reply_ev = gre };
+		struct sw_readtimes rt;
+		struct sw_profile p;
+		struct sw_replay r;
+		replay_on(&rt, &a, &p, &r, "u vers=3 acregmin=3 acregmax=60 period_ms=100");
+		sw_replay_set_jiffies(&r, 4000000, 0);
+		r.err_ns = 200000;
+		CHECK(sw_replay_next_reval(&r) == tb[k1], "%s: expected the first revalidation at %.4f s, saw %.4f s",
+		      c[i].name, tb[k1] / 1e9, sw_replay_next_reval(&r) / 1e9);
+		sw_replay_update_span(&r, c[i].upd_us * 1000, c[i].done_us * 1000, 2);
+		sw_replay_advance(&r, tb[k1] + MS(50));
+		CHECK(r.key == c[i].key, "%s: expected key %llu cached after the read at 3.0003 s, saw %llu",
+		      c[i].name, (unsigned long long)c[i].key, (unsigned long long)r.key);
+		CHECK(r.undetermined == c[i].undet && r.undet_flipped == c[i].flipped,
+		      "%s: expected %llu undetermined (%llu against the send rule), saw %llu (%llu)",
+		      c[i].name, (unsigned long long)c[i].undet, (unsigned long long)c[i].flipped,
+		      (unsigned long long)r.undetermined, (unsigned long long)r.undet_flipped);
+		sw_readtimes_free(&rt);
+	}
+}
+
+/* Data stored while the refetch's READ was on its way: the server may
+ * have read the page before or after the store (VM, v3 kept-open under
+ * load: a store 2 ms after the READ went out, served by it).  v3, a
+ * change at 2 s found by the read at 3.0003 s: its GETATTR at +0.2..+1.2
+ * ms, its READ sent at +1.5 ms and answered at +9 ms (ftrace), clock
+ * error 0.2 ms: a store before 3.0016 s is that read's, one after
+ * 3.0095 s the next fill's, one between either. */
+SW_CASE(store_crossing_read)
+{
+	static const struct {
+		int64_t store_us;
+		int early, maybe;
+	} c[] = {
+		{ 3000500, 1, 0 },
+		{ 3005000, 0, 1 },
+		{ 3020000, 0, 0 },
+	};
+	static int64_t t[100], tb[100], ta[100], gs[100], gr[100], gse[100], gre[100], rd[100], rde[100],
+		rdd[100];
+	for (size_t n = 0; n < 100; n++) {
+		t[n] = tb[n] = 300000 + (int64_t)n * MS(100);
+		ta[n] = tb[n] + (n == 0 ? MS(1) : 100000);
+		gs[n] = gr[n] = gse[n] = gre[n] = rd[n] = rde[n] = rdd[n] = 0;
+	}
+	ta[30] = tb[30] + MS(10);
+	gse[30] = tb[30] + 200000;
+	gre[30] = tb[30] + 1200000;
+	gs[30] = gr[30] = rd[30] = MS(3000) + 2000000;
+	rde[30] = tb[30] + 1500000;
+	rdd[30] = tb[30] + 9000000;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct sw_readtimes_array a = { .t = t, .n = 100, .tb_mono = tb, .ta_mono = ta,
+						.ga_send = gs, .ga_reply = gr, .rd_send = rd,
+						.ga_send_ev = gse, .ga_reply_ev = gre, .rd_send_ev = rde,
+						.rd_done_ev = rdd };
+		struct sw_readtimes rt;
+		struct sw_profile p;
+		struct sw_replay r;
+		replay_on(&rt, &a, &p, &r, "x vers=3 acregmin=3 acregmax=60 period_ms=100");
+		sw_replay_set_jiffies(&r, 4000000, 0);
+		r.err_ns = 200000;
+		sw_replay_update(&r, S(2), 2);
+		int64_t st = c[i].store_us * 1000;
+		sw_replay_advance(&r, st);
+		CHECK(r.t_attr_ns == tb[30] && r.key == 2, "store at %.4f s: expected the change found at 3.0003 s",
+		      st / 1e9);
+		CHECK(sw_replay_served_early(&r, st) == c[i].early && sw_replay_maybe_early(&r, st) == c[i].maybe,
+		      "store at %.4f s: expected served by that read %s, maybe %s; saw %d, %d", st / 1e9,
+		      c[i].early ? "yes" : "no", c[i].maybe ? "yes" : "no", sw_replay_served_early(&r, st),
+		      sw_replay_maybe_early(&r, st));
+		CHECK(!c[i].early || r.t_served_ns == ta[30], "store at %.4f s: expected served at %.4f s, saw %.4f s",
+		      st / 1e9, ta[30] / 1e9, r.t_served_ns / 1e9);
+		sw_readtimes_free(&rt);
+	}
+}
+
 SW_MAIN()
