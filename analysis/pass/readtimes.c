@@ -113,6 +113,7 @@ static struct sw_read_time beyond(const struct sw_readtimes *rt, int64_t k)
 	q.t_ns = d + l->t_ns > INT64_MAX ? INT64_MAX : (int64_t)(d + l->t_ns);
 	q.tb_mono_ns = d + l->tb_mono_ns > INT64_MAX ? INT64_MAX : (int64_t)(d + l->tb_mono_ns);
 	q.ta_mono_ns = q.chk_mono_ns = q.tb_mono_ns;
+	q.beyond = 1;
 	return q;
 }
 

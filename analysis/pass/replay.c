@@ -431,7 +431,7 @@ static void reval_at(struct sw_replay *r, int64_t t)
 	int traced = jiffies_mode(r) && r->reads->get(r->reads->ctx, t, &q);
 	int changed = traced ? decide_changed(r, t, &q) : r->srv_key != r->key;
 	r->t_attr_ns = t;
-	r->revals++;
+	r->revals += !(traced && q.beyond); /* past the reader: not counted */
 	r->strict = 0;
 	if (changed) {
 		r->key = r->srv_key;

@@ -118,6 +118,8 @@ struct sw_read_time {
 	int64_t rd_done_ev_mono_ns; /* that READ's reply (nfs_readpage_done) */
 	int64_t op_send_ev_mono_ns, op_reply_ev_mono_ns; /* a v4 open's OPEN
 				     (its fattr set up) and its reply applied */
+	int beyond;               /* 1: past the reader's last logged read
+				     (its period continued: nothing traced) */
 	int64_t ac_reply_mono_ns; /* a v3 open's ACCESS reply applied
 				     (nfs3_proc_access -> nfs_refresh_inode)
 				     before the read's check, with no GETATTR
@@ -172,7 +174,8 @@ struct sw_replay {
 	uint64_t key;         /* invalidation key the client cached */
 	uint64_t srv_key;     /* server's current key */
 	int64_t t_fill_ns;    /* when the cached data was fetched */
-	uint64_t revals;      /* revalidations (GETATTRs) made */
+	uint64_t revals;      /* revalidations (GETATTRs) made, but for those
+				 past the reader's last logged read */
 	uint64_t fills;       /* data cache fills (re-reads) */
 	/* jiffies mode (sw_replay_set_jiffies; tick_ns 0: off): the client's
 	 * own comparisons, in jiffies of its CLOCK_MONOTONIC grid */
