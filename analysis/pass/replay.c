@@ -572,7 +572,7 @@ int64_t sw_replay_pending_fill(const struct sw_replay *r)
 {
 	/* a change still unseen, or one the last read's READ showed after
 	 * it fetched (NFS_INO_INVALID_DATA: the next read refetches) */
-	if (r->srv_key == r->key && !(r->refetch_due && jiffies_mode(r)))
+	if (r->srv_key == r->key && !(r->refetch_due && jiffies_mode(r) && !every_read(r)))
 		return -1;
 	int64_t f = sw_replay_next_reval(r);
 	return f == INT64_MAX ? -1 : f;
