@@ -24,61 +24,7 @@
 #include "truthcur.h"
 #include "writer_events.h"
 
-/* the same read's return, on two clocks' paths (the reader's realtime at
- * its end; its start plus its monotonic length): well under a read apart */
-#define SW_UNDET_SAME_NS 1000000
-
-struct step_fwd { /* a kernel reader's replay steps: kept, and to the
-		    caller's hook */
-	const struct sw_analyze_opts *o;
-	int j;
-	struct sw_revalmatch *m;
-};
-
-struct pass {
-	struct sw_summary *S;
-	const struct sw_analyze_opts *o;
-	struct sw_input *in;
-	struct sw_races *races;
-	int rows_full;            /* the per-store table ran out of memory */
-	struct sw_truth_cur tc;
-	struct sw_obs_cursor cur[SW_MAX_OBS];
-	struct sw_replay sim[SW_MAX_PROFILES];
-	int sims_up;
-	/* the first fill after the last store's t_s, per sim (index
-	 * SW_MAX_PROFILES + j: kernel reader j's replay): valid until the
-	 * next update is pushed */
-	int fill_ok[SW_MAX_PROFILES + SW_MAX_KREAD];
-	int64_t fill_at[SW_MAX_PROFILES + SW_MAX_KREAD];     /* that read's start */
-	int64_t fill_served[SW_MAX_PROFILES + SW_MAX_KREAD]; /* its return */
-	struct kcur {             /* one kernel-mount reader log */
-		struct swlog_reader *r;
-		int open;
-		struct sw_rec_kread q; /* its current record */
-		int valid, eof;
-		int64_t t_last_read_ns; /* writer clock: last KREAD's t_after */
-		struct sw_replay sim;  /* replay of its mount options */
-		struct swlog_reader *r2; /* second cursor: its read times */
-		int open2;
-		int64_t offset_ns;     /* probe -> writer clock (S->offset_ns) */
-		struct sw_readtimes rt; /* the replay's reads: the reader's logged ones */
-		const struct sw_nfstrace *nt; /* the client's RPC times, or NULL */
-		int j;                 /* its reader number (nt's dev lines) */
-		struct step_fwd fwd;   /* its replay's steps (o->on_replay_step) */
-		struct sw_revalmatch match; /* its replay's GETATTRs, kept */
-	} kc[SW_MAX_KREAD];
-	struct sw_upd last, prev;    /* last two updates the main reader saw */
-	int have_last, have_prev;
-	struct sw_upd trap;          /* the last trap update not yet claimed by
-				     its STORE (other threads' records may
-				     come between the two) */
-	int have_trap;
-	struct sw_rec_setup setup; /* the writer's set-up stamp (SETUP) */
-	int have_setup;
-	uint64_t open_stores;     /* stores since the last update not covered */
-	uint64_t nstore;
-	struct sw_store_row row;
-};
+#include "pass_priv.h"
 
 static void fig_init(struct sw_fig *f, const char *name, const char *desc)
 {
@@ -91,155 +37,6 @@ static void fig_init(struct sw_fig *f, const char *name, const char *desc)
 	sw_hist_init(&f->h);
 }
 
-static void fig_add(struct sw_fig *f, int64_t w)
-{
-	f->n++;
-	if (w < 0)
-		f->unresolved++;
-	else
-		sw_hist_add(&f->h, w);
-}
-
-static int kread_next(struct sw_summary *S, struct sw_kread *K, struct kcur *C);
-
-/* the replay's read source for a kernel reader: the start of each read it
- * logged (KREAD t_before; nfs_file_read -> nfs_revalidate_mapping checks
- * the attribute cache as the read begins), failed reads left out */
-static int kread_time_next(void *ctx, struct sw_read_time *t)
-{
-	struct kcur *C = ctx;
-	struct swlog_rec rec;
-	struct sw_rec_kread q;
-	while (swlog_next(C->r2, &rec) == SWLOG_OK && rec.type != SW_REC_END) {
-		if (rec.type != SW_REC_KREAD || rec.len < sizeof(q))
-			continue;
-		memcpy(&q, rec.payload, sizeof(q));
-		if (q.err)
-			continue;
-		t->t_ns = sa(q.t_before_real_ns, C->offset_ns);
-		t->tb_mono_ns = q.t_before_mono_ns;
-		t->ta_mono_ns = q.t_after_mono_ns;
-		sw_nfstrace_attach(C->nt, C->j, t);
-		return 1;
-	}
-	return 0;
-}
-
-/* A kernel reader that opened the file before the writer's set-up cached
- * the times from before it: the set-up's stamp is a change it will find
- * (seen in the VM: a v3 reader's first revalidation).  The stamp is its ctime:
- * the server's coarse clock, in the writer's clock, within a tick of the
- * change (the set-up itself lasts ~70 ms in the VM, its self-check
- * included), kept within the set-up's span.  Key 0 stands for what the
- * reader cached at its open; the set-up's is its ctime (v3) or a number no
- * update has (v4: the change attribute moved). */
-static void setup_change(struct pass *P, int j, int64_t tj)
-{
-	const struct sw_rec_setup *u = &P->setup;
-	const struct sw_profile *p = &P->S->kr[j].prof;
-	if (!P->have_setup ||
-	    (u->ctime_ns == u->ctime_before_ns && (p->vers < 4 || u->mtime_ns == u->mtime_before_ns)))
-		return;
-	int64_t t = u->ctime_ns;
-	if (t < u->t_real_ns)
-		t = u->t_real_ns;
-	if (t > u->t_done_real_ns)
-		t = u->t_done_real_ns;
-	if (tj >= t)
-		return;
-	sw_replay_update(&P->kc[j].sim, t, p->vers >= 4 ? UINT64_MAX : (uint64_t)u->ctime_ns);
-}
-
-static void step_fwd(void *ctx, const struct sw_replay_step *s)
-{
-	const struct step_fwd *f = ctx;
-	sw_revalmatch_add(f->m, s); /* out of memory: no match, said */
-	if (f->o && f->o->on_replay_step)
-		f->o->on_replay_step(f->o->step_ctx, f->j, s);
-}
-
-static void sims_start(struct pass *P, int64_t t0)
-{
-	struct sw_summary *S = P->S;
-	for (int i = 0; i < S->nprof; i++)
-		sw_replay_init(&P->sim[i], &S->prof[i], t0, 0);
-	for (int j = 0; j < S->nkread; j++) {
-		/* a kernel reader's replay starts where the reader did: its
-		 * open filled the attribute cache then, and its reads follow
-		 * its own period from there */
-		struct kcur *C = &P->kc[j];
-		int64_t tj = t0;
-		C->offset_ns = S->offset_ns;
-		if (C->open && !C->valid && !C->eof)
-			kread_next(S, &S->kr[j], C);
-		if (C->valid)
-			tj = sa(C->q.t_before_real_ns, S->offset_ns);
-		if (C->open2) {
-			sw_replay_init_reads(&C->sim, &S->kr[j].prof, &C->rt.src, tj, 0);
-			/* its steps: matched with the client's own GETATTRs
-			 * (revalmatch.h), and to the caller's hook */
-			C->fwd = (struct step_fwd){ .o = P->o, .j = j, .m = &C->match };
-			C->sim.on_step = step_fwd;
-			C->sim.step_ctx = &C->fwd;
-			/* the client's jiffies grid, when the run recorded it */
-			sw_replay_set_jiffies(&C->sim, P->in->ctick_ns, P->in->ctick_phase_ns);
-			/* the reader's clock against the writer's (clock.json) */
-			C->sim.err_ns = S->err_ns;
-		} else
-			sw_replay_init(&C->sim, &S->kr[j].prof, tj, 0);
-		setup_change(P, j, tj);
-	}
-	P->sims_up = 1;
-}
-
-/* replay: when does a client in state `live` first serve data fetched at or
- * after t_s?  -1: not before the log ends.  *alt: the other answer the
- * logs allow (stored while the last refetch's RPC was on its way: served
- * by it, or not), else -2. */
-static int64_t replay_store(struct pass *P, const struct sw_replay *live, int64_t t_s,
-			    int slot, int64_t *alt)
-{
-	*alt = -2;
-	/* no update since the last store: its answer still holds if it is not
-	 * before this store (the first fill >= an earlier t_s that is >= t_s) */
-	if (P->fill_ok[slot] && (P->fill_at[slot] < 0 || P->fill_at[slot] >= t_s))
-		return P->fill_at[slot] < 0 ? -1 : ss(P->fill_served[slot], t_s);
-	struct sw_replay r = *live;
-	r.on_step = NULL; /* a look ahead, not the replay's own steps */
-	sw_replay_advance(&r, t_s);
-	/* stored after the last refetching read began and before its READ:
-	 * served when that read returned (not cached: the next store asks
-	 * again) */
-	if (sw_replay_served_early(&r, t_s))
-		return ss(r.t_served_ns, t_s);
-	int maybe = sw_replay_maybe_early(&r, t_s);
-	if (maybe)
-		*alt = ss(r.t_served_ns, t_s);
-	int64_t f = sw_replay_pending_fill(&r), served = sw_replay_served(&r, f);
-	for (int i = 0; f < 0 && i < SW_TC_LOOKAHEAD; i++) {
-		const struct sw_upd *u = sw_tc_get(&P->tc, i);
-		if (!u)
-			break;
-		uint64_t fills = r.fills;
-		sw_replay_update_span(&r, u->t, u->t_done, sw_upd_key(r.p, u));
-		/* a read that began before the update and fetched after it
-		 * (its RPC still saw it) serves this store when it returns */
-		if (sw_replay_served_early(&r, u->t) ||
-		    (r.fills != fills && r.t_fill_ns == r.t_attr_ns && r.t_attr_ns < u->t)) {
-			f = r.t_attr_ns;
-			served = r.t_served_ns;
-		} else {
-			f = sw_replay_pending_fill(&r);
-			served = sw_replay_served(&r, f);
-		}
-	}
-	/* cached by the read's start: a later store before it is served by
-	 * the same read, when it returns */
-	P->fill_ok[slot] = 1;
-	P->fill_at[slot] = f;
-	P->fill_served[slot] = served;
-	return f < 0 ? -1 : ss(served, t_s);
-}
 
 static int stamps_eq(const struct sw_attrs *a, int64_t mtime, int64_t ctime)
 {
@@ -335,69 +132,6 @@ static void observe(struct pass *P, int i, const struct sw_rec_store *s,
 	P->row.obs[i].exc = exc;
 }
 
-/* kernel reader j: first read of the page returning this generation */
-static int kread_next(struct sw_summary *S, struct sw_kread *K, struct kcur *C)
-{
-	struct swlog_rec rec;
-	while (!C->eof) {
-		if (swlog_next(C->r, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
-			C->eof = 1;
-			break;
-		}
-		if (rec.type == SW_REC_KREAD && rec.len >= sizeof(C->q)) {
-			memcpy(&C->q, rec.payload, sizeof(C->q));
-			C->valid = 1;
-			C->t_last_read_ns = sa(C->q.t_after_real_ns, S->offset_ns);
-			K->reads++;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static void kread_store(struct pass *P, int j, const struct sw_rec_store *s)
-{
-	struct sw_summary *S = P->S;
-	struct sw_kread *K = &S->kr[j];
-	struct kcur *C = &P->kc[j];
-	if (K->page == UINT64_MAX && !C->valid && kread_next(S, K, C))
-		K->page = C->q.page; /* learn the page from the log */
-	if (s->page != K->page) {
-		P->row.kr[j].seen = 0;
-		return;
-	}
-	for (;;) {
-		if (C->valid && !C->q.err && C->q.page == s->page && C->q.gen >= s->gen)
-			break;
-		C->valid = 0;
-		if (!kread_next(S, K, C))
-			break;
-	}
-	int64_t w = C->valid ? ss(sa(C->q.t_after_real_ns, S->offset_ns), s->t_after_real_ns) : -1;
-	if (w < 0 && C->valid)
-		w = 0;
-	P->row.kr[j].seen = C->valid ? 1 : 2;
-	P->row.kr[j].w_ns = w;
-	fig_add(&K->fig, w);
-	int64_t alt;
-	P->row.kr[j].replay_ns = replay_store(P, &C->sim, s->t_after_real_ns, SW_MAX_PROFILES + j, &alt);
-	/* either answer allowed (the store and the refetch's READ crossed on
-	 * the wire): the client's, when it is one of the two, counted */
-	if (alt != -2) {
-		K->replay_undet_stores++;
-		if (w >= 0 && alt >= 0 && (w > alt ? w - alt : alt - w) < SW_UNDET_SAME_NS) {
-			P->row.kr[j].replay_ns = alt;
-			K->replay_undet_taken++;
-		}
-	}
-	/* the reader stopped: a replayed read after its last one is no more
-	 * seen than the real reader's (the same terms on both sides) */
-	if (C->eof && P->row.kr[j].replay_ns >= 0 &&
-	    sa(s->t_after_real_ns, P->row.kr[j].replay_ns) > C->t_last_read_ns)
-		P->row.kr[j].replay_ns = -1;
-	fig_add(&K->replay, P->row.kr[j].replay_ns);
-}
-
 /* own: the writer-log reader paired s with the update of its own trap */
 static void on_store(struct pass *P, const struct sw_rec_store *s, int own_trap)
 {
@@ -408,7 +142,7 @@ static void on_store(struct pass *P, const struct sw_rec_store *s, int own_trap)
 	int own = 0;
 
 	if (!P->sims_up)
-		sims_start(P, s->t_before_real_ns);
+		pass_sims_start(P, s->t_before_real_ns);
 	memset(R, 0, offsetof(struct sw_store_row, obs));
 	R->index = P->nstore++;
 	R->page = s->page;
@@ -454,12 +188,12 @@ static void on_store(struct pass *P, const struct sw_rec_store *s, int own_trap)
 	R->nprof = S->nprof;
 	for (int i = 0; i < S->nprof; i++) {
 		int64_t alt;
-		R->replay_ns[i] = replay_store(P, &P->sim[i], t_s, i, &alt);
+		R->replay_ns[i] = pass_replay_store(P, &P->sim[i], t_s, i, &alt);
 		fig_add(&S->replay[i], R->replay_ns[i]);
 	}
 	R->nkread = S->nkread;
 	for (int j = 0; j < S->nkread; j++)
-		kread_store(P, j, s);
+		pass_kread_store(P, j, s);
 	if (S->rows && !P->rows_full && sw_rows_add(S->rows, R)) {
 		P->rows_full = 1;
 		sw_problem(S, P->in->writer, -1, 1,
@@ -488,7 +222,7 @@ static void on_update(struct pass *P, const struct sw_rec_update *u)
 	P->open_stores = 0;
 	x.seq = S->updates;
 	if (!P->sims_up)
-		sims_start(P, u->t_real_ns);
+		pass_sims_start(P, u->t_real_ns);
 	memset(P->fill_ok, 0, sizeof(P->fill_ok));
 	for (int i = 0; i < S->nprof; i++)
 		sw_replay_update(&P->sim[i], x.t, sw_upd_key(&S->prof[i], &x));
@@ -598,7 +332,7 @@ static void setup_figures(struct pass *P)
 			P->kc[j].open2 = 1;
 			P->kc[j].j = j;
 			P->kc[j].nt = in->nt_ok ? &in->nt : NULL;
-			sw_readtimes_init(&P->kc[j].rt, kread_time_next, &P->kc[j],
+			sw_readtimes_init(&P->kc[j].rt, pass_kread_time_next, &P->kc[j],
 					  K->prof.period_ns);
 		}
 	}
