@@ -9,6 +9,10 @@
 # period, max one acregmin, unresolved 10 % or 2), i.e. when the replay and
 # the kernel client disagree, or when a reader's replay ran at no traced
 # jiffy of the client (its tracepoints and kprobes, vm/guest/trace.sh).
+# For each reader it prints where the replay's GETATTRs and the client's
+# matched (revalmatch.h) and how many decisions the logs left open
+# (undetermined: analysis/README.md), and the first read where the two
+# parted: what a failure is read from on a machine whose folder is gone.
 # Deferred pair: fails when the model, replayed on the kernel's own stores
 # from the kernel's phase (its flusher runs, jiffies, commits and knfsd's
 # atime handles, traced), leaves the p50/p90/updates bands of the kernel's
