@@ -538,18 +538,30 @@ static void seen_in_read(struct sw_replay *r, int64_t t, int64_t t_done, uint64_
 	step(r, SW_STEP_LATE, r->t_attr_ns, &q, 0);
 }
 
-void sw_replay_update_span(struct sw_replay *r, int64_t t_ns, int64_t t_done_ns, uint64_t key)
+void sw_replay_update_window(struct sw_replay *r, int64_t t_ns, int64_t t_lo_ns, int64_t t_hi_ns,
+			     uint64_t key)
 {
-	if (t_done_ns < t_ns)
-		t_done_ns = t_ns;
-	sw_replay_advance(r, t_ns);
-	seen_in_read(r, t_ns, t_done_ns, key);
+	if (t_lo_ns > t_ns)
+		t_lo_ns = t_ns;
+	if (t_hi_ns < t_ns)
+		t_hi_ns = t_ns;
+	/* with the client's traced RPCs the window is ordered against
+	 * them (decide_changed, seen_in_read); without, the change is
+	 * taken at t */
+	int64_t at = jiffies_mode(r) ? t_lo_ns : t_ns;
+	sw_replay_advance(r, at);
+	seen_in_read(r, at, t_hi_ns, key);
 	if (key != r->srv_key) {
 		r->srv_key_prev = r->srv_key;
-		r->t_srv_key_ns = t_ns;
-		r->t_srv_key_done_ns = t_done_ns;
+		r->t_srv_key_ns = at;
+		r->t_srv_key_done_ns = t_hi_ns;
 	}
 	r->srv_key = key;
+}
+
+void sw_replay_update_span(struct sw_replay *r, int64_t t_ns, int64_t t_done_ns, uint64_t key)
+{
+	sw_replay_update_window(r, t_ns, t_ns, t_done_ns, key);
 }
 
 void sw_replay_update(struct sw_replay *r, int64_t t_ns, uint64_t key)

@@ -242,6 +242,12 @@ void sw_replay_update(struct sw_replay *r, int64_t t_ns, uint64_t key);
 /* The same, for a change made somewhere in [t, t_done] (the writer's
  * call around it): the span decides whether a traced GETATTR saw it. */
 void sw_replay_update_span(struct sw_replay *r, int64_t t_ns, int64_t t_done_ns, uint64_t key);
+/* The same, for a change taken to be made at t but made somewhere in
+ * [t_lo, t_hi] (the writer's set-up: several calls, one final stamp);
+ * in jiffies mode the window is ordered against the client's traced
+ * RPCs, else the change is at t. */
+void sw_replay_update_window(struct sw_replay *r, int64_t t_ns, int64_t t_lo_ns, int64_t t_hi_ns,
+			     uint64_t key);
 /* Time of the next revalidation at or after the current position. */
 int64_t sw_replay_next_reval(const struct sw_replay *r);
 /* With the state advanced to t (sw_replay_advance(t) done on a copy): if a

@@ -12,15 +12,23 @@
 #  - v3 kept-open: a READ's tracepoint 0.4 ms after its kprobe (the task
 #    preempted) lost the kprobe's jiffy and took the grid's next one; the
 #    replay revalidated a read late every cycle (p50 2.72 s against 3.32 s).
-# Two more from this machine at host load 9.5 (7 Dec, beside two busy
-# loops and two kernel builds; loaded-2026-12-07-a and -b): today's CI
-# failure's kind (replay p50 below the client's) in both, a v4.2
-# close-to-open row outside its band (0.56 s against 0.66 s, 0.54
-# against 0.66), because a fill was the read's start where the client's
-# figure is its return, and a change or a store crossing the GETATTR,
-# OPEN or READ that the logs cannot order was decided by the send's
-# jiffy.  Now each reader agrees with its client store by store, the
-# undetermined ones counted (replay.h, sw_replay_served, take_client).
+# Two more from this machine (7 Dec), both the kind of the CI failure of
+# 6 Dec (a replay p50 below the client's):
+#  - loaded-2026-12-07-a, at host load 9.5 (two busy loops and two
+#    kernel builds beside it): the v4.2 close-to-open row outside its
+#    band (0.56 s against 0.66 s), because a fill was the read's start
+#    where the client's figure is its return, and a change or a store
+#    crossing the GETATTR, OPEN or READ, which the logs cannot order,
+#    was decided by the send's jiffy;
+#  - setup-window-2026-12-07, at load 6: the v3 kept-open row (1.65 s
+#    against 2.06 s, 11 stores unresolved against 32, 1 of 12 GETATTRs
+#    at the client's reads): the writer's set-up took 0.5 s, its first
+#    revalidation's GETATTR came inside it, 145 ms before the set-up's
+#    final stamp, and found a change; the replay placed the change at
+#    the stamp and stayed a revalidation apart for the run.
+# Now each reader agrees with its client store by store, the undetermined
+# ones counted (replay.h: sw_replay_served, take_client,
+# sw_replay_update_window).
 # Every reader's row must be within its bands and every revalidation of
 # the replay at the client's traced jiffies: a v4 reader whose
 # revalidations go untraced (0 of N, as close-to-open OPENs were counted
@@ -63,7 +71,7 @@ replay() {
 	done < <(jq -r '.[] | select(.replay_rpc.match != null) | [.name, .replay_rpc.match.client, .replay_rpc.match.replay, .replay_rpc.match.matched, (.replay_rpc.match.first_part | tojson)] | map(tostring) | join("|")' "$T/$n/rows.json")
 }
 # a case per validation: kept-open-v3-2026-12-06, kept-open-v4.2-2026-12-06,
-# loaded-2026-12-07-a, loaded-2026-12-07-b
+# loaded-2026-12-07-a, setup-window-2026-12-07
 for tgz in "$SRC"/tests/validate/data/*.tar.gz; do
 	sw_case "$(basename "$tgz" .tar.gz)" replay "$tgz"
 done
