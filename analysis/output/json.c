@@ -104,7 +104,7 @@ static json_t *kreaders(const struct sw_summary *S, int results)
 	json_t *a = json_array();
 	for (int j = 0; j < S->nkread; j++)
 		json_array_append_new(a, results ?
-			json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "file", S->kr[j].file,
+			json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "file", S->kr[j].file,
 				  "mode", S->kr[j].mode, "mount_options", S->kr[j].mount,
 				  "page", I(S->kr[j].page), "reads", I(S->kr[j].reads),
 				  "replay_revalidations", I(S->kr[j].replay_revals),
@@ -118,7 +118,9 @@ static json_t *kreaders(const struct sw_summary *S, int results)
 				  /* stores crossing the refetch's READ: either
 				   * answer allowed, the client's taken */
 				  "replay_undetermined_stores", I(S->kr[j].replay_undet_stores),
-				  "replay_undetermined_stores_taken", I(S->kr[j].replay_undet_taken)) :
+				  "replay_undetermined_stores_taken", I(S->kr[j].replay_undet_taken),
+				  /* of fig.n stores, served by the same read */
+				  "replay_same_read", I(S->kr[j].replay_same_read)) :
 			json_pack("{s:s, s:s, s:o}", "mount_options", S->kr[j].mount,
 				  "mode", S->kr[j].mode, "profile", profile(&S->kr[j].prof)));
 	return a;

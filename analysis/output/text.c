@@ -365,6 +365,10 @@ int sw_fmt_text(FILE *f, const struct sw_summary *S)
 				   "      way (either answer possible): the client's taken for %llu\n",
 				(unsigned long long)S->kr[j].replay_undet_stores,
 				(unsigned long long)S->kr[j].replay_undet_taken);
+		if (S->kread_rpc_trace)
+			fprintf(f, "      %llu of its %llu stores served by the same read by the replay\n",
+				(unsigned long long)S->kr[j].replay_same_read,
+				(unsigned long long)S->kr[j].fig.n);
 		const struct sw_revalmatch_out *m = &S->kr[j].match;
 		if (m->compared)
 			fprintf(f, "      GETATTRs: the replay's %llu, the client's %llu, at the same read %llu%s\n",

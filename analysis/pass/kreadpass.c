@@ -219,5 +219,9 @@ void pass_kread_store(struct pass *P, int j, const struct sw_rec_store *s)
 	    sa(s->t_after_real_ns, P->row.kr[j].replay_ns) > C->t_last_read_ns)
 		P->row.kr[j].replay_ns = -1;
 	fig_add(&K->replay, P->row.kr[j].replay_ns);
+	/* served by the same read on both sides (or by none) */
+	int64_t r = P->row.kr[j].replay_ns;
+	K->replay_same_read += (w < 0 && r < 0) ||
+			       (w >= 0 && r >= 0 && (w > r ? w - r : r - w) < SW_UNDET_SAME_NS);
 }
 

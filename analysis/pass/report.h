@@ -213,6 +213,8 @@ struct sw_summary {
 					   way: either answer allowed */
 		uint64_t replay_undet_taken; /* of those, the client's own
 					   answer was one of the two, taken */
+		uint64_t replay_same_read; /* stores the replay and the client
+					   served by the same read (or neither) */
 		struct sw_revalmatch_out match; /* its GETATTRs against the
 					   client's (revalmatch.h) */
 	} kr[SW_MAX_KREAD];

@@ -405,7 +405,7 @@ static json_t *kread_row(json_t *k, const char *key, json_t *real, json_t *rp,
 		snprintf(ev, sizeof(ev), "%g", dbl(every_ms));
 	snprintf(wl + strlen(wl), sizeof(wl) - strlen(wl), ", reader %s every %s ms",
 		 json_string_value(get(k, "mode")) ? json_string_value(get(k, "mode")) : "null", ev);
-	row = json_pack("{s:s,s:s,s:s,s:i,s:i,s:i,s:O,s:s,s:O,s:O,s:o,s:{s:O?,s:O?,s:O?,s:O?,s:O?},s:b,s:o}",
+	row = json_pack("{s:s,s:s,s:s,s:i,s:i,s:i,s:O,s:s,s:O,s:O,s:o,s:{s:O?,s:O?,s:O?,s:O?,s:O?,s:O?},s:b,s:o}",
 			"name", name, "fs", "NFS client guest", "workload", wl,
 			"writeback_ms", 1000, "expire_ms", 5000, "duration_s", 40,
 			"resolution_ms", every_ms, "load_avg", load, "model", M, "real", R,
@@ -415,6 +415,7 @@ static json_t *kread_row(json_t *k, const char *key, json_t *real, json_t *rp,
 			"undetermined", get(k, "replay_undetermined"),
 			"undetermined_against_rule", get(k, "replay_undetermined_against_rule"),
 			"match", get(k, "replay_match"),
+			"same_read", get(k, "replay_same_read"),
 			"within", json_array_size(fails) == 0, "fails", fails);
 	json_decref(M);
 	json_decref(R);

@@ -55,7 +55,7 @@ jq -r '.pairs[] | "\(.name) \(.workload): p50 \(.model.p50)/\(.real.p50) unresol
 # where each reader's replay and client parted (analysis/pass/revalmatch.h):
 # what a failure on a machine whose run folder is gone is read from
 jq -r '.pairs[] | select(.name | test("kread")) | select(.replay_rpc.match != null)
-	| "\(.name): GETATTRs replay \(.replay_rpc.match.replay), client \(.replay_rpc.match.client), at the same read \(.replay_rpc.match.matched); undetermined \(.replay_rpc.undetermined // 0) (\(.replay_rpc.undetermined_against_rule // 0) against the send-time rule)\(if .replay_rpc.match.first_part then "; first apart: " + (.replay_rpc.match.first_part | tojson) else "" end)"' "$out/j"
+	| "\(.name): GETATTRs replay \(.replay_rpc.match.replay), client \(.replay_rpc.match.client), at the same read \(.replay_rpc.match.matched); stores served by the same read \(.replay_rpc.same_read // "?") of \(.real.stores); undetermined \(.replay_rpc.undetermined // 0) (\(.replay_rpc.undetermined_against_rule // 0) against the send-time rule)\(if .replay_rpc.match.first_part then "; first apart: " + (.replay_rpc.match.first_part | tojson) else "" end)"' "$out/j"
 n=$(jq '[.pairs[] | select(.name | test("kread"))] | length' "$out/j")
 [ "$n" -ge 4 ] || fail "expected 4 replay pairs (v3, v4.2 x kept-open, cto), saw $n"
 bad=$(jq -r '[.pairs[] | select(.name | test("kread")) | select(.within | not) | .name] | join(" ")' "$out/j")
