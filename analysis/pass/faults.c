@@ -16,6 +16,33 @@ static int64_t int_of(json_t *o, const char *k, int64_t dflt)
 	return json_is_integer(v) ? (int64_t)json_integer_value(v) : dflt;
 }
 
+/* "end_clock": FILE (relative to the run folder), a clock estimate
+ * {"offset_ns":N,...} for the fault's end: its end was timed on another
+ * clock than its start (the client guest's after a client-reboot: a new
+ * boot reads the realtime clock afresh).  The offset to use; dflt, and a
+ * problem, when the file says none. */
+static int64_t end_offset(struct sw_summary *S, const char *dir, json_t *f, size_t i, int64_t dflt)
+{
+	json_t *e = json_object_get(f, "end_clock");
+	char path[SW_PATHLEN + 64];
+	json_error_t je;
+
+	if (!json_is_string(e))
+		return dflt;
+	snprintf(path, sizeof(path), "%s/%.60s", dir, json_string_value(e));
+	json_t *c = json_load_file(path, 0, &je);
+	json_t *o = c ? json_object_get(c, "offset_ns") : NULL;
+	int64_t v = dflt;
+	if (json_is_integer(o))
+		v = (int64_t)json_integer_value(o);
+	else
+		sw_problem(S, path, (int64_t)i, 0,
+			   "expected {\"offset_ns\":N} for the end of fault %zu, saw %s: its end is shifted by the run's offset instead",
+			   i, c ? "no offset_ns" : je.text);
+	json_decref(c);
+	return v;
+}
+
 void sw_faults_load(struct sw_summary *S, const char *dir)
 {
 	char path[SW_PATHLEN + 16];
@@ -61,7 +88,7 @@ void sw_faults_load(struct sw_summary *S, const char *dir)
 			      S->offset_ns;
 		snprintf(F->kind, sizeof(F->kind), "%s", json_string_value(k));
 		F->t_start_ns = sa(t0, off);
-		F->t_end_ns = t1 < 0 ? -1 : sa(t1, off);
+		F->t_end_ns = t1 < 0 ? -1 : sa(t1, end_offset(S, dir, f, i, off));
 		F->cut_short = json_is_true(json_object_get(f, "cut_short"));
 	}
 	json_decref(root);
