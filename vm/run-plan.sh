@@ -76,6 +76,8 @@ plan_experiments() {
 	done
 	exps=("${wexps[@]}")
 	nexp=${#exps[@]}
+	[ "$reboot_planned" = 0 ] || [ "$nexp" -le 1 ] ||
+		vm_usage_die "--fault client-reboot reboots the client guest mid-run: expected one experiment (one --policy, --fs, --workload), saw $nexp"
 	[ "$kill_planned" = 0 ] || [ "$nexp" -le 1 ] ||
 		vm_usage_die "--fault server-guest-kill ends the server guest: expected one experiment (one --policy, --fs, --workload), saw $nexp"
 	# the server's disks, in virtio order (vda, vdb, ...): SW_DISKS in the plan

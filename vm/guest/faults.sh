@@ -8,6 +8,12 @@
 #                                    its realtime) to SIGKILL this qemu
 #   client guest: partition@S:D      the client's eth0 down for D s: the
 #                                    guests' only link, both ways
+#                 client-reboot@S    the client guest reboots as reboot(8)
+#                                    does: its readers and probe get SIGTERM
+#                                    (each ends its log with END), then
+#                                    client.sh resets the guest; the host
+#                                    boots it again and client.sh resumes
+#                                    (sw_reboot_resume)
 #                 control-API outages seen by sw_ctl_watch (--control api)
 #
 # Each fault or outage becomes one line of stalewin-runfolder fault
@@ -39,7 +45,7 @@ sw_faults_for() {
 	local f
 	for f in $SW_FAULTS; do
 		case "$1:${f%%@*}" in
-		server:knfsd-restart|server:server-guest-kill|client:partition) echo "$f" ;;
+		server:knfsd-restart|server:server-guest-kill|client:partition|client:client-reboot) echo "$f" ;;
 		esac
 	done
 }
@@ -115,6 +121,17 @@ sw_fault_do() { # SIDE DIR KIND SPEC DOWN
 		sw_fault_rec "$out" --str kind=partition --str "spec=$spec" --str how=client-eth0-down \
 			--int "t_start_real_ns=$t1" --int "t_end_real_ns=$t2" --int "rc=$rc" \
 			--bool "aborted=$aborted" $([ $rc = 0 ] || echo --bool cut_short=true) ;;
+	client-reboot)
+		# what reboot(8) does first: SIGTERM to every process (the readers
+		# and the probe write END); client.sh's loop then sees them gone
+		# and this request, and resets the guest (sw_reboot_now).  The
+		# request holds the start (observers' clock) and what is left of
+		# the observers' planned time, for the readers after the reboot.
+		echo "client: fault $spec: rebooting the client guest (SIGTERM to readers and probe)"
+		echo "$t1 $(sw_fault_left "$t0" "$lim")" >"$dir/sync/client-reboot.req.tmp" &&
+			mv "$dir/sync/client-reboot.req.tmp" "$dir/sync/client-reboot.req"
+		kill -TERM $pids 2>/dev/null
+		nap 3600 ;;
 	server-guest-kill)
 		# the host kills this qemu and records the fault (start = this
 		# request's time, writer clock); nothing after it is ours
