@@ -43,6 +43,28 @@ static int64_t end_offset(struct sw_summary *S, const char *dir, json_t *f, size
 	return v;
 }
 
+/* io-error: what the filesystem did, from the guest's raw counts (kernel
+ * lines naming a block I/O error, the filesystem's error lines, the mount's
+ * state after, whether it took a new file after); "" when the entry has
+ * none of them. */
+static void io_error_what(struct sw_fault *F, json_t *f)
+{
+	json_t *ro = json_object_get(f, "read_only_after"), *fs = json_object_get(f, "fs");
+	json_t *nf = json_object_get(f, "new_file_after");
+	const char *after = json_is_true(ro) ? "remounted read-only" :
+			    json_is_false(nf) ? "refusing new files, mounted rw" : "writable after";
+	int64_t io = int_of(f, "io_errors", -1), fe = int_of(f, "fs_errors", -1);
+	const char *name = json_is_string(fs) ? json_string_value(fs) : "the filesystem";
+
+	if (io < 0 && fe < 0 && !json_is_boolean(ro))
+		return;
+	if (io == 0 && fe == 0 && !json_is_true(ro) && !json_is_false(nf))
+		snprintf(F->what, sizeof(F->what), "%.16s: no write failed (nothing written in it)", name);
+	else
+		snprintf(F->what, sizeof(F->what), "%.16s: %lld block I/O errors, %lld error lines, %s",
+			 name, (long long)(io < 0 ? 0 : io), (long long)(fe < 0 ? 0 : fe), after);
+}
+
 void sw_faults_load(struct sw_summary *S, const char *dir)
 {
 	char path[SW_PATHLEN + 16];
@@ -90,6 +112,9 @@ void sw_faults_load(struct sw_summary *S, const char *dir)
 		F->t_start_ns = sa(t0, off);
 		F->t_end_ns = t1 < 0 ? -1 : sa(t1, end_offset(S, dir, f, i, off));
 		F->cut_short = json_is_true(json_object_get(f, "cut_short"));
+		F->what[0] = 0;
+		if (!strcmp(F->kind, "io-error"))
+			io_error_what(F, f);
 	}
 	json_decref(root);
 }
@@ -145,11 +170,12 @@ void sw_status_line(const struct sw_summary *S, char *buf, size_t n)
 		if (i)
 			used = put(buf, n, used, "; ");
 		if (F->t_end_ns < 0)
-			used = put(buf, n, used, "%s at %.2f s, to the end (%llu stores)", F->kind,
+			used = put(buf, n, used, "%s at %.2f s, to the end (%llu stores", F->kind,
 				   at, (unsigned long long)F->stores);
 		else
-			used = put(buf, n, used, "%s at %.2f s for %.2f s (%llu stores)", F->kind, at,
+			used = put(buf, n, used, "%s at %.2f s for %.2f s (%llu stores", F->kind, at,
 				   ss(F->t_end_ns, F->t_start_ns) / 1e9, (unsigned long long)F->stores);
+		used = put(buf, n, used, "%s%s)", F->what[0] ? "; " : "", F->what);
 	}
 	if (!S->partial)
 		return;

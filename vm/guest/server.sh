@@ -40,6 +40,9 @@ set -- a b c d e
 for dfs in $SW_DISKS; do
 	dev=/dev/vd$1; shift
 	[ -b "$dev" ] || fail "expected the $dfs disk at $dev, no such block device"
+	sw_dm_under "$dev" "$dfs" >/tmp/dm.why || fail "$(cat /tmp/dm.why)"
+	cat /tmp/dm.why
+	dev=$dm_dev
 	case "$dfs" in
 	ext4) mount -t ext4 ${SW_EXT4_OPTS:+-o $SW_EXT4_OPTS} "$dev" /export/ext4 ||
 		fail "cannot mount the ext4 disk $dev on /export/ext4" ;;
