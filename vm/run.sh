@@ -68,6 +68,16 @@
 #                       experiment only): the writer dies with it; what it
 #                       logged (its log is in the share, the run folder on
 #                       the host) is kept, the report says PARTIAL
+#   client-reboot@S     the client guest reboots (one experiment, not with
+#                       --control api): readers and probe end their logs
+#                       (END), the host boots it again, the readers come
+#                       back on a new mount (client/reboot/); the writer
+#                       runs on; the gap is until they read again
+#   io-error@S:D        the export's disk (a dm table under --fs ext4, xfs
+#                       or btrfs; one experiment) fails every write for D
+#                       s; the report says what the filesystem did
+#   S at or past --duration, negative times and the host path's kinds
+#   are refused (exit 2).
 #   Each fault, and each control-API outage the client saw (--control
 #   api), goes into faults.json (stalewin-runfolder fault); the report's
 #   first line names them.
