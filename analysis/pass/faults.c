@@ -44,7 +44,7 @@ static int64_t end_offset(struct sw_summary *S, const char *dir, json_t *f, size
 }
 
 /* io-error: what the filesystem did, from the guest's raw counts (kernel
- * lines naming a block I/O error, the filesystem's error lines, the mount's
+ * lines naming a failed block write, the filesystem's error lines, the mount's
  * state after, whether it took a new file after); "" when the entry has
  * none of them. */
 static void io_error_what(struct sw_fault *F, json_t *f)
@@ -59,7 +59,7 @@ static void io_error_what(struct sw_fault *F, json_t *f)
 	if (io < 0 && fe < 0 && !json_is_boolean(ro))
 		return;
 	if (io == 0 && fe == 0 && !json_is_true(ro) && !json_is_false(nf))
-		snprintf(F->what, sizeof(F->what), "%.16s: no write failed (nothing written in it)", name);
+		snprintf(F->what, sizeof(F->what), "%.16s: no write error in the kernel's log", name);
 	else
 		snprintf(F->what, sizeof(F->what), "%.16s: %lld block I/O errors, %lld error lines, %s",
 			 name, (long long)(io < 0 ? 0 : io), (long long)(fe < 0 ? 0 : fe), after);

@@ -54,8 +54,8 @@ io=$(fj .io_errors) fe=$(fj .fs_errors) ro=$(fj .read_only_after) nf=$(fj .new_f
 msg=$run/$(fj .dmesg)
 [ -s "$msg" ] || fail "no kernel log of the fault ($msg)"
 # injected: the block layer failed writes on the dm device
-[ "$io" -gt 0 ] && [ "$(grep -c 'I/O error' "$msg")" = "$io" ] ||
-	fail "expected block I/O errors in $msg as many as faults.json's $io, saw $(grep -c 'I/O error' "$msg")"
+[ "$io" -gt 0 ] && [ "$(grep -c 'I/O error\|writeback error' "$msg")" = "$io" ] ||
+	fail "expected failed block writes in $msg as many as faults.json's $io, saw $(grep -c 'I/O error\|writeback error' "$msg")"
 grep -q 'dm-[0-9]' "$msg" || fail "the I/O errors are not on a device-mapper device: $(head -n 3 "$msg")"
 n_f=$(jr '.end.faults[] | select(.kind == "io-error") | .stores')
 want="io-error at "

@@ -222,7 +222,8 @@ sw_dm_table() {
 # sw_io_error DIR SPEC DOWN T1 (in sw_fault_do): the fault, then what the
 # filesystem did: the kernel's messages from the fault's start to one
 # journal commit interval (5 s) past its end, in server/io-error-dmesg.txt,
-# counted (I/O errors of the block layer, the filesystem's own errors),
+# counted (failed block writes: "I/O error" and "writeback error" lines;
+# the filesystem's own error, journal abort and read-only lines),
 # the export's mount options then, and whether it takes a new file.
 sw_io_error() {
 	local dir=$1 spec=$2 down=$3 t1=$4 dm=sw-$fs lin dev sz n0 t2 rc=0 ro=false wr=true mo io fe msg=$1/server/io-error-dmesg.txt
@@ -234,6 +235,9 @@ sw_io_error() {
 	echo "server: fault $spec: $dm ($fs) fails every write for $down s (dm flakey error_writes)"
 	if [ -n "$dev" ]; then
 		sw_dm_table "$dm" "0 $sz flakey $dev 0 0 1 1 error_writes" >>"$dir/server/io-error.log" 2>&1 || rc=$?
+		# the window is from the flakey table live to the linear one live
+		# (each swap, three dmsetup calls, takes ~1 s under TCG: seen)
+		t1=$(sw_now_ns)
 		nap "$down"
 		sw_dm_table "$dm" "0 $sz linear $dev 0" >>"$dir/server/io-error.log" 2>&1 || rc=$?
 	else
@@ -243,7 +247,9 @@ sw_io_error() {
 	echo "server: fault $spec: writes pass again (rc $rc); watching the filesystem for 6 s"
 	[ $aborted = true ] || nap 6
 	dmesg | tail -n +$((n0 + 1)) >"$msg"
-	io=$(grep -c 'I/O error' "$msg") fe=$(grep -ci "$fs.*error\|aborting journal\|read-only" "$msg")
+	# (block I/O errors: ext4 and the block layer say "I/O error", iomap's
+	# writeback, xfs's, "writeback error": seen)
+	io=$(grep -c 'I/O error\|writeback error' "$msg") fe=$(grep -ci "$fs.*error\|aborting journal\|read-only" "$msg")
 	mo=$(awk -v m="/export/$fs" '$2 == m { print $4 }' /proc/mounts)
 	case ",$mo," in *,ro,*) ro=true ;; esac
 	# (touch, not a redirection: a failed redirection of a builtin ends
