@@ -14,6 +14,7 @@
 #  - nothing silently dropped: the exit code is the report's (4 complete
 #    with faults, 3 partial: then the first line says why), every STORE
 #    of writer.swlog is in the report, the writer's log ends with END;
+#  - ext4's journal statistics found under the dm device's name;
 #  - nothing is left running: no qemu, no work folder, no mount.
 # A fault not injected (no I/O error in the kernel log) or not recorded
 # (no io-error in faults.json or the first line) fails here.  77 without
@@ -73,6 +74,9 @@ n_in=$(awk -F, -v a="$f0" -v b="$f1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] 
 logged=$(awk '$2 == "STORE"' "$T/w.txt" | wc -l)
 [ "$(jr .end.stores)" = "$logged" ] || fail "writer.swlog has $logged STORE records, the report counts $(jr .end.stores)"
 tail -n 1 "$T/w.txt" | grep -q ' END ' || fail "writer.swlog does not end with END: $(tail -n 1 "$T/w.txt")"
+
+# ext4's journal found under its dm name (/proc/fs/jbd2/dm-N-8)
+[ -s "$run/server/jbd2-before.txt" ] || fail "no server/jbd2-before.txt: ext4's journal not found under the dm device"
 
 nothing_left "$run"
 sw_done "exit $rc; $io block I/O errors, $fe fs error lines, read-only $ro, new file $nf; $first"

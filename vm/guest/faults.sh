@@ -191,10 +191,11 @@ sw_ctl_watch() {
 # ------------------------------------------------------------ io-error
 # sw_dm_under DEV FS: with --fault io-error in SW_FAULTS, put DEV under a
 # device-mapper linear table sw-FS (the fault swaps its table) and set
-# dm_dev to it; else dm_dev=DEV.  1 and why on stdout when it cannot.
+# dm_dev to it (dm_kname: the kernel's name of it); else dm_dev=DEV.  1
+# and why on stdout when it cannot.
 sw_dm_under() {
 	local sz m
-	dm_dev=$1
+	dm_dev=$1 dm_kname=${1#/dev/}
 	case " $SW_FAULTS " in *" io-error@"*) ;; *) return 0 ;; esac
 	export DM_DISABLE_UDEV=1 # no udev here: dmsetup makes the nodes itself
 	command -v dmsetup >/dev/null ||
@@ -209,6 +210,8 @@ sw_dm_under() {
 		{ echo "--fault io-error: dmsetup create sw-$2 over $1 failed: $(tail -n 1 /tmp/dm.log)"; return 1; }
 	dmsetup mknodes "sw-$2" 2>/dev/null
 	dm_dev=/dev/mapper/sw-$2
+	# the kernel's name of it (jbd2's /proc/fs/jbd2/NAME-8: dm-N, not vdX)
+	dm_kname=dm-$(dmsetup info -c --noheadings -o minor "sw-$2" | tr -d ' ')
 	echo "server: $2's disk $1 under $dm_dev (dm linear, $sz sectors) for --fault io-error"
 }
 # sw_dm_table NAME TABLE: swap the table of a live dm device as a disk
