@@ -88,6 +88,9 @@ end_clock() {
 	n=$(jq '.end.faults[0].stores' "$T/reboot/report.json")
 	[[ $(first "$T/reboot") == *"complete, with faults: client-reboot at 2.00 s for 3.00 s ($n stores)  "* ]] ||
 		fail "end_clock: expected 'client-reboot at 2.00 s for 3.00 s', saw: $(first "$T/reboot")"
+	# why the observers' columns end there: said, not partial
+	jq -e '[.end.problems[] | select(.partial == false and (.message | startswith("client-reboot at 2.00 s ended the client guest")))] | length == 1' \
+		"$T/reboot/report.json" > /dev/null || fail "end_clock: no note that the observers ended at the reboot: $(jq -c .end.problems "$T/reboot/report.json")"
 	rm "$T/reboot/client/clock-after-reboot.json"
 	rc=$(report "$T/reboot")
 	[ "$rc" = 4 ] || fail "end_clock missing: expected exit 4 (a problem, not partial), saw $rc"
