@@ -134,7 +134,7 @@ void sw_faults_finish(struct sw_summary *S)
 		if (!strcmp(S->fault[i].kind, "client-reboot"))
 			/* not partial: the logs end whole (END), the run went on */
 			sw_problem(S, "faults.json", i, 0,
-				   "client-reboot at %.2f s ended the client guest's probe and kernel readers: stores after it are uncovered by them (the readers after the reboot log to client/reboot/, not analysed here)",
+				   "client-reboot at %.2f s ended the client guest's probe and kernel readers: stores after it are uncovered by them (the readers and probe after the reboot log to client/reboot/, not analysed here)",
 				   ss(S->fault[i].t_start_ns, S->t_start_ns) / 1e9);
 	for (int i = 0; i < S->nfaults; i++)
 		if (S->fault[i].cut_short)

@@ -17,7 +17,7 @@
 #    has as many reads before it as the period allows; the probe's log too
 #    ends with END;
 #  - the readers are back: client/reboot/kread-0.swlog read good data
-#    after the gap's end;
+#    after the gap's end, and client/reboot/probe-0.swlog has good replies;
 #  - nothing is left running: no qemu, no work folder, no mount.
 # A fault not injected (no gap, no END by SIGTERM) or not recorded (no
 # client-reboot in faults.json or the first line) fails here.  77
@@ -92,6 +92,8 @@ awk -v n="$k_n" -v f="$k_first" -v l="$k_last" 'BEGIN { exit !(n >= (l - f) / 1e
 k_back=$(awk -v o="$off2" -v b="$f1" '$2 == "KREAD" && / err=0 / { for (i = 3; i <= NF; i++) if ($i ~ /^t_after=/) t = substr($i, 9) + o
 	if (t >= b) n++ } END { print n + 0 }' "$T/k2.txt")
 [ "$k_back" -gt 0 ] || fail "the reader after the reboot read nothing good after the gap's end"
+p_back=$("$dump" "$run/client/reboot/probe-0.swlog" 2>/dev/null | grep -c ' ATTR .* status=0 ')
+[ "$p_back" -gt 0 ] || fail "the probe after the reboot had no good reply (client/reboot/probe-0.swlog)"
 
 nothing_left "$run"
-sw_done "exit $rc; gap $gap s, $n_f stores in it; $k_n reads before the reboot, $k_back good after; $first"
+sw_done "exit $rc; gap $gap s, $n_f stores in it; $k_n reads before the reboot, $k_back good after, probe $p_back good replies after; $first"

@@ -139,10 +139,11 @@ reboot_now() {
 }
 # --fault client-reboot, second boot: mount the export again, read the
 # file once through the first mount (the end of the gap: the readers are
-# back), start the readers for what is left of the run, with their logs
-# in client/reboot/ (the report reads the first boot's), record the fault.
+# back), start the readers and the probe for what is left of the run,
+# with their logs in client/reboot/ (the report reads the first boot's),
+# record the fault.
 resume_after_reboot() {
-	local name fs runid d t1 rem opts mode mp j=0 t2="" spec="" f pids="" rc=0
+	local name fs runid d t1 rem opts mode mp j=0 t2="" spec="" f pids="" rc=0 urls v
 	eval "name=\$SW_EXP_1_NAME fs=\$SW_EXP_1_FS runid=\$SW_EXP_1_RUNID"
 	d=/sw/$name
 	for f in $SW_FAULTS; do case $f in client-reboot@*) spec=$f ;; esac; done
@@ -169,6 +170,15 @@ resume_after_reboot() {
 			j=$((j + 1))
 		done
 	done </tmp/mounts
+	if command -v stalewin-probe >/dev/null; then # the probe too, as before
+		urls=""
+		for v in $(echo "$SW_PROBE_VERS" | tr + ' '); do
+			urls="$urls --url nfs://$SW_SERVER_IP/export/$fs/f-1?version=$v&nfsport=2049&mountport=20048"
+		done
+		stalewin-probe $urls --log "$d/client/reboot/probe-0.swlog" --duration "$rem" --rate "$SW_PROBE_RATE" \
+			--run-id "$runid" --writer-run-id "$runid" --quiet $SW_PROBE_ARGS >"$d/client/reboot/probe-0.out" 2>&1 &
+		pids="$pids $!"
+	fi
 	[ -n "$t2" ] || echo "client: after the reboot no read of the file succeeded: the gap lasts to the end"
 	# the end in this boot's clock: its offset in end_clock (faults.c)
 	sw_fault_rec "$d/client/faults.args" --str kind=client-reboot --str "spec=$spec" \
