@@ -295,7 +295,9 @@ int sw_rf_fault_add(const char *dir, json_t *fault, char *err, size_t errlen)
 	json_t *t0 = json_object_get(fault, "t_start_real_ns");
 	json_t *t1 = json_object_get(fault, "t_end_real_ns");
 	json_int_t d;
-	if (json_is_integer(t0) && json_is_integer(t1) &&
+	/* (an end timed on another clock, "end_clock": the difference is no
+	 * duration; the report puts both on the writer's clock) */
+	if (json_is_integer(t0) && json_is_integer(t1) && !json_object_get(fault, "end_clock") &&
 	    !__builtin_sub_overflow(json_integer_value(t1), json_integer_value(t0), &d))
 		json_object_set_new(fault, "dur_ns", json_integer(d));
 	snprintf(path, sizeof(path), "%s/faults.json", dir);

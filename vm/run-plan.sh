@@ -76,6 +76,10 @@ plan_experiments() {
 	done
 	exps=("${wexps[@]}")
 	nexp=${#exps[@]}
+	[ "$ioerr_planned" = 0 ] || [ "$nexp" -le 1 ] ||
+		vm_usage_die "--fault io-error may leave the export's filesystem read-only for the rest of the boot: expected one experiment (one --policy, --fs, --workload), saw $nexp"
+	[ "$reboot_planned" = 0 ] || [ "$nexp" -le 1 ] ||
+		vm_usage_die "--fault client-reboot reboots the client guest mid-run: expected one experiment (one --policy, --fs, --workload), saw $nexp"
 	[ "$kill_planned" = 0 ] || [ "$nexp" -le 1 ] ||
 		vm_usage_die "--fault server-guest-kill ends the server guest: expected one experiment (one --policy, --fs, --workload), saw $nexp"
 	# the server's disks, in virtio order (vda, vdb, ...): SW_DISKS in the plan

@@ -29,6 +29,25 @@ host_fault_tick() {
 		--str "writer_log=$lg" --int "writer_log_bytes=$bytes" --bool cut_short=true)
 }
 
+# --fault client-reboot: the client guest asked for it
+# (sync/client-reboot.req), ended its readers' logs and reset itself
+# (qemu exits: -no-reboot).  Boot it again, once, with the same disks,
+# link and share: its client.sh resumes the experiment.  0 when it did.
+host_client_reboot() {
+	[ "$reboot_planned" = 1 ] && [ "$rebooted" = 0 ] && [ -e "$share/sync/client-reboot.req" ] || return 1
+	! vm_alive "$cpid" || return 1
+	wait "$cpid" 2>/dev/null || true
+	rebooted=1
+	# the first boot's output (init's tee would truncate it)
+	[ ! -e "$share/client.out" ] || mv "$share/client.out" "$share/vm/client-before-reboot.out"
+	vm_log "fault client-reboot: the client guest reset itself (qemu PID $cpid exited); booting it again"
+	vm_qemu_start client "$c_vmlinux" "$c_initrd" "$share" "$share/vm/client-after-reboot.console" --ip 10.77.0.2/24 \
+		--run client.sh --mac 52:54:00:77:00:02 --append sw.role=client \
+		--net "stream,id=n0,server=off,addr.type=unix,addr.path=$sock"
+	cpid=$VM_PID c_console=$share/vm/client-after-reboot.console
+	return 0
+}
+
 # Wait for FILE while both guests live and no side reported a failure.
 watch_for() { # FILE TIMEOUT WHAT
 	local t0 f=$1
@@ -47,6 +66,7 @@ watch_for() { # FILE TIMEOUT WHAT
 			vm_fail_msg "$3: the server guest died (qemu PID $spid), $(vm_elapsed "$t_cmd") s after the command" "$s_console"
 			return 1
 		fi
+		host_client_reboot && continue
 		if ! vm_alive "$cpid" && [ ! -e "$share/client.rc" ]; then
 			[ -e "$f" ] && return 0
 			vm_fail_msg "$3: the client guest died (qemu PID $cpid), $(vm_elapsed "$t_cmd") s after the command" "$c_console"

@@ -68,6 +68,16 @@
 #                       experiment only): the writer dies with it; what it
 #                       logged (its log is in the share, the run folder on
 #                       the host) is kept, the report says PARTIAL
+#   client-reboot@S     the client guest reboots (one experiment, not with
+#                       --control api): readers and probe end their logs
+#                       (END), the host boots it again, the readers come
+#                       back on a new mount (client/reboot/); the writer
+#                       runs on; the gap is until they read again
+#   io-error@S:D        the export's disk (a dm table under --fs ext4, xfs
+#                       or btrfs; one experiment) fails every write for D
+#                       s; the report says what the filesystem did
+#   S at or past --duration, negative times and the host path's kinds
+#   are refused (exit 2).
 #   Each fault, and each control-API outage the client saw (--control
 #   api), goes into faults.json (stalewin-runfolder fault); the report's
 #   first line names them.
@@ -175,12 +185,31 @@ for m in "${mounts[@]}"; do
 done
 [ ${#mounts[@]} -gt 0 ] || case "$vers" in 3) mounts=("vers=3,nolock") ;; 4.2) mounts=("vers=4.2") ;;
 	*) mounts=("vers=3,nolock" "vers=4.2") ;; esac
-kill_planned=0
+kill_planned=0 reboot_planned=0 ioerr_planned=0
+vm_kinds_down='knfsd-restart|partition|io-error' vm_kinds_once='server-guest-kill|client-reboot'
 for f in "${faults[@]}"; do
-	sw_fault_ok "$f" knfsd-restart\|partition server-guest-kill ||
-		vm_usage_die "--fault: expected $(sw_fault_expect knfsd-restart\|partition server-guest-kill), saw '$f'"
+	case ${f%%@*} in # the host path's faults: named as such, not as unknown
+	ganesha-restart|ganesha-pause|memory-pressure|enospc|writer-kill|probe-kill)
+		vm_usage_die "--fault: expected $(sw_fault_expect "$vm_kinds_down" "$vm_kinds_once"), saw '$f': ${f%%@*} is injected only on the host path (stalewin run), not in vm run's guests" ;;
+	esac
+	[[ $f != *[@:]-* ]] ||
+		vm_usage_die "--fault: expected $(sw_fault_expect "$vm_kinds_down" "$vm_kinds_once") with SEC and DOWN_SEC >= 0, saw '$f' (a negative time)"
+	sw_fault_ok "$f" "$vm_kinds_down" "$vm_kinds_once" ||
+		vm_usage_die "--fault: expected $(sw_fault_expect "$vm_kinds_down" "$vm_kinds_once"), saw '$f'"
+	sw_fault_split "$f"
+	# (S counts from the writer's start: past its planned end nothing is injected)
+	awk -v a="$fault_at" -v d="$duration" 'BEGIN { exit !(a < d) }' ||
+		vm_usage_die "--fault $f: expected a time before the run's end (S < --duration $duration), saw S = $fault_at"
 	[[ $f == server-guest-kill@* ]] && kill_planned=1
+	[[ $f == client-reboot@* ]] && reboot_planned=1
+	[[ $f == io-error@* ]] && ioerr_planned=1
 done
+if [ "$ioerr_planned" = 1 ]; then
+	[ ${#fss[@]} -gt 0 ] && [[ " ${fss[*]} " != *" tmpfs "* ]] ||
+		vm_usage_die "--fault io-error fails the export's block device: expected --fs ext4, xfs or btrfs (a disk), saw ${fss[*]:-no --fs (the default matrix has tmpfs)}"
+fi
+[ "$reboot_planned" = 0 ] || [ "$control" != api ] ||
+	vm_usage_die "--fault client-reboot: expected --control auto or direct, saw api (the client that starts and fetches the writer's run is the one rebooted)"
 [[ "$grace" =~ ^[0-9]+$ ]] || vm_usage_die "--outage-grace: expected whole seconds, saw '$grace'"
 [ ${#modes[@]} -gt 0 ] || modes=(kept-open cto)
 
@@ -290,7 +319,7 @@ vm_qemu_start client "$c_vmlinux" "$c_initrd" "$share" "$c_console" --ip 10.77.0
 cpid=$VM_PID
 [ "${SW_PROGRESS:-1}" = 0 ] || [ ! -x "$build_dir/client/stalewin-progress" ] || "$build_dir/client/stalewin-progress" --watch "$share" --experiments "$nexp" --duration "$duration" --pid $$ --until-file "$share/client.finished" --prefix "$SW_VM_PROG" --since $((t_cmd / 1000000)) </dev/null >/dev/null & # the progress line
 
-killed=0 kill_args=() # host_fault_tick, watch_for: vm/run-watch.sh
+killed=0 kill_args=() rebooted=0 # host_fault_tick, host_client_reboot, watch_for: vm/run-watch.sh
 k=0 ndone=0 # (not the plan's counter: a server that never gets ready must fail the run)
 if watch_for "$share/server.ready" 150 "the server guest did not get knfsd ready"; then
 	vm_log "server ready (knfsd up) $(vm_elapsed "$t_cmd") s after the command"
@@ -298,7 +327,7 @@ if watch_for "$share/server.ready" 150 "the server guest did not get knfsd ready
 		n=$(awk -F'[ =]' -v k="$k" '$1=="SW_EXP_"k"_NAME"{print $2}' "$share/plan.sh")
 		watch_for "$share/$n/sync/client.go" 150 "experiment $k never started" || break
 		[ "$k" -eq 1 ] && vm_log "first experiment started $(vm_elapsed "$t_cmd") s after the command"
-		watch_for "$share/$n/sync/client.done" "${timeout:-$((duration + lead + grace + 90))}" "experiment $k did not finish" || break
+		watch_for "$share/$n/sync/client.done" "${timeout:-$((duration + lead + grace + 90 + reboot_planned * 120))}" "experiment $k did not finish" || break
 		vm_log "experiment $k/$nexp ($n) done"
 		ndone=$k
 	done

@@ -143,6 +143,8 @@ static json_t *end_json(const struct sw_summary *S, int exit_code)
 		json_object_set_new(o, "dur_ns", F->t_end_ns < 0 ? json_null() : I(F->t_end_ns >= F->t_start_ns ? F->t_end_ns - F->t_start_ns : -1));
 		json_object_set_new(o, "cut_short", json_boolean(F->cut_short));
 		json_object_set_new(o, "stores", I(F->stores));
+		if (F->what[0])
+			json_object_set_new(o, "what", json_string(F->what));
 		json_array_append_new(fa, o);
 	}
 	json_object_set_new(end, "faults", fa);

@@ -16,6 +16,55 @@ static int64_t int_of(json_t *o, const char *k, int64_t dflt)
 	return json_is_integer(v) ? (int64_t)json_integer_value(v) : dflt;
 }
 
+/* "end_clock": FILE (relative to the run folder), a clock estimate
+ * {"offset_ns":N,...} for the fault's end: its end was timed on another
+ * clock than its start (the client guest's after a client-reboot: a new
+ * boot reads the realtime clock afresh).  The offset to use; dflt, and a
+ * problem, when the file says none. */
+static int64_t end_offset(struct sw_summary *S, const char *dir, json_t *f, size_t i, int64_t dflt)
+{
+	json_t *e = json_object_get(f, "end_clock");
+	char path[SW_PATHLEN + 64];
+	json_error_t je;
+
+	if (!json_is_string(e))
+		return dflt;
+	snprintf(path, sizeof(path), "%s/%.60s", dir, json_string_value(e));
+	json_t *c = json_load_file(path, 0, &je);
+	json_t *o = c ? json_object_get(c, "offset_ns") : NULL;
+	int64_t v = dflt;
+	if (json_is_integer(o))
+		v = (int64_t)json_integer_value(o);
+	else
+		sw_problem(S, path, (int64_t)i, 0,
+			   "expected {\"offset_ns\":N} for the end of fault %zu, saw %s: its end is shifted by the run's offset instead",
+			   i, c ? "no offset_ns" : je.text);
+	json_decref(c);
+	return v;
+}
+
+/* io-error: what the filesystem did, from the guest's raw counts (kernel
+ * lines naming a failed block write, the filesystem's error lines, the mount's
+ * state after, whether it took a new file after); "" when the entry has
+ * none of them. */
+static void io_error_what(struct sw_fault *F, json_t *f)
+{
+	json_t *ro = json_object_get(f, "read_only_after"), *fs = json_object_get(f, "fs");
+	json_t *nf = json_object_get(f, "new_file_after");
+	const char *after = json_is_true(ro) ? "remounted read-only" :
+			    json_is_false(nf) ? "refusing new files, mounted rw" : "writable after";
+	int64_t io = int_of(f, "io_errors", -1), fe = int_of(f, "fs_errors", -1);
+	const char *name = json_is_string(fs) ? json_string_value(fs) : "the filesystem";
+
+	if (io < 0 && fe < 0 && !json_is_boolean(ro))
+		return;
+	if (io == 0 && fe == 0 && !json_is_true(ro) && !json_is_false(nf))
+		snprintf(F->what, sizeof(F->what), "%.16s: no write error in the kernel's log", name);
+	else
+		snprintf(F->what, sizeof(F->what), "%.16s: %lld block I/O errors, %lld error lines, %s",
+			 name, (long long)(io < 0 ? 0 : io), (long long)(fe < 0 ? 0 : fe), after);
+}
+
 void sw_faults_load(struct sw_summary *S, const char *dir)
 {
 	char path[SW_PATHLEN + 16];
@@ -61,8 +110,11 @@ void sw_faults_load(struct sw_summary *S, const char *dir)
 			      S->offset_ns;
 		snprintf(F->kind, sizeof(F->kind), "%s", json_string_value(k));
 		F->t_start_ns = sa(t0, off);
-		F->t_end_ns = t1 < 0 ? -1 : sa(t1, off);
+		F->t_end_ns = t1 < 0 ? -1 : sa(t1, end_offset(S, dir, f, i, off));
 		F->cut_short = json_is_true(json_object_get(f, "cut_short"));
+		F->what[0] = 0;
+		if (!strcmp(F->kind, "io-error"))
+			io_error_what(F, f);
 	}
 	json_decref(root);
 }
@@ -78,6 +130,12 @@ void sw_faults_on_store(struct sw_summary *S, int64_t t_s_ns)
 
 void sw_faults_finish(struct sw_summary *S)
 {
+	for (int i = 0; i < S->nfaults; i++)
+		if (!strcmp(S->fault[i].kind, "client-reboot"))
+			/* not partial: the logs end whole (END), the run went on */
+			sw_problem(S, "faults.json", i, 0,
+				   "client-reboot at %.2f s ended the client guest's probe and kernel readers: stores after it are uncovered by them (the readers and probe after the reboot log to client/reboot/, not analysed here)",
+				   ss(S->fault[i].t_start_ns, S->t_start_ns) / 1e9);
 	for (int i = 0; i < S->nfaults; i++)
 		if (S->fault[i].cut_short)
 			sw_problem(S, "faults.json", i, 1,
@@ -118,11 +176,12 @@ void sw_status_line(const struct sw_summary *S, char *buf, size_t n)
 		if (i)
 			used = put(buf, n, used, "; ");
 		if (F->t_end_ns < 0)
-			used = put(buf, n, used, "%s at %.2f s, to the end (%llu stores)", F->kind,
+			used = put(buf, n, used, "%s at %.2f s, to the end (%llu stores", F->kind,
 				   at, (unsigned long long)F->stores);
 		else
-			used = put(buf, n, used, "%s at %.2f s for %.2f s (%llu stores)", F->kind, at,
+			used = put(buf, n, used, "%s at %.2f s for %.2f s (%llu stores", F->kind, at,
 				   ss(F->t_end_ns, F->t_start_ns) / 1e9, (unsigned long long)F->stores);
+		used = put(buf, n, used, "%s%s)", F->what[0] ? "; " : "", F->what);
 	}
 	if (!S->partial)
 		return;

@@ -91,6 +91,8 @@ struct sw_fault { /* one entry of the run folder's faults.json */
 	int64_t t_end_ns;        /* writer realtime; -1: lasted to the end */
 	int cut_short;           /* the orchestrator lost something by it */
 	uint64_t stores;         /* stores with t_s in [t_start, t_end] */
+	char what[120];          /* what it did, "" none: io-error's
+				    filesystem (faults.c) */
 };
 
 /* What revealed the stores, the equal ctimes, the queries of the file

@@ -110,6 +110,7 @@ run_faults() {
 	--fault enospc@-1|saw 'enospc@-1' (a negative time or step)
 	--fault clock-step@1:-2|saw 'clock-step@1:-2': clock-step is injected only in vm run's guests
 	--fault io-error@1:2|saw 'io-error@1:2': io-error is injected only in vm run's guests
+	--fault client-reboot@1|saw 'client-reboot@1': client-reboot is injected only in vm run's guests
 	--fs tmpfs --fault enospc@1|expected --fs ext4 or ext4-lazytime for --fault enospc@1
 	--fault memory-pressure@1:2|expected --fs ext4 or ext4-lazytime for --fault memory-pressure@1:2
 	EOF2

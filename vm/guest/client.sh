@@ -61,7 +61,12 @@ tick_grid() { # OUT
 	}' >"$1"
 	[ -s "$1" ] || { echo "client: no jiffies grid from /proc/timer_list: the replay estimates it"; rm -f "$1"; }
 }
-tick_grid /sw/vm/client-tick.txt
+# back from --fault client-reboot (one experiment): resume_after_reboot
+rebooted=0
+[ "$SW_NEXP" = 1 ] && [ -e "/sw/$SW_EXP_1_NAME/sync/client-reboot.req" ] && rebooted=1
+# (after a reboot the jiffies grid is another: the readers the replay
+# reads are those of the first boot)
+[ $rebooted = 1 ] || tick_grid /sw/vm/client-tick.txt
 waitfor /sw/server.ready 180 || fail "the server guest was not ready after 180 s"
 ctl="" api=0
 if [ -s /sw/ctl.url ] && command -v stalewin-ctl >/dev/null; then
@@ -120,6 +125,79 @@ start_observers() {
 	fi
 }
 
+# --fault client-reboot, first boot: the readers and the probe ended on
+# SIGTERM (faults.sh); the clock offset of the logs they wrote, then the
+# reset (busybox reboot -f: qemu runs with -no-reboot and exits; the host
+# boots the guest again).  Nothing after this runs in this boot.
+reboot_now() {
+	clock "$d/client/clock-after.json"
+	dmesg >"$d/client/dmesg-before-reboot.txt" 2>/dev/null
+	echo "client: [$disp] logs ended, clock sampled: resetting the guest at uptime $(cut -d' ' -f1 /proc/uptime)s"
+	sync
+	reboot -f
+	sleep 3600
+}
+# --fault client-reboot, second boot: mount the export again, read the
+# file once through the first mount (the end of the gap: the readers are
+# back), start the readers and the probe for what is left of the run,
+# with their logs in client/reboot/ (the report reads the first boot's),
+# record the fault.
+resume_after_reboot() {
+	local name fs runid d t1 rem opts mode mp j=0 t2="" spec="" f pids="" rc=0 urls v
+	eval "name=\$SW_EXP_1_NAME fs=\$SW_EXP_1_FS runid=\$SW_EXP_1_RUNID"
+	d=/sw/$name
+	for f in $SW_FAULTS; do case $f in client-reboot@*) spec=$f ;; esac; done
+	read -r t1 rem <"$d/sync/client-reboot.req"
+	rem=${rem%.*}; [ "${rem:-0}" -ge 1 ] || rem=1
+	echo "client: back from the reboot ($spec): $rem s of the run left"
+	clock "$d/client/clock-after-reboot.json"
+	mkdir -p "$d/client/reboot"
+	echo "$SW_MOUNTS" | tr '|' '\n' >/tmp/mounts
+	while read -r opts; do
+		[ -n "$opts" ] || continue
+		for mode in $SW_READER_MODES; do
+			mp=/mnt/r-$j
+			mkdir -p "$mp"
+			if ! mount -t nfs -o "$opts,nosharecache" "$SW_SERVER_IP:/export/$fs" "$mp" 2>/tmp/mount.err; then
+				echo "client: after the reboot: mount -o $opts failed: $(cat /tmp/mount.err)"; rc=1; continue
+			fi
+			[ -n "$t2" ] || ! dd if="$mp/f-1" of=/dev/null bs=4096 count=1 2>/dev/null || t2=$(sw_now_ns)
+			echo "$j $mode $opts,nosharecache $mp" >>"$d/client/reboot/readers.txt"
+			stalewin-reader --path "$mp/f-1" --page "$SW_READER_PAGE" --every-ms "$SW_READER_EVERY_MS" \
+				--mode "$mode" --log "$d/client/reboot/kread-$j.swlog" --duration "$rem" --run-id "$runid" \
+				>"$d/client/reboot/kread-$j.out" 2>&1 &
+			pids="$pids $!"
+			j=$((j + 1))
+		done
+	done </tmp/mounts
+	if command -v stalewin-probe >/dev/null; then # the probe too, as before
+		urls=""
+		for v in $(echo "$SW_PROBE_VERS" | tr + ' '); do
+			urls="$urls --url nfs://$SW_SERVER_IP/export/$fs/f-1?version=$v&nfsport=2049&mountport=20048"
+		done
+		stalewin-probe $urls --log "$d/client/reboot/probe-0.swlog" --duration "$rem" --rate "$SW_PROBE_RATE" \
+			--run-id "$runid" --writer-run-id "$runid" --quiet $SW_PROBE_ARGS >"$d/client/reboot/probe-0.out" 2>&1 &
+		pids="$pids $!"
+	fi
+	[ -n "$t2" ] || echo "client: after the reboot no read of the file succeeded: the gap lasts to the end"
+	# the end in this boot's clock: its offset in end_clock (faults.c)
+	sw_fault_rec "$d/client/faults.args" --str kind=client-reboot --str "spec=$spec" \
+		--int "t_start_real_ns=$t1" $([ -z "$t2" ] || echo --int "t_end_real_ns=$t2") \
+		--str end_clock=client/clock-after-reboot.json --int "readers_after=$j" \
+		--str logs_after=client/reboot --int "rc=$rc"
+	for f in $pids; do
+		while kill -0 $f 2>/dev/null; do [ -e /sw/stop ] && kill -TERM $pids 2>/dev/null; sleep 0.2; done
+		wait $f || rc=1
+	done
+	j=0
+	while [ -d /mnt/r-$j ]; do umount /mnt/r-$j 2>/dev/null || umount -f -l /mnt/r-$j; j=$((j + 1)); done
+	echo "$rc" >"$d/sync/client.done"
+	echo "$(cut -d' ' -f1 /proc/uptime)" >/sw/client.finished
+	echo "client: finished after the reboot at uptime $(cut -d' ' -f1 /proc/uptime)s"
+	return 0
+}
+
+[ $rebooted = 0 ] || { resume_after_reboot; exit $?; }
 k=1
 while [ $k -le $SW_NEXP ]; do
 	eval "name=\$SW_EXP_${k}_NAME fs=\$SW_EXP_${k}_FS runid=\$SW_EXP_${k}_RUNID"
@@ -181,6 +259,7 @@ while [ $k -le $SW_NEXP ]; do
 	done
 	for p in $pids; do wait $p || rc=1; done
 	sw_trace_stop "$d/client/trace.txt" /tmp/trace-devs
+	[ -e "$d/sync/client-reboot.req" ] && reboot_now
 	sw_faults_stop
 	[ $rc -eq 0 ] || echo "client: [$disp] a reader or the probe failed (see $name/client/*.out)"
 	[ -e /sw/server.killed ] || clock "$d/client/clock-after.json"

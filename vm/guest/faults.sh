@@ -4,10 +4,22 @@
 #
 #   server guest: knfsd-restart@S:D  rpc.nfsd 0 (and unexport) S s after
 #                                    the writer started, back after D s
+#                 io-error@S:D       the export's disk (under a dm linear
+#                                    table from the boot, sw_dm_under)
+#                                    fails every write for D s (dm flakey,
+#                                    error_writes); the kernel's messages
+#                                    and the mount's state after it are
+#                                    recorded (what the filesystem did)
 #                 server-guest-kill@S asks the host (sync/server-kill.req,
 #                                    its realtime) to SIGKILL this qemu
 #   client guest: partition@S:D      the client's eth0 down for D s: the
 #                                    guests' only link, both ways
+#                 client-reboot@S    the client guest reboots as reboot(8)
+#                                    does: its readers and probe get SIGTERM
+#                                    (each ends its log with END), then
+#                                    client.sh resets the guest; the host
+#                                    boots it again and client.sh resumes
+#                                    (sw_reboot_resume)
 #                 control-API outages seen by sw_ctl_watch (--control api)
 #
 # Each fault or outage becomes one line of stalewin-runfolder fault
@@ -39,7 +51,7 @@ sw_faults_for() {
 	local f
 	for f in $SW_FAULTS; do
 		case "$1:${f%%@*}" in
-		server:knfsd-restart|server:server-guest-kill|client:partition) echo "$f" ;;
+		server:knfsd-restart|server:server-guest-kill|server:io-error|client:partition|client:client-reboot) echo "$f" ;;
 		esac
 	done
 }
@@ -115,6 +127,19 @@ sw_fault_do() { # SIDE DIR KIND SPEC DOWN
 		sw_fault_rec "$out" --str kind=partition --str "spec=$spec" --str how=client-eth0-down \
 			--int "t_start_real_ns=$t1" --int "t_end_real_ns=$t2" --int "rc=$rc" \
 			--bool "aborted=$aborted" $([ $rc = 0 ] || echo --bool cut_short=true) ;;
+	client-reboot)
+		# what reboot(8) does first: SIGTERM to every process (the readers
+		# and the probe write END); client.sh's loop then sees them gone
+		# and this request, and resets the guest (sw_reboot_now).  The
+		# request holds the start (observers' clock) and what is left of
+		# the observers' planned time, for the readers after the reboot.
+		echo "client: fault $spec: rebooting the client guest (SIGTERM to readers and probe)"
+		echo "$t1 $(sw_fault_left "$t0" "$lim")" >"$dir/sync/client-reboot.req.tmp" &&
+			mv "$dir/sync/client-reboot.req.tmp" "$dir/sync/client-reboot.req"
+		kill -TERM $pids 2>/dev/null
+		nap 3600 ;;
+	io-error)
+		sw_io_error "$dir" "$spec" "$down" "$t1" ;;
 	server-guest-kill)
 		# the host kills this qemu and records the fault (start = this
 		# request's time, writer clock); nothing after it is ours
@@ -161,4 +186,83 @@ sw_ctl_watch() {
 		sleep $back
 		back=$(awk -v b=$back 'BEGIN { b *= 2; printf "%.1f", (b > 2 ? 2 : b) }')
 	done
+}
+
+# ------------------------------------------------------------ io-error
+# sw_dm_under DEV FS: with --fault io-error in SW_FAULTS, put DEV under a
+# device-mapper linear table sw-FS (the fault swaps its table) and set
+# dm_dev to it (dm_kname: the kernel's name of it); else dm_dev=DEV.  1
+# and why on stdout when it cannot.
+sw_dm_under() {
+	local sz m
+	dm_dev=$1 dm_kname=${1#/dev/}
+	case " $SW_FAULTS " in *" io-error@"*) ;; *) return 0 ;; esac
+	export DM_DISABLE_UDEV=1 # no udev here: dmsetup makes the nodes itself
+	command -v dmsetup >/dev/null ||
+		{ echo "--fault io-error: dmsetup is not in the guest image (host package dmsetup, scripts/packages.d/vm.txt; ./stalewin setup)"; return 1; }
+	if [ ! -e /dev/mapper/control ] || ! dmsetup targets 2>/dev/null | grep -q '^flakey'; then
+		while read -r m; do insmod "$m" 2>/dev/null; done </lib/modules/sw-insmod-dm.list 2>/dev/null
+	fi
+	dmsetup targets 2>/dev/null | grep -q '^flakey' ||
+		{ echo "--fault io-error: kernel $(uname -r) has no device-mapper flakey target (expected dm_flakey in the image's sw-insmod-dm.list, saw targets: $(dmsetup targets 2>&1 | awk '{print $1}' | tr '\n' ' '))"; return 1; }
+	sz=$(cat "/sys/class/block/${1#/dev/}/size")
+	dmsetup create "sw-$2" --noudevsync --table "0 $sz linear $1 0" >/tmp/dm.log 2>&1 ||
+		{ echo "--fault io-error: dmsetup create sw-$2 over $1 failed: $(tail -n 1 /tmp/dm.log)"; return 1; }
+	dmsetup mknodes "sw-$2" 2>/dev/null
+	dm_dev=/dev/mapper/sw-$2
+	# the kernel's name of it (jbd2's /proc/fs/jbd2/NAME-8: dm-N, not vdX)
+	dm_kname=dm-$(dmsetup info -c --noheadings -o minor "sw-$2" | tr -d ' ')
+	echo "server: $2's disk $1 under $dm_dev (dm linear, $sz sectors) for --fault io-error"
+}
+# sw_dm_table NAME TABLE: swap the table of a live dm device as a disk
+# fails or recovers, at any moment: suspended without freezing the
+# filesystem or flushing (a flush into a device that fails writes fails
+# the resume: EIO, seen), loaded, resumed
+sw_dm_table() {
+	dmsetup suspend --nolockfs --noflush "$1" && dmsetup load "$1" --table "$2" &&
+		dmsetup resume "$1" --noudevsync
+}
+# sw_io_error DIR SPEC DOWN T1 (in sw_fault_do): the fault, then what the
+# filesystem did: the kernel's messages from the fault's start to one
+# journal commit interval (5 s) past its end, in server/io-error-dmesg.txt,
+# counted (failed block writes: "I/O error" and "writeback error" lines;
+# the filesystem's own error, journal abort and read-only lines),
+# the export's mount options then, and whether it takes a new file.
+sw_io_error() {
+	local dir=$1 spec=$2 down=$3 t1=$4 dm=sw-$fs lin dev sz n0 t2 rc=0 ro=false wr=true mo io fe msg=$1/server/io-error-dmesg.txt
+	export DM_DISABLE_UDEV=1
+	lin=$(dmsetup table "$dm" 2>/dev/null)
+	set -- $lin
+	sz=$2 dev=$4
+	n0=$(dmesg | wc -l)
+	echo "server: fault $spec: $dm ($fs) fails every write for $down s (dm flakey error_writes)"
+	if [ -n "$dev" ]; then
+		sw_dm_table "$dm" "0 $sz flakey $dev 0 0 1 1 error_writes" >>"$dir/server/io-error.log" 2>&1 || rc=$?
+		# the window is from the flakey table live to the linear one live
+		# (each swap, three dmsetup calls, takes ~1 s under TCG: seen)
+		t1=$(sw_now_ns)
+		nap "$down"
+		sw_dm_table "$dm" "0 $sz linear $dev 0" >>"$dir/server/io-error.log" 2>&1 || rc=$?
+	else
+		echo "no dm table $dm: the disk was not put under one at boot" >>"$dir/server/io-error.log"; rc=1
+	fi
+	t2=$(sw_now_ns)
+	echo "server: fault $spec: writes pass again (rc $rc); watching the filesystem for 6 s"
+	[ $aborted = true ] || nap 6
+	dmesg | tail -n +$((n0 + 1)) >"$msg"
+	# (block I/O errors: ext4 and the block layer say "I/O error", iomap's
+	# writeback, xfs's, "writeback error": seen)
+	io=$(grep -c 'I/O error\|writeback error' "$msg") fe=$(grep -ci "$fs.*error\|aborting journal\|read-only" "$msg")
+	mo=$(awk -v m="/export/$fs" '$2 == m { print $4 }' /proc/mounts)
+	case ",$mo," in *,ro,*) ro=true ;; esac
+	# (touch, not a redirection: a failed redirection of a builtin ends
+	# this shell, and the fault with it unrecorded: seen)
+	touch "/export/$fs/.sw-io-error-check" 2>>"$dir/server/io-error.log" || wr=false
+	rm -f "/export/$fs/.sw-io-error-check" 2>/dev/null
+	echo "server: fault $spec: $io block I/O errors, $fs said $fe error lines; mounted $mo; a new file created: $wr"
+	sw_fault_rec "$dir/server/faults.args" --str kind=io-error --str "spec=$spec" --str clock=writer \
+		--str "fs=$fs" --int "t_start_real_ns=$t1" --int "t_end_real_ns=$t2" --int "io_errors=$io" \
+		--int "fs_errors=$fe" --bool "read_only_after=$ro" --str "mount_opts_after=$mo" \
+		--bool "new_file_after=$wr" --str dmesg=server/io-error-dmesg.txt \
+		--int "rc=$rc" --bool "aborted=$aborted" $([ $rc = 0 ] || echo --bool cut_short=true)
 }

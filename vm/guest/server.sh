@@ -40,6 +40,10 @@ set -- a b c d e
 for dfs in $SW_DISKS; do
 	dev=/dev/vd$1; shift
 	[ -b "$dev" ] || fail "expected the $dfs disk at $dev, no such block device"
+	sw_dm_under "$dev" "$dfs" >/tmp/dm.why || fail "$(cat /tmp/dm.why)"
+	cat /tmp/dm.why
+	dev=$dm_dev
+	[ "$dfs" = ext4 ] && jbd=$dm_kname-8 # ext4's journal is inode 8
 	case "$dfs" in
 	ext4) mount -t ext4 ${SW_EXT4_OPTS:+-o $SW_EXT4_OPTS} "$dev" /export/ext4 ||
 		fail "cannot mount the ext4 disk $dev on /export/ext4" ;;
@@ -150,7 +154,7 @@ while [ $k -le $SW_NEXP ]; do
 	mkdir -p "$d/server" "$d/sync"
 	f=/export/$fs/f-$k
 	: >"$f" && truncate -s "$SW_SIZE" "$f" || fail "cannot create $f on $fs"
-	[ "$fs" = ext4 ] && cat /proc/fs/jbd2/vda-8/info >"$d/server/jbd2-before.txt" 2>/dev/null
+	[ "$fs" = ext4 ] && cat /proc/fs/jbd2/${jbd:-vda-8}/info >"$d/server/jbd2-before.txt" 2>/dev/null
 	cat /proc/sys/vm/dirty_writeback_centisecs /proc/sys/vm/dirty_expire_centisecs >"$d/server/vm-sysctl.txt" 2>/dev/null
 	# --scenario deleg-none: a local writer holds the file open for write
 	# from before any client opens it (knfsd then grants no read
@@ -171,7 +175,7 @@ while [ $k -le $SW_NEXP ]; do
 			fail "experiment $disp: the client did not report the writer's end"
 		sw_faults_stop
 		kill -0 $serve_pid 2>/dev/null || fail "stalewin-writer serve died: $(tail -n 2 /sw/serve.log | tr '\n' ' ')"
-		[ "$fs" = ext4 ] && cat /proc/fs/jbd2/vda-8/info >"$d/server/jbd2-after.txt" 2>/dev/null
+		[ "$fs" = ext4 ] && cat /proc/fs/jbd2/${jbd:-vda-8}/info >"$d/server/jbd2-after.txt" 2>/dev/null
 		sw_trace_stop "$d/server/trace.txt"
 		echo done >"$d/sync/server.done"
 		k=$((k + 1))
@@ -207,7 +211,7 @@ while [ $k -le $SW_NEXP ]; do
 	[ $rc -eq 0 ] || echo "server: [$disp] stalewin-writer exit $rc: $(tail -n 2 "$d/server/writer.out" | tr '\n' ' ')"
 	sw_trace_stop "$d/server/trace.txt"
 	[ "$SW_SCENARIO" = deleg-none ] && exec 9>&-
-	[ "$fs" = ext4 ] && cat /proc/fs/jbd2/vda-8/info >"$d/server/jbd2-after.txt" 2>/dev/null
+	[ "$fs" = ext4 ] && cat /proc/fs/jbd2/${jbd:-vda-8}/info >"$d/server/jbd2-after.txt" 2>/dev/null
 	echo done >"$d/sync/server.done"
 	[ -e /sw/stop ] && stopped
 	k=$((k + 1))

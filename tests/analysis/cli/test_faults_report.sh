@@ -7,7 +7,11 @@
 # bounds included); a fault that cut the run short -> "PARTIAL: ...", exit
 # 3; a writer log without END -> PARTIAL naming writer.swlog; a
 # faults.json that is not JSON -> partial with a message that says what
-# was expected.  A status line that hides a fault fails here.
+# was expected.  The guests' faults (issue 37, no qemu needed here): a
+# client-reboot whose end is timed on another clock (end_clock: the end
+# shifted by that file's offset_ns, no dur_ns in faults.json; a missing
+# file a problem, not a partial report), and io-error's filesystem in
+# words from its raw counts.  A status line that hides a fault fails here.
 . "$(dirname "$0")/../../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
 RF=$BLD/common/stalewin-runfolder
@@ -68,9 +72,66 @@ bad_json() {
 	grep -q 'expected faults.json as JSON' "$T/bad.err" || fail "bad faults.json: no clear error: $(cat "$T/bad.err")"
 }
 
+end_clock() {
+	local rc n
+	cp -r "$T/ok" "$T/reboot"; rm -f "$T/reboot/faults.json"
+	mkdir -p "$T/reboot/client"
+	# the end read on a clock 250 ms behind: the report adds the 250 ms
+	echo '{"offset_ns":250000000,"err_ns":1000000}' > "$T/reboot/client/clock-after-reboot.json"
+	"$RF" fault "$T/reboot" --str kind=client-reboot --int "t_start_real_ns=$((t0 + 2000000000))" \
+		--int "t_end_real_ns=$((t0 + 4750000000))" --str end_clock=client/clock-after-reboot.json ||
+		fail "stalewin-runfolder fault"
+	jq -e '.faults[0] | has("dur_ns") | not' "$T/reboot/faults.json" > /dev/null ||
+		fail "end_clock: a dur_ns over two clocks in faults.json: $(cat "$T/reboot/faults.json")"
+	rc=$(report "$T/reboot")
+	[ "$rc" = 4 ] || fail "end_clock: expected exit 4, saw $rc"
+	n=$(jq '.end.faults[0].stores' "$T/reboot/report.json")
+	[[ $(first "$T/reboot") == *"complete, with faults: client-reboot at 2.00 s for 3.00 s ($n stores)  "* ]] ||
+		fail "end_clock: expected 'client-reboot at 2.00 s for 3.00 s', saw: $(first "$T/reboot")"
+	# why the observers' columns end there: said, not partial
+	jq -e '[.end.problems[] | select(.partial == false and (.message | startswith("client-reboot at 2.00 s ended the client guest")))] | length == 1' \
+		"$T/reboot/report.json" > /dev/null || fail "end_clock: no note that the observers ended at the reboot: $(jq -c .end.problems "$T/reboot/report.json")"
+	rm "$T/reboot/client/clock-after-reboot.json"
+	rc=$(report "$T/reboot")
+	[ "$rc" = 4 ] || fail "end_clock missing: expected exit 4 (a problem, not partial), saw $rc"
+	jq -e '[.end.problems[] | select(.partial == false and (.message | contains("for the end of fault 0")))] | length == 1' "$T/reboot/report.json" > /dev/null ||
+		fail "end_clock missing: no problem (not partial) naming the fault's end: $(jq -c .end.problems "$T/reboot/report.json")"
+	[[ $(first "$T/reboot") == *"client-reboot at 2.00 s for 2.75 s ("* ]] ||
+		fail "end_clock missing: expected the run's offset (0) for the end, saw: $(first "$T/reboot")"
+}
+
+io_error() {
+	local rc n d ro nf want
+	for d in "ro false false refusing new files, mounted rw" "rw true true remounted read-only" \
+		"ok false true writable after"; do
+		set -- $d; ro=$2 nf=$3; shift 3; want="$*"
+		cp -r "$T/ok" "$T/io-$1"; rm -f "$T/io-$1/faults.json"
+		"$RF" fault "$T/io-$1" --str kind=io-error --str clock=writer --str fs=ext4 \
+			--int "t_start_real_ns=$((t0 + 2000000000))" --int "t_end_real_ns=$((t0 + 4000000000))" \
+			--int io_errors=10 --int fs_errors=9 --bool "read_only_after=$ro" --bool "new_file_after=$nf" ||
+			fail "stalewin-runfolder fault"
+		rc=$(report "$T/io-$1")
+		[ "$rc" = 4 ] || fail "io-error: expected exit 4, saw $rc"
+		n=$(jq '.end.faults[0].stores' "$T/io-$1/report.json")
+		[[ $(first "$T/io-$1") == *"io-error at 2.00 s for 2.00 s ($n stores; ext4: 10 block I/O errors, 9 error lines, $want)  "* ]] ||
+			fail "io-error: expected '... ($n stores; ext4: 10 block I/O errors, 9 error lines, $want)', saw: $(first "$T/io-$1")"
+		[ "$(jq -r '.end.faults[0].what' "$T/io-$1/report.json")" = "ext4: 10 block I/O errors, 9 error lines, $want" ] ||
+			fail "io-error: report.json's what: $(jq -c '.end.faults[0]' "$T/io-$1/report.json")"
+	done
+	cp -r "$T/ok" "$T/io-none"; rm -f "$T/io-none/faults.json"
+	"$RF" fault "$T/io-none" --str kind=io-error --str fs=xfs --int "t_start_real_ns=$((t0 + 2000000000))" \
+		--int "t_end_real_ns=$((t0 + 4000000000))" --int io_errors=0 --int fs_errors=0 \
+		--bool read_only_after=false --bool new_file_after=true
+	report "$T/io-none" > /dev/null
+	[[ $(first "$T/io-none") == *"stores; xfs: no write error in the kernel's log)  "* ]] ||
+		fail "io-error without errors: $(first "$T/io-none")"
+}
+
 sw_case no-faults no_faults
 sw_case partition partition
 sw_case cut-short cut_short
 sw_case no-end no_end
 sw_case bad-json bad_json
+sw_case end-clock end_clock
+sw_case io-error io_error
 sw_done "status line and exit code from faults.json"

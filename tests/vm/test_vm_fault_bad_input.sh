@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Description: `stalewin vm run --fault` specs it cannot inject are
+# refused before any guest boots or any run folder is made: exit 2 and
+# one line naming what was expected and what was seen.  A time at or past
+# the run's end, a negative time or down time, a malformed spec, a down
+# time on a kind that has none, a host-path kind (memory-pressure,
+# enospc), io-error without a disk filesystem, client-reboot or io-error
+# with more than one experiment, client-reboot with --control api.  No
+# guest is booted (~5 s); 77 when qemu cannot run here (the checks after
+# the qemu check need it).
+set -u
+. "$(dirname "$0")/../lib/test-lib.sh"
+. "$(dirname "$0")/lib.sh"
+vm_needs_bins server/stalewin-writer client/stalewin-reader
+vm_test_dir vm-fault-bad
+n=0
+while IFS='|' read -r a want; do
+	[ -n "$a" ] || continue
+	# shellcheck disable=SC2086
+	# (stdin: not the cases; a spec let through must not eat the rest;
+	# timeout: nor boot guests for long)
+	err=$(timeout 60 "$top/vm/run.sh" --duration 10 --build-dir "$b" --out "$T/run-bad" $a 2>&1 >/dev/null </dev/null); rc=$?
+	if [ $rc = 2 ] && [ "$(printf '%s' "$err" | grep -c '')" = 1 ] && [[ $err == *"$want"* ]]; then
+		n=$((n + 1)); echo "$a: $err"
+	else
+		fail "$a: expected exit 2 and one line with '$want', saw exit $rc: $err"
+	fi
+	[ ! -e "$T/run-bad" ] || { fail "$a: a run folder was made ($T/run-bad)"; rm -rf "$T/run-bad"; }
+done <<'CASES'
+--fault client-reboot@10|--fault client-reboot@10: expected a time before the run's end (S < --duration 10), saw S = 10
+--fault partition@12.5:1|--fault partition@12.5:1: expected a time before the run's end (S < --duration 10), saw S = 12.5
+--fault client-reboot@-1|with SEC and DOWN_SEC >= 0, saw 'client-reboot@-1' (a negative time)
+--fault io-error@3:-2|with SEC and DOWN_SEC >= 0, saw 'io-error@3:-2' (a negative time)
+--fault io-error@abc|expected knfsd-restart|partition|io-error@SEC[:DOWN_SEC] or server-guest-kill|client-reboot@SEC, saw 'io-error@abc'
+--fault client-reboot@3:2|expected knfsd-restart|partition|io-error@SEC[:DOWN_SEC] or server-guest-kill|client-reboot@SEC, saw 'client-reboot@3:2'
+--fault memory-pressure@1:2|saw 'memory-pressure@1:2': memory-pressure is injected only on the host path (stalewin run), not in vm run's guests
+--fault enospc@1|saw 'enospc@1': enospc is injected only on the host path (stalewin run), not in vm run's guests
+--fault io-error@3:2|--fault io-error fails the export's block device: expected --fs ext4, xfs or btrfs (a disk), saw no --fs (the default matrix has tmpfs)
+--fs tmpfs --fault io-error@3:2|expected --fs ext4, xfs or btrfs (a disk), saw tmpfs
+--policy native --fs ext4 --workload rewrite --workload burst --fault io-error@3:2|--fault io-error may leave the export's filesystem read-only for the rest of the boot: expected one experiment (one --policy, --fs, --workload), saw 2
+--policy eager --policy none --fault client-reboot@3|--fault client-reboot reboots the client guest mid-run: expected one experiment (one --policy, --fs, --workload), saw 2
+--policy eager --control api --fault client-reboot@3|--fault client-reboot: expected --control auto or direct, saw api
+CASES
+[ $n = 13 ] || fail "expected 13 specs refused, saw $n"
+sw_done "$n specs refused with exit 2, no guest booted"
