@@ -46,6 +46,12 @@ int sw_verdict(json_t *study, const char *dir, FILE *f, json_t *out);
 int sw_verdict_tldr(FILE *f, json_t *comparisons, int max_lines);
 /* Each cell of a study.json, its runs' statistics as text (72 columns). */
 void sw_study_cells_text(FILE *f, json_t *study);
+/* The cells of a study's query_rate axis: their rate, truth p50 and
+ * shares of faults (study.c), into r (at most max); how many.  A share
+ * as "52.7% of 8000", or "-". */
+struct sw_obs_row;
+int sw_study_observer_rows(json_t *cells, struct sw_obs_row *r, int max);
+void sw_study_pct(char *b, size_t n, double sh, long long whole);
 /* 0 for 1 <= n <= max run folders, else 2 with the message for `cmd`. */
 int sw_cli_check_runs(const char *cmd, int n, int max);
 #endif

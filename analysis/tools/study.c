@@ -161,7 +161,7 @@ static double share(int64_t part, int64_t whole)
 	return whole > 0 ? (double)part / (double)whole : -1;
 }
 
-static void pct(char *b, size_t n, double sh, long long whole)
+void sw_study_pct(char *b, size_t n, double sh, long long whole)
 {
 	if (sh >= 0)
 		snprintf(b, n, "%.1f%% of %lld", 100 * sh, whole);
@@ -171,7 +171,7 @@ static void pct(char *b, size_t n, double sh, long long whole)
 
 /* The cells of the plan's query_rate axis (a rate and runs): their rate,
  * truth p50 and shares of faults, into r (at most max); how many */
-static int observer_rows(json_t *cells, struct sw_obs_row *r, int max)
+int sw_study_observer_rows(json_t *cells, struct sw_obs_row *r, int max)
 {
 	size_t i;
 	json_t *c;
@@ -206,7 +206,7 @@ static void observer_table(FILE *f, const char *dir, json_t *cells)
 {
 	struct sw_obs_row *r = calloc(json_array_size(cells) + 1, sizeof(*r));
 	char err[256];
-	int n = r ? observer_rows(cells, r, (int)json_array_size(cells)) : 0;
+	int n = r ? sw_study_observer_rows(cells, r, (int)json_array_size(cells)) : 0;
 	if (n)
 		fprintf(f, "observer effect (the plan's query_rate axis; faults summed over a cell's runs):\n"
 			"  %-40s %-6s %-9s %-18s %-20s %s\n", "cell", "rate", "truth p50",
@@ -215,9 +215,9 @@ static void observer_table(FILE *f, const char *dir, json_t *cells)
 		char p50[16] = "-", eq[40], qa[40], qn[40];
 		if (r[i].truth_p50_s >= 0)
 			sw_fmt_qv(p50, sizeof(p50), (int64_t)(r[i].truth_p50_s * 1e9));
-		pct(eq, sizeof(eq), r[i].equal_share, r[i].faults);
-		pct(qa, sizeof(qa), r[i].queried_changed, r[i].queried);
-		pct(qn, sizeof(qn), r[i].unqueried_changed, r[i].unqueried);
+		sw_study_pct(eq, sizeof(eq), r[i].equal_share, r[i].faults);
+		sw_study_pct(qa, sizeof(qa), r[i].queried_changed, r[i].queried);
+		sw_study_pct(qn, sizeof(qn), r[i].unqueried_changed, r[i].unqueried);
 		fprintf(f, "  %-40s %-6s %-9s %-18s %-20s %s\n", r[i].id, r[i].rate, p50, eq, qa, qn);
 	}
 	if (n && sw_fmt_observer_plot(dir, r, n, err, sizeof(err)))

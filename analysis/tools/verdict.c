@@ -361,11 +361,35 @@ static void cell_stat(FILE *f, const char *name, json_t *st)
 	}
 }
 
+/* A query_rate cell's observer effect, two lines within a mail's 72
+ * columns (the study's own table is wider: study.c) */
+static void cell_observer(FILE *f, const struct sw_obs_row *r, int n, const char *id)
+{
+	for (int k = 0; k < n; k++) {
+		if (strcmp(r[k].id, id))
+			continue;
+		char eq[48], qa[48], qn[48];
+		sw_study_pct(eq, sizeof(eq), r[k].equal_share, r[k].faults);
+		sw_study_pct(qa, sizeof(qa), r[k].queried_changed, r[k].queried);
+		sw_study_pct(qn, sizeof(qn), r[k].unqueried_changed, r[k].unqueried);
+		int wire = !strcmp(r[k].rate, "wire");
+		fprintf(f, "  %-12s %s%s; equal ctimes %s%s\n", "query rate", r[k].rate,
+			wire ? " speed" : "/s", r[k].equal_share >= 0 ? eq : "not counted",
+			r[k].equal_share >= 0 ? " faults" : "");
+		if (r[k].queried + r[k].unqueried > 0)
+			fprintf(f, "  %-12s after a query %s, with none %s\n", "ctime moved", qa, qn);
+		return;
+	}
+}
+
 void sw_study_cells_text(FILE *f, json_t *study)
 {
 	size_t i;
 	json_t *c;
-	json_array_foreach(json_object_get(study, "cells"), i, c) {
+	json_t *cells = json_object_get(study, "cells");
+	struct sw_obs_row *obs = calloc(json_array_size(cells) + 1, sizeof(*obs));
+	int nobs = obs ? sw_study_observer_rows(cells, obs, (int)json_array_size(cells)) : 0;
+	json_array_foreach(cells, i, c) {
 		fprintf(f, "%s\n", json_string_value(json_object_get(c, "id")));
 		if (!json_is_true(json_object_get(c, "runnable"))) {
 			sw_fmt_wrap(f, "  not runnable: ", "    ", NULL,
@@ -388,7 +412,14 @@ void sw_study_cells_text(FILE *f, json_t *study)
 				json_number_value(json_object_get(u, "median")),
 				json_number_value(json_object_get(u, "ci_lo")),
 				json_number_value(json_object_get(u, "ci_hi")));
+		cell_observer(f, obs, nobs, json_string_value(json_object_get(c, "id")) ?: "");
 	}
+	free(obs);
+	if (nobs)
+		fputs("query rate: GETATTRs a second against the file (the plan's axis);\n"
+		      "equal ctimes: store faults that left ctime as it was; ctime moved:\n"
+		      "of the faults after a query of the ctime, and with none since, those\n"
+		      "that changed it (a multigrain kernel's observer effect).\n", f);
 	fputs("p50, p90: a run's truth window quantiles (store to the first\n"
 	      "timestamp update after it); default, cto: the kernel client's view\n"
 	      "through a default mount and a close-to-open reader; upd/1k: timestamp\n"

@@ -113,7 +113,8 @@ fi
 # the two runs as a study over the query_rate axis (a plan of one cell
 # at 1/s and wire speed, each run in its cell's folder as stalewin study
 # leaves it): study.json sums each cell's equal ctimes and faults by
-# query from its runs, and the text gives the observer table
+# query from its runs, the text gives the observer table, and the mail
+# each cell's two observer lines
 study_table() {
 	local c=q/stock_7.2-eager-ext4-rewrite r l
 	[ -f "$T/low/report.json" ] && [ -f "$T/wire/report.json" ] || { fail "no runs to make a study of"; return; }
@@ -133,6 +134,15 @@ study_table() {
 	grep -q '^observer effect' "$T/st.txt" && grep -Eq "^  $c-qwire +wire +[0-9.]+m?s +[0-9.]+% of [0-9]+ +[0-9.]+% of [0-9]+ +[0-9.]+% of [0-9]+$" "$T/st.txt" ||
 		fail "the study's text: expected the observer table with the wire cell's row, saw: $(sed -n '/^observer/,$p' "$T/st.txt")"
 	sed -n '/^observer/,/^  q.*qwire/p' "$T/st.txt"
+	# the study's mail carries each cell's observer effect within 72
+	# columns (mail --check)
+	"$b/analysis/stalewin-report" mail "$T/st" --sketch >"$T/st.mail" 2>"$T/mail.err" ||
+		{ fail "stalewin-report mail of the study: $(tail -2 "$T/mail.err")"; return; }
+	grep -Eq '^  query rate +wire speed; equal ctimes [0-9.]+% of [0-9]+ faults$' "$T/st.mail" &&
+		grep -Eq '^  ctime moved +after a query [0-9.]+% of [0-9]+, with none [0-9.]+% of [0-9]+$' "$T/st.mail" ||
+		fail "the study's mail: expected the wire cell's observer lines, saw: $(grep -A1 'query rate' "$T/st.mail")"
+	"$b/analysis/stalewin-report" mail --check "$T/st.mail" >/dev/null 2>"$T/check.err" ||
+		fail "the study's mail: expected within 72 columns, saw: $(head -3 "$T/check.err")"
 	# and plotted: observer.dat a row a cell (its shares in %), the SVG
 	[ -s "$T/st/observer.svg" ] || fail "expected the observer plot $T/st/observer.svg, saw none: $(cat "$T/st/gnuplot.err" 2>/dev/null)"
 	l=$(jq -r '.results.attributes | "\(.equal_ctime * 100 / .faulting_stores)"' "$T/wire/report.json")
