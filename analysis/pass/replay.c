@@ -498,10 +498,25 @@ void sw_replay_advance(struct sw_replay *r, int64_t t_ns)
  * a change, the open's ACCESS 11 ms later the next one; the client then
  * found nothing new at 15.60 s, where the replay had kept the older key,
  * refetched, and served every store of the 3 s before it 3 s early. */
+/* The client's read after the last revalidating one refetched with no
+ * GETATTR of its own (its data invalidated by the READ's post-op
+ * attributes), counted as an undetermined decision taken from it. */
+static int crossed_read(struct sw_replay *r)
+{
+	struct sw_read_time n;
+	int64_t nx = r->reads->ceil(r->reads->ctx, sat((__int128)r->t_attr_ns + 1));
+	int k = nx != INT64_MAX && r->reads->get(r->reads->ctx, nx, &n) && !n.beyond &&
+		n.rd_send_mono_ns > 0 && n.ga_send_mono_ns <= 0;
+	r->undetermined++;
+	r->undet_flipped += k; /* the send-time rule said not seen */
+	return k;
+}
+
 static void seen_in_read(struct sw_replay *r, int64_t t, int64_t t_done, uint64_t key)
 {
 	struct sw_read_time q;
 	int64_t lo, hi;
+	int crossed = 0;
 	int had_change = r->t_fill_ns == r->t_attr_ns;
 	if (!jiffies_mode(r) || key == r->key || t <= r->t_attr_ns ||
 	    !r->reads->get(r->reads->ctx, r->t_attr_ns, &q))
@@ -515,7 +530,16 @@ static void seen_in_read(struct sw_replay *r, int64_t t, int64_t t_done, uint64_
 		if (!s)
 			return;
 	} else if (t > r->t_seen_ns) {
-		return;
+		/* v3: made while the refetch's READ was on its way, its
+		 * post-op attributes may show it or not; they did if the
+		 * client's next read refetched without a GETATTR
+		 * (NFS_INO_INVALID_DATA).  VM, v3 nocto reopening reader
+		 * under load: a change 90 ms after a READ went out, shown by
+		 * its post-op attributes, the next read's refetch moving
+		 * read_cache_jiffies a read later */
+		if (!had_change || r->p->vers != 3 || t > r->t_data_hi_ns || !crossed_read(r))
+			return;
+		crossed = 1;
 	}
 	r->key = key;
 	if (!had_change) {
@@ -530,7 +554,10 @@ static void seen_in_read(struct sw_replay *r, int64_t t, int64_t t_done, uint64_
 	int64_t ga = q.ga_send_mono_ns > 0 ? q.ga_send_mono_ns - r->tick_ns / 2 - q.tb_mono_ns : 0;
 	if (t <= sat((__int128)r->t_attr_ns + (ga > 0 ? ga : 0)))
 		return;
-	if (q.ga_in_open && nocto_reopen_v3(r))
+	if (crossed) {
+		r->refetch_due = 1;
+		r->access_stale = nocto_reopen_v3(r);
+	} else if (q.ga_in_open && nocto_reopen_v3(r))
 		r->access_stale = 1;
 	else
 		r->refetch_due = 1;

@@ -71,12 +71,9 @@ void sw_revalmatch_finish(const struct sw_revalmatch *m, const struct sw_nfsev *
 			o->client++;
 			part(o, SW_PART_CLIENT, ev[i].t_mono_ns, s ? &m->s[s - 1] : NULL);
 		}
-		for (; i < n && inside(st, ev[i].t_mono_ns); i++) {
-			if (ev[i].kind != SW_NFSEV_GA_SEND)
-				continue;
-			o->client++;
-			hit = 1;
-		}
+		for (; i < n && inside(st, ev[i].t_mono_ns); i++)
+			hit |= ev[i].kind == SW_NFSEV_GA_SEND;
+		o->client += hit; /* a read's GETATTRs (noac: its open's and its own) */
 		o->replay++;
 		if (hit)
 			o->matched++;

@@ -33,8 +33,9 @@ struct sw_revalmatch_out {
 	int compared;            /* 0: the client traced no GETATTR of its own
 				    (v4 close-to-open: its OPENs), or a step
 				    was lost */
-	uint64_t client, replay, matched; /* GETATTRs within the replay's
-					     span (its first to its last step) */
+	uint64_t client, replay, matched; /* reads with a GETATTR within the
+					     replay's span (its first to its
+					     last step), on each side and both */
 	int side;                /* enum sw_revalmatch_side of the first part */
 	int64_t first_mono_ns;   /* there, the reader's CLOCK_MONOTONIC */
 	struct sw_replay_step at; /* the replay's step there (SW_PART_REPLAY)
