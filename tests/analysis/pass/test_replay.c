@@ -397,6 +397,51 @@ SW_CASE(jiffies_mode)
 	}
 }
 
+/* Reads every 100 ms from 0.3 ms, 0.1 ms long; the read at 3.0003 s
+ * (index 30; with FX_ALL every read, 10 ms long) revalidates, traced:
+ * its GETATTR at +0.2..+1.2 ms, its READ (not with FX_NO_READ) sent at
+ * +1.5 ms and answered at +9 ms (ftrace), on the jiffy grid both in its
+ * jiffy's middle; with FX_NEXT_REFETCH the read after it sends a READ
+ * and no GETATTR.  Then a replay of `line` on them in jiffies mode, the
+ * clocks' error 0.2 ms, and a change at change_ms (key 2; < 0: none). */
+enum { FX_NO_READ = 1, FX_NEXT_REFETCH = 2, FX_ALL = 4 };
+static struct {
+	int64_t t[100], tb[100], ta[100], gs[100], gr[100], gse[100], gre[100], rd[100], rde[100],
+		rdd[100];
+	struct sw_readtimes_array a;
+	struct sw_readtimes rt;
+	struct sw_profile p;
+} fx;
+
+static void fixture(struct sw_replay *r, const char *line, int flags, int64_t change_ms)
+{
+	memset(&fx, 0, sizeof(fx));
+	for (size_t n = 0; n < 100; n++) {
+		fx.t[n] = fx.tb[n] = 300000 + (int64_t)n * MS(100);
+		fx.ta[n] = fx.tb[n] + 100000;
+		if (n != 30 && !(flags & FX_ALL))
+			continue;
+		fx.ta[n] = fx.tb[n] + MS(10);
+		fx.gse[n] = fx.tb[n] + 200000;
+		fx.gre[n] = fx.tb[n] + 1200000;
+		fx.gs[n] = fx.gr[n] = (int64_t)n * MS(100) + 2000000;
+		fx.rd[n] = flags & FX_NO_READ ? 0 : fx.gs[n];
+		fx.rde[n] = fx.tb[n] + 1500000;
+		fx.rdd[n] = fx.tb[n] + 9000000;
+	}
+	if (flags & FX_NEXT_REFETCH)
+		fx.rd[31] = MS(3100) + 2000000;
+	fx.a = (struct sw_readtimes_array){ .t = fx.t, .n = 100, .tb_mono = fx.tb, .ta_mono = fx.ta,
+					    .ga_send = fx.gs, .ga_reply = fx.gr, .rd_send = fx.rd,
+					    .ga_send_ev = fx.gse, .ga_reply_ev = fx.gre,
+					    .rd_send_ev = fx.rde, .rd_done_ev = fx.rdd };
+	replay_on(&fx.rt, &fx.a, &fx.p, r, line);
+	sw_replay_set_jiffies(r, 4000000, 0);
+	r->err_ns = 200000;
+	if (change_ms >= 0)
+		sw_replay_update(r, MS(change_ms), 2);
+}
+
 /* A change made while the server may have been answering a traced
  * GETATTR: the logs cannot order the two, so the client's own outcome
  * (did that read send a READ?) is taken and counted; a change clear of
@@ -429,29 +474,11 @@ SW_CASE(undetermined)
 		{ "clear after", 3002500, 3002600, 1, 1, 0, 0 },
 	};
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		static int64_t t[100], tb[100], ta[100], gs[100], gr[100], gse[100], gre[100], rd[100];
-		size_t k1 = 30;
-		for (size_t n = 0; n < 100; n++) {
-			t[n] = tb[n] = 300000 + (int64_t)n * MS(100);
-			ta[n] = tb[n] + (n == 0 ? MS(1) : 100000);
-			gs[n] = gr[n] = gse[n] = gre[n] = rd[n] = 0;
-		}
-		ta[k1] = tb[k1] + MS(3);
-		gse[k1] = tb[k1] + 200000;
-		gre[k1] = tb[k1] + 1200000;
-		gs[k1] = MS(3000) + 2000000; /* jiffy 750's middle */
-		gr[k1] = gs[k1];
-		if (c[i].client_read)
-			rd[k1] = gs[k1];
-		struct sw_readtimes_array a = { .t = t, .n = 100, .tb_mono = tb, .ta_mono = ta,
-						.ga_send = gs, .ga_reply = gr, .rd_send = rd,
-						.ga_send_ev = gse, .ga_reply_ev = gre };
-		struct sw_readtimes rt;
-		struct sw_profile p;
 		struct sw_replay r;
-		replay_on(&rt, &a, &p, &r, "u vers=3 acregmin=3 acregmax=60 period_ms=100");
-		sw_replay_set_jiffies(&r, 4000000, 0);
-		r.err_ns = 200000;
+		size_t k1 = 30;
+		int64_t *tb = fx.tb;
+		fixture(&r, "u vers=3 acregmin=3 acregmax=60 period_ms=100", c[i].client_read ? 0 : FX_NO_READ,
+			-1);
 		CHECK(sw_replay_next_reval(&r) == tb[k1], "%s: expected the first revalidation at %.4f s, saw %.4f s",
 		      c[i].name, tb[k1] / 1e9, sw_replay_next_reval(&r) / 1e9);
 		sw_replay_update_span(&r, c[i].upd_us * 1000, c[i].done_us * 1000, 2);
@@ -462,7 +489,7 @@ SW_CASE(undetermined)
 		      "%s: expected %llu undetermined (%llu against the send rule), saw %llu (%llu)",
 		      c[i].name, (unsigned long long)c[i].undet, (unsigned long long)c[i].flipped,
 		      (unsigned long long)r.undetermined, (unsigned long long)r.undet_flipped);
-		sw_readtimes_free(&rt);
+		sw_readtimes_free(&fx.rt);
 	}
 }
 
@@ -483,42 +510,20 @@ SW_CASE(store_crossing_read)
 		{ 3005000, 0, 1 },
 		{ 3020000, 0, 0 },
 	};
-	static int64_t t[100], tb[100], ta[100], gs[100], gr[100], gse[100], gre[100], rd[100], rde[100],
-		rdd[100];
-	for (size_t n = 0; n < 100; n++) {
-		t[n] = tb[n] = 300000 + (int64_t)n * MS(100);
-		ta[n] = tb[n] + (n == 0 ? MS(1) : 100000);
-		gs[n] = gr[n] = gse[n] = gre[n] = rd[n] = rde[n] = rdd[n] = 0;
-	}
-	ta[30] = tb[30] + MS(10);
-	gse[30] = tb[30] + 200000;
-	gre[30] = tb[30] + 1200000;
-	gs[30] = gr[30] = rd[30] = MS(3000) + 2000000;
-	rde[30] = tb[30] + 1500000;
-	rdd[30] = tb[30] + 9000000;
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		struct sw_readtimes_array a = { .t = t, .n = 100, .tb_mono = tb, .ta_mono = ta,
-						.ga_send = gs, .ga_reply = gr, .rd_send = rd,
-						.ga_send_ev = gse, .ga_reply_ev = gre, .rd_send_ev = rde,
-						.rd_done_ev = rdd };
-		struct sw_readtimes rt;
-		struct sw_profile p;
 		struct sw_replay r;
-		replay_on(&rt, &a, &p, &r, "x vers=3 acregmin=3 acregmax=60 period_ms=100");
-		sw_replay_set_jiffies(&r, 4000000, 0);
-		r.err_ns = 200000;
-		sw_replay_update(&r, S(2), 2);
+		fixture(&r, "x vers=3 acregmin=3 acregmax=60 period_ms=100", 0, 2000);
 		int64_t st = c[i].store_us * 1000;
 		sw_replay_advance(&r, st);
-		CHECK(r.t_attr_ns == tb[30] && r.key == 2, "store at %.4f s: expected the change found at 3.0003 s",
+		CHECK(r.t_attr_ns == fx.tb[30] && r.key == 2, "store at %.4f s: expected the change found at 3.0003 s",
 		      st / 1e9);
 		CHECK(sw_replay_served_early(&r, st) == c[i].early && sw_replay_maybe_early(&r, st) == c[i].maybe,
 		      "store at %.4f s: expected served by that read %s, maybe %s; saw %d, %d", st / 1e9,
 		      c[i].early ? "yes" : "no", c[i].maybe ? "yes" : "no", sw_replay_served_early(&r, st),
 		      sw_replay_maybe_early(&r, st));
-		CHECK(!c[i].early || r.t_served_ns == ta[30], "store at %.4f s: expected served at %.4f s, saw %.4f s",
-		      st / 1e9, ta[30] / 1e9, r.t_served_ns / 1e9);
-		sw_readtimes_free(&rt);
+		CHECK(!c[i].early || r.t_served_ns == fx.ta[30], "store at %.4f s: expected served at %.4f s, saw %.4f s",
+		      st / 1e9, fx.ta[30] / 1e9, r.t_served_ns / 1e9);
+		sw_readtimes_free(&fx.rt);
 	}
 }
 
@@ -529,34 +534,15 @@ SW_CASE(store_crossing_read)
  * read (VM, 7 Dec: replay p50 0.09 s against the client's 0.60 s). */
 SW_CASE(cto_read_change)
 {
-	static int64_t t[100], tb[100], ta[100], gs[100], gr[100], gse[100], gre[100], rd[100], rde[100],
-		rdd[100];
-	for (size_t n = 0; n < 100; n++) {
-		t[n] = tb[n] = 300000 + (int64_t)n * MS(100);
-		ta[n] = tb[n] + MS(10);
-		gs[n] = gr[n] = rd[n] = MS(100) * (int64_t)n + 2000000; /* jiffy's middle */
-		gse[n] = tb[n] + 200000;
-		gre[n] = tb[n] + 1200000;
-		rde[n] = tb[n] + 1500000;
-		rdd[n] = tb[n] + 9000000;
-	}
-	struct sw_readtimes_array a = { .t = t, .n = 100, .tb_mono = tb, .ta_mono = ta, .ga_send = gs,
-					.ga_reply = gr, .rd_send = rd, .ga_send_ev = gse, .ga_reply_ev = gre,
-					.rd_send_ev = rde, .rd_done_ev = rdd };
-	struct sw_readtimes rt;
-	struct sw_profile p;
 	struct sw_replay r;
-	replay_on(&rt, &a, &p, &r, "c vers=3 acregmin=3 acregmax=60 cto period_ms=100");
-	sw_replay_set_jiffies(&r, 4000000, 0);
-	r.err_ns = 200000;
-	sw_replay_update(&r, MS(2050), 2);
+	fixture(&r, "c vers=3 acregmin=3 acregmax=60 cto period_ms=100", FX_ALL, 2050);
 	/* between the GETATTR's reply and the READ's send of the read at 2.1003 s */
-	sw_replay_update(&r, tb[21] + 1250000, 3);
+	sw_replay_update(&r, fx.tb[21] + 1250000, 3);
 	sw_replay_advance(&r, MS(3050));
 	CHECK(sw_replay_pending_fill(&r) == -1,
 	      "expected nothing pending at 3.05 s (every change served), saw a fill at %.4f s",
 	      sw_replay_pending_fill(&r) / 1e9);
-	sw_readtimes_free(&rt);
+	sw_readtimes_free(&fx.rt);
 }
 
 /* v3: a change made while the refetch's READ was on its way may be in
@@ -568,43 +554,20 @@ SW_CASE(cto_read_change)
 SW_CASE(change_crossing_read)
 {
 	for (int client_refetched = 0; client_refetched < 2; client_refetched++) {
-		static int64_t t[100], tb[100], ta[100], gs[100], gr[100], gse[100], gre[100], rd[100],
-			rde[100], rdd[100];
-		for (size_t n = 0; n < 100; n++) {
-			t[n] = tb[n] = 300000 + (int64_t)n * MS(100);
-			ta[n] = tb[n] + 100000;
-			gs[n] = gr[n] = gse[n] = gre[n] = rd[n] = rde[n] = rdd[n] = 0;
-		}
-		ta[30] = tb[30] + MS(10);
-		gse[30] = tb[30] + 200000;
-		gre[30] = tb[30] + 1200000;
-		gs[30] = gr[30] = rd[30] = MS(3000) + 2000000;
-		rde[30] = tb[30] + 1500000;
-		rdd[30] = tb[30] + 9000000;
-		if (client_refetched) /* the next read's READ, no GETATTR */
-			rd[31] = MS(3100) + 2000000;
-		struct sw_readtimes_array a = { .t = t, .n = 100, .tb_mono = tb, .ta_mono = ta,
-						.ga_send = gs, .ga_reply = gr, .rd_send = rd,
-						.ga_send_ev = gse, .ga_reply_ev = gre, .rd_send_ev = rde,
-						.rd_done_ev = rdd };
-		struct sw_readtimes rt;
-		struct sw_profile p;
 		struct sw_replay r;
-		replay_on(&rt, &a, &p, &r, "n vers=3 acregmin=3 acregmax=60 reopen period_ms=100");
-		sw_replay_set_jiffies(&r, 4000000, 0);
-		r.err_ns = 200000;
-		sw_replay_update(&r, S(2), 2);
-		sw_replay_update(&r, tb[30] + 4700000, 3);
+		fixture(&r, "n vers=3 acregmin=3 acregmax=60 reopen period_ms=100",
+			client_refetched ? FX_NEXT_REFETCH : 0, 2000);
+		sw_replay_update(&r, fx.tb[30] + 4700000, 3);
 		CHECK(r.key == (client_refetched ? 3u : 2u) && r.undetermined == 1 &&
 			      r.undet_flipped == (uint64_t)client_refetched,
 		      "client %s: expected the second change %s by the READ (key %d, 1 undetermined, %d against the rule), saw key %llu, %llu, %llu",
 		      client_refetched ? "refetched" : "did not refetch", client_refetched ? "shown" : "not shown",
 		      client_refetched ? 3 : 2, client_refetched, (unsigned long long)r.key,
 		      (unsigned long long)r.undetermined, (unsigned long long)r.undet_flipped);
-		CHECK(!client_refetched || sw_replay_next_reval(&r) == tb[31],
+		CHECK(!client_refetched || sw_replay_next_reval(&r) == fx.tb[31],
 		      "client refetched: expected the next read to refresh, saw a revalidation at %.4f s",
 		      sw_replay_next_reval(&r) / 1e9);
-		sw_readtimes_free(&rt);
+		sw_readtimes_free(&fx.rt);
 	}
 }
 
