@@ -542,7 +542,7 @@ int main(int argc, char **argv)
 	if (!g_case || !g_policy || !dir) {
 		fprintf(stderr, "usage: cmtime_cases same-tick|query-flush|freeze|"
 			"durability-prepare|crash-prepare|durability-verify|"
-			"journal-crash-prepare|race-prepare|race-verify|"
+			"journal-crash-prepare|race-prepare|race-verify|race-rate|"
 			"journal|exit|"
 			"migrate|pageout|stockfs|nfs|ext3 --policy P --dir DIR "
 			"[--state FILE] [--nfs NFSDIR] [--eager]\n");
@@ -565,6 +565,8 @@ int main(int argc, char **argv)
 		rc = case_race_prepare(dir, state);
 	else if (!strcmp(g_case, "race-verify"))
 		rc = case_race_verify(dir, state);
+	else if (!strcmp(g_case, "race-rate"))
+		rc = case_race_rate(dir);
 	else if (!strcmp(g_case, "durability-verify"))
 		rc = case_durability_verify(dir, state);
 	else if (!strcmp(g_case, "journal"))
@@ -585,7 +587,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cmtime_cases: unknown case '%s' (expected "
 			"same-tick, query-flush, freeze, durability-prepare, "
 			"crash-prepare, durability-verify, journal-crash-prepare, "
-			"race-prepare, race-verify, journal, exit, migrate, pageout, "
+			"race-prepare, race-verify, race-rate, journal, exit, migrate, "
+			"pageout, "
 			"stockfs, ext3, nfs with --nfs)\n", g_case);
 		return 2;
 	}

@@ -50,5 +50,6 @@ int case_ext3(const char *dir, const char *state, int eager);
 /* cmtime_cases_race.c: a writer storing during the writeback (N2) */
 int case_race_prepare(const char *dir, const char *state);
 int case_race_verify(const char *dir, const char *state);
+int case_race_rate(const char *dir);
 
 #endif

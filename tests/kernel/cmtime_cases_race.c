@@ -148,3 +148,50 @@ int case_race_verify(const char *dir, const char *state)
 	close(fd);
 	return 0;
 }
+
+/*
+ * race-rate (a measurement, no check): the writer's stores in 1 s alone,
+ * then in 1 s while the main thread writes the file back every 50 ms
+ * (sync_file_range WRITE|WAIT_AFTER).  The ratio is what the writebacks
+ * cost the writer: on one vCPU their own work, plus, under the ordering
+ * with patch 0011, the time its faults wait for each pass.
+ */
+int case_race_rate(const char *dir)
+{
+	struct race r = { 0 };
+	long n_alone, n_synced, syncs = 0;
+	volatile char *map;
+	int64_t t_end;
+	pthread_t th;
+	int fd;
+
+	if ((fd = case_file(dir, "race_rate.dat", &map, 1)) < 0)
+		return -1;
+	r.slot = (volatile int64_t *)map;
+	if (pthread_create(&th, NULL, race_writer, &r)) {
+		fprintf(stderr, "cmtime_cases: pthread_create failed\n");
+		return -1;
+	}
+	n_alone = r.done;
+	sleep_ms(1000);
+	n_alone = r.done - n_alone;
+	n_synced = r.done;
+	t_end = coarse_ns() + 1000000000LL;
+	while (coarse_ns() < t_end) {
+		if (sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE |
+				    SYNC_FILE_RANGE_WRITE |
+				    SYNC_FILE_RANGE_WAIT_AFTER))
+			break;
+		syncs++;
+		sleep_ms(50);
+	}
+	n_synced = r.done - n_synced;
+	r.stop = 1;
+	pthread_join(th, NULL);
+	printf("INFO case=race-rate stores_alone=%ld stores_synced=%ld "
+	       "syncs=%ld ratio=%.3f\n", n_alone, n_synced, syncs,
+	       n_alone ? (double)n_synced / n_alone : 0.0);
+	munmap((void *)map, NPAGES * g_page);
+	close(fd);
+	return 0;
+}

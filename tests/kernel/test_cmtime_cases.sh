@@ -73,7 +73,10 @@
 # A kernel with any of the review's
 # defects prints RESULT ... ok=0 lines and fails here.
 # SW_KERNEL_BASE (default 6.1) picks the series' base (vm/kernel/patches/B).
-# SW_CMTIME_CASES_ONLY=race or journal-crash runs only that case.
+# SW_CMTIME_CASES_ONLY=race or journal-crash runs only that case;
+# race-rate (no check, a measurement) prints the writer's stores in 1 s
+# with writebacks every 50 ms over those in 1 s alone, SW_RACE_N rounds
+# per policy (eager, deferred) and ordering (0, 1).
 # Skips (77) when no patched kernel of that base is cached:
 # ./stalewin vm kernel build --base B.
 . "$(dirname "$0")/../lib/test-lib.sh"
@@ -96,8 +99,8 @@ gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -I"$repo/server/cost" -o "$shar
 	"$repo/server/cost/tracefs.c" -lpthread
 only=${SW_CMTIME_CASES_ONLY:-}
 case $only in
-'' | race | journal-crash) ;;
-*) fail "SW_CMTIME_CASES_ONLY: expected race or journal-crash, saw '$only'"; sw_done ;;
+'' | race | journal-crash | race-rate) ;;
+*) fail "SW_CMTIME_CASES_ONLY: expected race, journal-crash or race-rate, saw '$only'"; sw_done ;;
 esac
 echo "${only:-all} ${SW_RACE_N:-8}" >"$share/mode"
 gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -o "$share/cmtime_check" "$k/cmtime_check.c" "$k/cmtime_lib.c"
@@ -159,6 +162,21 @@ jcrash_block() {
 	ord 0; pol eager
 }
 if [ "$M" = race ]; then race_block; exit 0; fi
+# a measurement, no check: the writer's store rate with and without
+# writebacks every 50 ms, per policy and ordering (0011's wait)
+if [ "$M" = race-rate ]; then
+	mount -t ext4 /dev/vda /mnt/e || { echo "FATAL mount ext4"; exit 3; }
+	for p in eager deferred; do
+		for o in 0 1; do
+			pol $p; ord $o
+			for i in $(seq 1 "$RACE_N"); do
+				echo "INFO race-rate policy=$p ordering=$o round=$i"
+				run $C race-rate --policy $p --dir /mnt/e
+			done
+		done
+	done
+	ord 0; pol eager; umount /mnt/e; exit 0
+fi
 if [ "$M" = journal-crash ]; then jcrash_block 1; exit 0; fi
 # the ordering (0008) is a switch of its own, off by default, 0 or 1
 o=$(cat /proc/sys/vm/mmap_cmtime_ordering 2>/dev/null)
@@ -307,6 +325,7 @@ n_ok=$(grep -c '^RESULT .* ok=1' "$out" || true)
 bad=$(grep -E '^RESULT .* ok=0|CASEFAIL|FATAL|cmtime_(cases|check):' "$out" || true)
 n_min=40
 [ "$only" != journal-crash ] || n_min=3
+[ "$only" != race-rate ] || n_min=0
 if [ -n "$bad" ] || [ "$rc" -ne 0 ] || [ "$n_ok" -lt $n_min ]; then
 	echo "$bad"
 	fail "expected at least $n_min checks passed, none failed and guest exit 0 with $vmlinux, saw $n_ok passed, guest exit $rc and the lines above"
