@@ -44,6 +44,7 @@ struct race {
 	volatile int stop;
 	volatile long attempts;   /* stores begun */
 	volatile long done;       /* stores completed */
+	volatile int64_t stalled_ns; /* race-rate: sum of gaps > 1 ms */
 };
 
 static void *race_writer(void *arg)
@@ -149,17 +150,37 @@ int case_race_verify(const char *dir, const char *state)
 	return 0;
 }
 
+/* race-rate's writer: as race_writer, and the time it did not store */
+static void *rate_writer(void *arg)
+{
+	struct race *r = arg;
+	int64_t prev = clock_ns(CLOCK_MONOTONIC), now;
+
+	while (!r->stop) {
+		*r->slot = coarse_ns();
+		r->done++;
+		now = clock_ns(CLOCK_MONOTONIC);
+		if (now - prev > 1000000)
+			r->stalled_ns += now - prev;
+		prev = now;
+	}
+	return NULL;
+}
+
 /*
  * race-rate (a measurement, no check): the writer's stores in 1 s alone,
  * then in 1 s while the main thread writes the file back every 50 ms
  * (sync_file_range WRITE|WAIT_AFTER).  The ratio is what the writebacks
  * cost the writer: on one vCPU their own work, plus, under the ordering
- * with patch 0011, the time its faults wait for each pass.
+ * with patch 0011, the time its faults wait for each pass.  Also the
+ * share of each second in which the writer did not store for more than
+ * 1 ms at a time (preempted or waiting in a fault).
  */
 int case_race_rate(const char *dir)
 {
 	struct race r = { 0 };
 	long n_alone, n_synced, syncs = 0;
+	int64_t st_alone, st_synced;
 	volatile char *map;
 	int64_t t_end;
 	pthread_t th;
@@ -168,14 +189,17 @@ int case_race_rate(const char *dir)
 	if ((fd = case_file(dir, "race_rate.dat", &map, 1)) < 0)
 		return -1;
 	r.slot = (volatile int64_t *)map;
-	if (pthread_create(&th, NULL, race_writer, &r)) {
+	if (pthread_create(&th, NULL, rate_writer, &r)) {
 		fprintf(stderr, "cmtime_cases: pthread_create failed\n");
 		return -1;
 	}
 	n_alone = r.done;
+	st_alone = r.stalled_ns;
 	sleep_ms(1000);
 	n_alone = r.done - n_alone;
+	st_alone = r.stalled_ns - st_alone;
 	n_synced = r.done;
+	st_synced = r.stalled_ns;
 	t_end = coarse_ns() + 1000000000LL;
 	while (coarse_ns() < t_end) {
 		if (sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE |
@@ -186,11 +210,14 @@ int case_race_rate(const char *dir)
 		sleep_ms(50);
 	}
 	n_synced = r.done - n_synced;
+	st_synced = r.stalled_ns - st_synced;
 	r.stop = 1;
 	pthread_join(th, NULL);
 	printf("INFO case=race-rate stores_alone=%ld stores_synced=%ld "
-	       "syncs=%ld ratio=%.3f\n", n_alone, n_synced, syncs,
-	       n_alone ? (double)n_synced / n_alone : 0.0);
+	       "syncs=%ld ratio=%.3f stalled_share_alone=%.3f "
+	       "stalled_share_synced=%.3f\n", n_alone, n_synced, syncs,
+	       n_alone ? (double)n_synced / n_alone : 0.0, st_alone / 1e9,
+	       st_synced / 1e9);
 	munmap((void *)map, NPAGES * g_page);
 	close(fd);
 	return 0;
