@@ -31,9 +31,13 @@
  *                handles from the tracepoint jbd2_handle_start; eager must
  *                start >= N/2, deferred and lang at most a few (not one
  *                per store), and one MS_SYNC flush adds only a few.
+ *   journal-crash-prepare  crash-prepare without the writeback call: the
+ *                store is left for the journal's periodic commit (7 s),
+ *                the case for a data=journal mount (review 2, N3).
  *   The cases exit, pageout, migrate, nfs, stockfs and ext3 (a store that
- *   reaches its update by another path) are in cmtime_cases_paths.c and
- *   described there.
+ *   reaches its update by another path) are in cmtime_cases_paths.c, the
+ *   concurrent writer during the writeback (race-prepare, race-verify) in
+ *   cmtime_cases_race.c, and described there.
  *
  *   cmtime_cases CASE --policy eager|deferred|lang --dir DIR
  *                [--state FILE] [--nfs NFSDIR] [--eager]
@@ -59,12 +63,6 @@
 
 #include "cmtime_cases.h"
 #include "tracefs.h" /* server/cost/tracefs.c, linked in */
-
-#ifndef EXT4_IOC_SHUTDOWN
-#define EXT4_IOC_SHUTDOWN _IOR('X', 125, uint32_t)
-#endif
-#define EXT4_GOING_FLAGS_LOGFLUSH 0x1
-#define EXT4_GOING_FLAGS_NOLOGFLUSH 0x2 /* the journal is not flushed */
 
 const char *g_case;
 
@@ -397,10 +395,14 @@ static int case_durability_prepare(const char *dir, const char *state,
 		return 77;
 	}
 	sleep_ms(20);
+	/* journal-crash: no ->writepages() call, only the journal's own
+	 * periodic commit (commit=5 s), which writes data=journal data */
+	if (crash == 2)
+		sleep_ms(7000);
 	/* data only: no fsync, which would write the inode itself */
-	if (sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE |
-			    SYNC_FILE_RANGE_WRITE |
-			    SYNC_FILE_RANGE_WAIT_AFTER)) {
+	else if (sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE |
+				 SYNC_FILE_RANGE_WRITE |
+				 SYNC_FILE_RANGE_WAIT_AFTER)) {
 		fprintf(stderr, "cmtime_cases: sync_file_range: %s\n",
 			strerror(errno));
 		return -1;
@@ -417,7 +419,7 @@ static int case_durability_prepare(const char *dir, const char *state,
 		return -1;
 	}
 	printf("INFO case=%s attempt=%d t_store_coarse_ns=%lld\n",
-	       crash ? "crash" : "durability", i + 1,
+	       crash == 2 ? "journal-crash" : crash ? "crash" : "durability", i + 1,
 	       (long long)t_store_coarse_ns);
 	close(fd);
 	return 0;
@@ -540,6 +542,7 @@ int main(int argc, char **argv)
 	if (!g_case || !g_policy || !dir) {
 		fprintf(stderr, "usage: cmtime_cases same-tick|query-flush|freeze|"
 			"durability-prepare|crash-prepare|durability-verify|"
+			"journal-crash-prepare|race-prepare|race-verify|race-rate|"
 			"journal|exit|"
 			"migrate|pageout|stockfs|nfs|ext3 --policy P --dir DIR "
 			"[--state FILE] [--nfs NFSDIR] [--eager]\n");
@@ -556,6 +559,14 @@ int main(int argc, char **argv)
 		rc = case_durability_prepare(dir, state, 0);
 	else if (!strcmp(g_case, "crash-prepare"))
 		rc = case_durability_prepare(dir, state, 1);
+	else if (!strcmp(g_case, "journal-crash-prepare"))
+		rc = case_durability_prepare(dir, state, 2);
+	else if (!strcmp(g_case, "race-prepare"))
+		rc = case_race_prepare(dir, state);
+	else if (!strcmp(g_case, "race-verify"))
+		rc = case_race_verify(dir, state);
+	else if (!strcmp(g_case, "race-rate"))
+		rc = case_race_rate(dir);
 	else if (!strcmp(g_case, "durability-verify"))
 		rc = case_durability_verify(dir, state);
 	else if (!strcmp(g_case, "journal"))
@@ -575,7 +586,9 @@ int main(int argc, char **argv)
 	else {
 		fprintf(stderr, "cmtime_cases: unknown case '%s' (expected "
 			"same-tick, query-flush, freeze, durability-prepare, "
-			"crash-prepare, durability-verify, journal, exit, migrate, pageout, "
+			"crash-prepare, durability-verify, journal-crash-prepare, "
+			"race-prepare, race-verify, race-rate, journal, exit, migrate, "
+			"pageout, "
 			"stockfs, ext3, nfs with --nfs)\n", g_case);
 		return 2;
 	}

@@ -1,18 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmtime_cases.h - what the two files of the cmtime_cases guest program
+ * cmtime_cases.h - what the files of the cmtime_cases guest program
  * share: cmtime_cases.c (the program, its helpers, the ext4 flush cases)
  * defines the helpers and calls the cases of cmtime_cases_paths.c (the
- * unmap paths, NFS, the mappings that did not opt in).  Both are built
+ * unmap paths, NFS, the mappings that did not opt in) and of
+ * cmtime_cases_race.c (a writer racing the writeback).  All are built
  * together with cmtime_lib.c (test_cmtime_cases.sh).
  */
 #ifndef CMTIME_CASES_H
 #define CMTIME_CASES_H
 
 #include <stdint.h>
+#include <sys/ioctl.h>
 
 #define CMTIME_PROG "cmtime_cases"
 #include "cmtime_lib.h"
+
+#ifndef EXT4_IOC_SHUTDOWN
+#define EXT4_IOC_SHUTDOWN _IOR('X', 125, uint32_t)
+#endif
+#define EXT4_GOING_FLAGS_LOGFLUSH 0x1
+#define EXT4_GOING_FLAGS_NOLOGFLUSH 0x2 /* the journal is not flushed */
 
 #define NPAGES 16
 #define ATTEMPTS 40 /* tries to fit a sequence into one tick */
@@ -38,5 +46,10 @@ int case_migrate(const char *dir);
 int case_nfs(const char *dir, const char *nfs);
 int case_stockfs(const char *dir);
 int case_ext3(const char *dir, const char *state, int eager);
+
+/* cmtime_cases_race.c: a writer storing during the writeback (N2) */
+int case_race_prepare(const char *dir, const char *state);
+int case_race_verify(const char *dir, const char *state);
+int case_race_rate(const char *dir);
 
 #endif
