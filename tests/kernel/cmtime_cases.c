@@ -355,6 +355,25 @@ static int case_freeze(const char *dir)
 	return 0;
 }
 
+
+/* Write `text` to the state file the verify step reads after the
+ * remount, then shut the filesystem down (EXT4_IOC_SHUTDOWN, flags). */
+int state_shutdown(int fd, const char *state, const char *text, uint32_t flags)
+{
+	FILE *f = fopen(state, "w");
+
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		fprintf(stderr, "cmtime_cases: cannot write %s\n", state);
+		return -1;
+	}
+	if (ioctl(fd, EXT4_IOC_SHUTDOWN, &flags)) {
+		fprintf(stderr, "cmtime_cases: EXT4_IOC_SHUTDOWN: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Phase 1: store then munmap in one tick, or (crash) store through a
  * mapping kept open, so the update is still pending; write the data back
@@ -368,9 +387,9 @@ static int case_durability_prepare(const char *dir, const char *state,
 	char path[4096];
 	int64_t t_store_coarse_ns = 0;
 	volatile char *map;
-	FILE *f;
 	uint32_t flags = crash ? EXT4_GOING_FLAGS_NOLOGFLUSH
 			       : EXT4_GOING_FLAGS_LOGFLUSH;
+	char text[64];
 	int fd, i;
 
 	fd = make_file(dir, "durable.dat", path, sizeof(path));
@@ -407,17 +426,9 @@ static int case_durability_prepare(const char *dir, const char *state,
 			strerror(errno));
 		return -1;
 	}
-	f = fopen(state, "w");
-	if (!f || fprintf(f, "%lld\n", (long long)t_store_coarse_ns) < 0 ||
-	    fclose(f)) {
-		fprintf(stderr, "cmtime_cases: cannot write %s\n", state);
+	snprintf(text, sizeof(text), "%lld\n", (long long)t_store_coarse_ns);
+	if (state_shutdown(fd, state, text, flags))
 		return -1;
-	}
-	if (ioctl(fd, EXT4_IOC_SHUTDOWN, &flags)) {
-		fprintf(stderr, "cmtime_cases: EXT4_IOC_SHUTDOWN: %s\n",
-			strerror(errno));
-		return -1;
-	}
 	printf("INFO case=%s attempt=%d t_store_coarse_ns=%lld\n",
 	       crash == 2 ? "journal-crash" : crash ? "crash" : "durability", i + 1,
 	       (long long)t_store_coarse_ns);

@@ -34,6 +34,7 @@ void result(const char *check, long long expect, long long seen, int ok);
 void result_moved(const char *what, int expect, const struct stamp *a,
 		  const struct stamp *b);
 int make_file(const char *dir, const char *name, char *path, size_t len);
+int state_shutdown(int fd, const char *state, const char *text, uint32_t flags);
 volatile char *map_file(int fd);
 int clean(int fd, volatile char *map);
 int case_file(const char *dir, const char *name, volatile char **map,

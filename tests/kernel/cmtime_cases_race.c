@@ -68,7 +68,7 @@ int case_race_prepare(const char *dir, const char *state)
 	int64_t t0, t1;
 	volatile char *map;
 	pthread_t th;
-	FILE *f;
+	char text[64];
 	int fd, rc = 0;
 
 	if ((fd = case_file(dir, "race.dat", &map, 1)) < 0)
@@ -97,16 +97,9 @@ int case_race_prepare(const char *dir, const char *state)
 	pthread_join(th, NULL);
 	if (rc)
 		return rc;
-	f = fopen(state, "w");
-	if (!f || fprintf(f, "%ld %ld\n", done0, att1) < 0 || fclose(f)) {
-		fprintf(stderr, "cmtime_cases: cannot write %s\n", state);
+	snprintf(text, sizeof(text), "%ld %ld\n", done0, att1);
+	if (state_shutdown(fd, state, text, flags))
 		return -1;
-	}
-	if (ioctl(fd, EXT4_IOC_SHUTDOWN, &flags)) {
-		fprintf(stderr, "cmtime_cases: EXT4_IOC_SHUTDOWN: %s\n",
-			strerror(errno));
-		return -1;
-	}
 	printf("INFO case=race writeback_ms=%.1f stores_before=%ld "
 	       "stores_during=%ld attempts_during=%ld\n",
 	       (t1 - t0) / 1e6, done0, done1 - done0, att1 - done0);
