@@ -395,13 +395,16 @@ static int seen_by(int64_t u, int64_t u_done, int64_t lo, int64_t hi)
 /* Either was possible: the client's own outcome, traced (the change
  * found by the GETATTR invalidated the data: the same read sent a READ,
  * nfs_revalidate_mapping -> nfs_invalidate_mapping), counted. */
+static int taken(struct sw_replay *r, int client, int own)
+{
+	r->undetermined++;
+	r->undet_flipped += client != own;
+	return client;
+}
+
 static int take_client(struct sw_replay *r, const struct sw_read_time *q, int own)
 {
-	int k = q->rd_send_mono_ns > 0;
-	r->undetermined++;
-	if (k != own)
-		r->undet_flipped++;
-	return k;
+	return taken(r, q->rd_send_mono_ns > 0, own);
 }
 
 /* The read q at t revalidates with the server's last change unseen: was
@@ -507,9 +510,7 @@ static int crossed_read(struct sw_replay *r)
 	int64_t nx = r->reads->ceil(r->reads->ctx, sat((__int128)r->t_attr_ns + 1));
 	int k = nx != INT64_MAX && r->reads->get(r->reads->ctx, nx, &n) && !n.beyond &&
 		n.rd_send_mono_ns > 0 && n.ga_send_mono_ns <= 0;
-	r->undetermined++;
-	r->undet_flipped += k; /* the send-time rule said not seen */
-	return k;
+	return taken(r, k, 0); /* the send-time rule said not seen */
 }
 
 static void seen_in_read(struct sw_replay *r, int64_t t, int64_t t_done, uint64_t key)

@@ -93,15 +93,22 @@ SW_CASE(rule)
 	      (long long)Q.during, (long long)Q.during_changed);
 }
 
+/* Faults at 10 and 20 ms, the trace `events` (with or without the
+ * fill_mg_cmtime tracepoint enabled), counted into *Q */
+static void count_two(int with_queries, const char *events, struct sw_queried *Q)
+{
+	int t[] = { 10, 20 };
+	writer_log(t, 2);
+	trace_file(with_queries, events);
+	sw_queried_count(wlog, trace, Q);
+}
+
 SW_CASE(stale_query)
 {
 	struct sw_queried Q;
-	int t[] = { 10, 20 };
-	writer_log(t, 2);
 	/* the getattr read 100 before fault 10 changed it to 200, and its
 	 * tracepoint fired after the change: fault 20 finds no query */
-	trace_file(1, "set 5 100 set 11 200 query 12 100 ");
-	sw_queried_count(wlog, trace, &Q);
+	count_two(1, "set 5 100 set 11 200 query 12 100 ", &Q);
 	CHECK(Q.known && Q.queried == 0 && Q.unqueried == 2,
 	      "expected 2 unqueried faults (the query read the old ctime), saw queried %lld unqueried %lld",
 	      (long long)Q.queried, (long long)Q.unqueried);
@@ -110,14 +117,10 @@ SW_CASE(stale_query)
 SW_CASE(refusals)
 {
 	struct sw_queried Q;
-	int t[] = { 10, 20 };
-	writer_log(t, 2);
-	trace_file(0, "set 5 100 set 11 200 ");
-	sw_queried_count(wlog, trace, &Q);
+	count_two(0, "set 5 100 set 11 200 ", &Q);
 	CHECK(!Q.known && strstr(Q.how, "fill_mg_cmtime not traced"), "no queries traced: known %d '%s'",
 	      Q.known, Q.how);
-	trace_file(1, "set 15 100 query 16 100 ");
-	sw_queried_count(wlog, trace, &Q);
+	count_two(1, "set 15 100 query 16 100 ", &Q);
 	CHECK(!Q.known && strstr(Q.how, "lost events"), "a trace starting after the first fault: known %d '%s'",
 	      Q.known, Q.how);
 }
