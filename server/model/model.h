@@ -240,9 +240,9 @@ struct sw_model_cfg {
 				      CLOCK_MONOTONIC ns, ascending;
 				      stalewin-model-sweep reads them): a
 				      run that takes time (run_*_ns) passes
-				      again at the first of them 1-100 ms
-				      after its flush; NULL: after the
-				      run's times */
+				      again at the first of them 1 ms to
+				      half a writeback interval after its
+				      flush; NULL: after the run's times */
 	size_t bg_passes;          /* entries in bg_pass_mono_ns */
 	const int64_t *file_wb_mono_ns; /* the kernel's write-backs of the
 				      file (writeback_single_inode of it,
@@ -451,6 +451,9 @@ struct sw_model {
 	int64_t period_fire_expires;     /* the traced re-arm target of the
 					    firing t_period_mono_ns is, 0:
 					    none (model.h cfg) */
+	int period_fire_traced;          /* the firing t_period_mono_ns is
+					    a traced one: the kernel re-armed
+					    its timer there */
 	int64_t *period_log;             /* caller's array or NULL: the
 					    firings the model made, in order */
 	size_t period_log_cap, period_log_n;
