@@ -77,7 +77,7 @@ int ktrace_read(const char *path, const char *bdi, long long ino, int64_t t_firs
 	snprintf(kkey, sizeof(kkey), " ino=%lld\n", ino);
 	snprintf(mkey, sizeof(mkey), ": writeback_mark_inode_dirty: bdi %s: ino=%lld ", bdi, ino);
 	while (fgets(line, sizeof(line), f)) {
-		int64_t t;
+		int64_t t = 0; /* set by line_ts() where it returns 1 */
 		if (ino >= 0 && !strcmp(line, "# enabled: writeback:writeback_mark_inode_dirty\n"))
 			kt->atime_traced = 1;
 		/* knfsd's atime handles on the file (touch_atime ->
