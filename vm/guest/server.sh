@@ -196,16 +196,18 @@ while [ $k -le $SW_NEXP ]; do
 	# it after the go), else after SW_DELEG_WAIT_S; what was waited is in
 	# server/deleg-wait.txt (the report reads nfsd's trace, not this)
 	if [ "$SW_SCENARIO" = deleg-recall ]; then
-		n=0 st=none
-		while [ $n -lt $((${SW_DELEG_WAIT_S:-5} * 10)) ]; do
+		# (by the clock: under TCG each look takes ~0.1 s itself)
+		t0=$(cut -d' ' -f1 /proc/uptime) st=none
+		until=$((${t0%.*} + ${SW_DELEG_WAIT_S:-5}))
+		while [ "$(cut -d. -f1 /proc/uptime)" -lt $until ]; do
 			[ -e /sw/stop ] && stopped
 			if cat /proc/fs/nfsd/clients/*/states 2>/dev/null | grep "type: deleg" | grep -q "f-$k[^0-9]"; then
 				st=held; break
 			fi
-			n=$((n + 1)); sleep 0.1
+			sleep 0.1
 		done
-		echo "$st after $n x 0.1 s, uptime $(cut -d' ' -f1 /proc/uptime)s" >"$d/server/deleg-wait.txt"
-		echo "server: [$disp] deleg-recall: client's delegation $st after $n x 0.1 s"
+		echo "$st: waited from uptime ${t0}s to $(cut -d' ' -f1 /proc/uptime)s" >"$d/server/deleg-wait.txt"
+		echo "server: [$disp] deleg-recall: client's delegation $(cat "$d/server/deleg-wait.txt")"
 	fi
 	echo "server: [$disp] stalewin-writer --policy $policy --workload $wl on $fs"
 	stalewin-writer run --file "$f" --policy "$policy" --workload "$wl" \
