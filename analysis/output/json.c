@@ -237,8 +237,9 @@ static json_t *deleg_json(const struct sw_summary *S)
 			"read_before_recall", E->judged,
 			"new_data_after_recall_ns", E->after_recall_ns >= 0 ? I(E->after_recall_ns) : json_null(),
 			"stale_reads_after_recall", I(E->stale_reads),
-			"clock", json_string("reader CLOCK_REALTIME + the run's offset, against the "
-					     "recall in the server's CLOCK_REALTIME (the writer's SETUP)")));
+			"clock", json_pack("s++", "reader CLOCK_REALTIME + the run's offset, against the "
+					   "recall in the server's CLOCK_REALTIME (the writer's ", D->srv_clock_from,
+					   " record)")));
 	}
 	json_object_set_new(o, "grants", g);
 	json_object_set_new(o, "recall_events", r);

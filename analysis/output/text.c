@@ -230,7 +230,7 @@ static const char *mount_vers(const char *mount, char *out, size_t n)
 static void deleg_times(FILE *f, const struct sw_summary *S)
 {
 	const struct sw_deleg *D = &S->deleg;
-	char b[1024], k[16], d1[32], d2[32];
+	char b[1024], k[24], d1[32], d2[32];
 	for (int i = 0; i < D->ngrant; i++) {
 		snprintf(k, sizeof(k), "grant %d", i + 1);
 		snprintf(b, sizeof(b), "%s at %.6f s (server CLOCK_MONOTONIC, nfsd's trace "
@@ -293,7 +293,7 @@ static void deleg_times(FILE *f, const struct sw_summary *S)
 	if (n < (int)sizeof(b))
 		snprintf(b + n, sizeof(b) - (size_t)n, " (after recall 1: each read's end in its "
 			 "CLOCK_REALTIME plus the run's offset, +-%s, against the recall in the "
-			 "server's CLOCK_REALTIME by the writer's SETUP)", d2);
+			 "server's CLOCK_REALTIME by the writer's %s record)", d2, D->srv_clock_from);
 	kv(f, "refetch", b);
 }
 

@@ -124,6 +124,7 @@ static void writer_times(struct sw_deleg *D, const char *writer_log)
 			D->t_open_done_srv_mono_ns = u.t_mono_ns;
 			D->srv_real_minus_mono_ns = ss(u.t_real_ns, u.t_mono_ns);
 			D->have_srv_clock = 1;
+			snprintf(D->srv_clock_from, sizeof(D->srv_clock_from), "SETUP");
 		} else if (rec.type == SW_REC_STORE && rec.len >= sizeof(struct sw_rec_store)) {
 			struct sw_rec_store s;
 			memcpy(&s, rec.payload, sizeof(s));
@@ -131,6 +132,7 @@ static void writer_times(struct sw_deleg *D, const char *writer_log)
 			if (!D->have_srv_clock) {
 				D->srv_real_minus_mono_ns = ss(s.t_after_real_ns, s.t_after_mono_ns);
 				D->have_srv_clock = 1;
+				snprintf(D->srv_clock_from, sizeof(D->srv_clock_from), "first STORE");
 			}
 			break;
 		}

@@ -171,6 +171,8 @@ struct sw_deleg {
 	} grant[SW_DELEG_MAX];
 	struct sw_deleg_recall recall[SW_DELEG_MAX];
 	int have_srv_clock;      /* srv_real_minus_mono_ns known */
+	char srv_clock_from[16]; /* the writer's record it came from: "SETUP",
+				    else "first STORE" */
 	int64_t srv_real_minus_mono_ns; /* the server's CLOCK_REALTIME minus its
 				    CLOCK_MONOTONIC (the writer's SETUP), ns */
 	int64_t t_open_done_srv_mono_ns; /* the writer's SETUP (its open had
