@@ -5,13 +5,14 @@
 # stores every 100 ms from the writer's CLOCK_MONOTONIC 0) and a
 # server/trace.txt of real 6.1 nfsd lines at chosen times.  recall: a
 # grant at 0.05 s, a recall fired by the writer's open at 0.15 s (its
-# nfsd_deleg_recall merged into it), the CB_RECALL reply at 0.155 s, the
-# DELEGRETURN at 0.16 s: 1 grant, 1 recall of latency 10 ms; the reader
-# read generation 0 last before it, 3 more reads of it, then new data
-# (generation 1) in the read that ended at 0.5003 s: 350.3 ms after the
-# recall; the text names each with its time and clock.  unreturned: a
-# second grant and a recall with no DELEGRETURN: said so, latency null.
-# expected: deleg-recall with no grant traced says what it expected.
+# nfsd_deleg_recall merged into it), the DELEGRETURN at 0.16 s, the
+# CB_RECALL reply at 0.165 s (after it, as on 6.1 in 4 of 6 runs): 1
+# grant, 1 recall of latency 10 ms; the reader read generation 0 last
+# before it, 3 more reads of it, then new data (generation 1) in the read
+# that ended at 0.5003 s: 350.3 ms after the recall; the text names each
+# with its time and clock.  unreturned: a second grant and a recall with
+# no DELEGRETURN: said so, latency null.  expected: deleg-recall with no
+# grant traced says what it expected.
 . "$(dirname "$0")/../../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
 [ -x "$SYN" ] && [ -x "$REP" ] || { fail "expected $SYN and $REP to be built"; sw_done; }
@@ -34,20 +35,20 @@ report() { "$REP" "$1" --format all --out "$1" > /dev/null 2>"$1.err"; }
 recall() {
 	local j
 	{ hdr; ev 0.050000 nfsd-168 nfsd_deleg_read; ev 0.150000 stalewin-writer-229 nfsd_cb_recall
-	  ev 0.150500 nfsd-169 nfsd_deleg_recall; ev 0.155000 kworker/u2:0-9 nfsd_cb_recall_done
-	  ev 0.160000 nfsd-169 nfsd_deleg_return; } > "$T/r/server/trace.txt"
+	  ev 0.150500 nfsd-169 nfsd_deleg_recall; ev 0.160000 nfsd-169 nfsd_deleg_return
+	  ev 0.165000 kworker/u2:0-9 nfsd_cb_recall_done; } > "$T/r/server/trace.txt"
 	report "$T/r" || fail "report exited $?: $(cat "$T/r.err")"
 	j=$(jq -c '.results.delegations | [.granted, .recalls, .returns, .grants[0].t_srv_mono_ns,
 		.recall_events[0].t_srv_mono_ns, .recall_events[0].task, .recall_events[0].latency_ns,
 		.recall_events[0].t_cb_done_srv_mono_ns, .readers_after_recall[0].new_data_after_recall_ns,
 		.readers_after_recall[0].stale_reads_after_recall]' "$T/r/report.json")
-	[ "$j" = '[1,1,1,50000000,150000000,"stalewin-writer",10000000,155000000,350300000,3]' ] ||
-		fail "report.json delegations: expected [1,1,1,50000000,150000000,\"stalewin-writer\",10000000,155000000,350300000,3], saw $j"
+	[ "$j" = '[1,1,1,50000000,150000000,"stalewin-writer",10000000,165000000,350300000,3]' ] ||
+		fail "report.json delegations: expected [1,1,1,50000000,150000000,\"stalewin-writer\",10000000,165000000,350300000,3], saw $j"
 	local r
 	r=$(tr '\n' ' ' < "$T/r/report.txt" | tr -s ' ')
 	for x in "grant 1 : nfsd_deleg_read at 0.050000 s (server CLOCK_MONOTONIC, nfsd's trace clock mono, 1 us)" \
 		"recall 1 : nfsd_cb_recall at 0.150000 s (server CLOCK_MONOTONIC, 1 us), fired by the open of stalewin-writer" \
-		"the client's CB_RECALL reply +5.00ms; DELEGRETURN +10.0ms: the recall's latency" \
+		"the client's CB_RECALL reply +15.0ms; DELEGRETURN +10.0ms: the recall's latency" \
 		"refetch : reader 0 (cto, vers=4.2): new data read by +350ms, after 3 reads of the old"; do
 		grep -qF -- "$x" <<< "$r" || fail "the report lacks '$x': $(sed -n '/^deleg/,/^Consistency/p' "$T/r/report.txt")"
 	done
