@@ -231,6 +231,12 @@ static void deleg_times(FILE *f, const struct sw_summary *S)
 {
 	const struct sw_deleg *D = &S->deleg;
 	char b[1024], k[24], d1[32], d2[32];
+	if (D->ngrant_all > D->ngrant || D->nrecall_all > D->nrecall) {
+		snprintf(b, sizeof(b), "the first %d of %lld grants and %d of %lld recalls "
+			 "are given below", D->ngrant, (long long)D->ngrant_all, D->nrecall,
+			 (long long)D->nrecall_all);
+		kv(f, "deleg", b);
+	}
 	for (int i = 0; i < D->ngrant; i++) {
 		snprintf(k, sizeof(k), "grant %d", i + 1);
 		snprintf(b, sizeof(b), "%s at %.6f s (server CLOCK_MONOTONIC, nfsd's trace "

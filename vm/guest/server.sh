@@ -198,8 +198,8 @@ while [ $k -le $SW_NEXP ]; do
 	if [ "$SW_SCENARIO" = deleg-recall ]; then
 		# (by the clock: under TCG each look takes ~0.1 s itself)
 		t0=$(cut -d' ' -f1 /proc/uptime) st=none
-		until=$((${t0%.*} + ${SW_DELEG_WAIT_S:-5}))
-		while [ "$(cut -d. -f1 /proc/uptime)" -lt $until ]; do
+		t_end=$((${t0%.*} + ${SW_DELEG_WAIT_S:-5}))
+		while [ "$(cut -d. -f1 /proc/uptime)" -lt $t_end ]; do
 			[ -e /sw/stop ] && stopped
 			if cat /proc/fs/nfsd/clients/*/states 2>/dev/null | grep "type: deleg" | grep -q "f-$k[^0-9]"; then
 				st=held; break

@@ -12,7 +12,8 @@
 # that ended at 0.5003 s: 350.3 ms after the recall; the text names each
 # with its time and clock.  unreturned: a second grant and a recall with
 # no DELEGRETURN: said so, latency null.  expected: deleg-recall with no
-# grant traced says what it expected.
+# grant traced says what it expected.  many: 10 grants and recalls, the
+# first 8 given and the report says so.
 . "$(dirname "$0")/../../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
 [ -x "$SYN" ] && [ -x "$REP" ] || { fail "expected $SYN and $REP to be built"; sw_done; }
@@ -73,7 +74,20 @@ expected() {
 		fail "deleg-recall without a grant: $(grep -A3 '^deleg' "$T/r/report.txt")"
 	! grep -q '^refetch' "$T/r/report.txt" || fail "a refetch line without a recall"
 }
+many() {
+	local i
+	{ hdr; for i in 0 1 2 3 4 5 6 7 8 9; do
+		ev 0.${i}10000 nfsd-168 nfsd_deleg_read; ev 0.${i}20000 stalewin-writer-229 nfsd_cb_recall
+		ev 0.${i}30000 nfsd-169 nfsd_deleg_return
+	  done; } > "$T/r/server/trace.txt"
+	report "$T/r" || fail "report exited $?: $(cat "$T/r.err")"
+	tr '\n' ' ' < "$T/r/report.txt" | tr -s ' ' | grep -qF "the first 8 of 10 grants and 8 of 10 recalls are given below" ||
+		fail "10 grants: the report does not say it gives the first 8: $(sed -n '/^deleg/,/^grant 1/p' "$T/r/report.txt")"
+	[ "$(grep -c '^grant [0-9]' "$T/r/report.txt") $(grep -c '^recall [0-9]' "$T/r/report.txt")" = "8 8" ] ||
+		fail "10 grants: expected 8 grant and 8 recall lines"
+}
 sw_case recall recall
 sw_case unreturned unreturned
 sw_case expected expected
+sw_case many many
 sw_done
