@@ -22,8 +22,9 @@
 # Bad input, with no guest: an unknown scenario, deleg-none and
 # deleg-recall with --vers 3 (delegations are NFSv4's), deleg-recall with
 # --control api (the writer would open first): exit 2 naming what was
-# expected.  ~55 s (deleg-recall's run ~21 s of it).  Skips (77) only
-# when qemu cannot run.
+# expected.  ~50 s on a quiet machine (deleg-recall's run ~21 s of it;
+# 88 s at load average 8, that case alone 44 s).  Skips (77) only when
+# qemu cannot run.
 set -u
 . "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
