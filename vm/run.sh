@@ -223,10 +223,9 @@ client_kernel=$(resolve_kernel "$client_kernel")
 plan_experiments # vm/run-plan.sh
 
 t_cmd=$(vm_now)
-[ -n "$out" ] || out=$SW_TOP/runs/vm-$(date -u +%Y%m%d-%H%M%S)
-mkdir -p "$out" || vm_die "cannot create the run folder $out"
-out=$(realpath "$out")
-[ -z "$(ls -A "$out")" ] || vm_usage_die "--out: expected an empty or new folder, $out has files"
+. "$SW_TOP/scripts/lib/claim.sh" # the run folder ours alone: busy or not empty --out, exit 2; the default -N
+sw_claim_run_dir "$SW_VM_PROG" "$out" "${SW_RUNS_DIR:-$SW_TOP/runs}/vm-$(date -u +%Y%m%d-%H%M%S)" || exit $?
+out=$SW_CLAIMED
 vm_space_check "$out" 200
 
 # ------------------------------------------------------------ images
@@ -250,6 +249,7 @@ cleanup() {
 	vm_stop_all
 	[ -z "${share:-}" ] || rm -f "$share/ctl.token"
 	rm -rf "$work"
+	sw_claim_release
 }
 trap cleanup EXIT
 # First SIGINT/SIGTERM: ask the guests to end their runs cleanly (END
