@@ -23,6 +23,8 @@
 #     OUT empty: claim BASE, else BASE-2, BASE-3 ... up to BASE-99 (the
 #     first free, empty one); return 1 when none is.  Sets SW_CLAIMED (the
 #     folder, absolute) and SW_CLAIM_FD.
+#   sw_claim_held PROG DIR: DIR claimed whatever it holds (a study that
+#     --resume continues): return 2 naming the holder when a live run has it.
 #   sw_claim_release: the claim file goes (the descriptor closes at exit).
 SW_CLAIMED="" SW_CLAIM_FD="" SW_CLAIM_WHY=""
 
@@ -53,7 +55,7 @@ sw_claim__try() {
 		fd=""
 	done
 	[ -n "$fd" ] || { SW_CLAIM_WHY="its lock $f kept changing under us"; return 1; }
-	if [ -n "$(ls -A "$d" | grep -vx '.stalewin-claim')" ]; then
+	if [ "${SW_CLAIM_ANY:-0}" = 0 ] && [ -n "$(ls -A "$d" | grep -vx '.stalewin-claim')" ]; then
 		eval "exec $fd>&-"
 		return 3
 	fi
@@ -80,6 +82,12 @@ sw_claim_run_dir() { # PROG OUT BASE
 	done
 	echo "$prog: no free run folder among $base, $base-2 ... $base-99 (each held by a run or not empty): pass --out" >&2
 	return 1
+}
+
+sw_claim_held() { # PROG DIR
+	SW_CLAIM_ANY=1 sw_claim__try "$1" "$2" && return 0
+	echo "$1: $2 is in use by another run, $SW_CLAIM_WHY" >&2
+	return 2
 }
 
 sw_claim_release() {
