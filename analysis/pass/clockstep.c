@@ -15,9 +15,10 @@ static int near(int64_t a, int64_t b)
 	return d <= SW_CLOCK_STEP_MIN_NS && d >= -SW_CLOCK_STEP_MIN_NS;
 }
 
-/* A step is a new level of realtime - monotonic that the next record with
+/* A step is a new level of realtime - monotonic that a later record with
  * both clocks confirms: the writer's threads log in their own order, so
- * one record read before the step may come after one read after it. */
+ * a record read before the step may come after one read after it (it
+ * leaves the candidate pending). */
 int sw_clock_steps_scan(struct sw_summary *S, const struct swlog_reader *writer)
 {
 	struct swlog_reader *r;
@@ -47,10 +48,10 @@ int sw_clock_steps_scan(struct sw_summary *S, const struct swlog_reader *writer)
 			pending = 0;
 			continue;
 		}
-		pending = 0;
 		d = ss(off, level);
 		if (near(off, level) || d >= SW_WEV_SANE_NS || d <= -SW_WEV_SANE_NS)
-			continue; /* (damage: the sanity check reports it) */
+			continue; /* (a record read before the candidate keeps it
+				     pending; damage: the sanity check's) */
 		pending = 1;
 		cand = off;
 		cand_t = sa(mo, off0);
