@@ -31,7 +31,7 @@ SW_CLAIMED="" SW_CLAIM_FD="" SW_CLAIM_WHY=""
 # sw_claim__try PROG DIR: 0 claimed; 1 held, 4 an error (SW_CLAIM_WHY
 # says why); 3 not empty.  (Not in a subshell: the descriptor is ours.)
 sw_claim__try() {
-	local prog=$1 d=$2 f fd i held
+	local prog=$1 d=$2 f fd i j held
 	SW_CLAIM_WHY=""
 	mkdir -p "$d" 2>/dev/null || { SW_CLAIM_WHY="cannot create $d"; return 4; }
 	f=$d/.stalewin-claim
@@ -39,7 +39,7 @@ sw_claim__try() {
 		exec {fd}>>"$f" || { SW_CLAIM_WHY="cannot open $f"; return 4; }
 		if ! flock -n "$fd"; then
 			# (the holder writes its name just after its flock: wait for it)
-			for ((i = 0; i < 20; i++)); do
+			for ((j = 0; j < 20; j++)); do
 				held=$(tr -d '\n' < "$f" 2>/dev/null)
 				[ -z "$held" ] || break
 				sleep 0.05
@@ -55,7 +55,7 @@ sw_claim__try() {
 		fd=""
 	done
 	[ -n "$fd" ] || { SW_CLAIM_WHY="its lock $f kept changing under us"; return 1; }
-	if [ "${SW_CLAIM_ANY:-0}" = 0 ] && [ -n "$(ls -A "$d" | grep -vx '.stalewin-claim')" ]; then
+	if [ "${SW_CLAIM_ANY:-0}" = 0 ] && [ -n "$(find "$d" -mindepth 1 -maxdepth 1 ! -name .stalewin-claim -print -quit)" ]; then
 		eval "exec $fd>&-"
 		return 3
 	fi
@@ -64,7 +64,7 @@ sw_claim__try() {
 }
 
 sw_claim_run_dir() { # PROG OUT BASE
-	local prog=$1 out=$2 base=$3 d why rc n
+	local prog=$1 out=$2 base=$3 d rc n
 	if [ -n "$out" ]; then
 		sw_claim__try "$prog" "$out" && return 0
 		rc=$?
