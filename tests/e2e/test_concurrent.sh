@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Description: two experiments at once on one host (issue 37).  Three
+# Description: two experiments at once on one host.  Three
 # `stalewin run`s of 4 s start together: A and B without --out (their
 # default folders under SW_RUNS_DIR are made of the same second: the
 # start is timed just after a second begins), C with --out X; once C

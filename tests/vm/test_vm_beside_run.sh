@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Description: a `stalewin run` beside a `stalewin vm run` on one host
-# (issue 37).  The vm run (eager, 4 s, --lead 8) and, once its guests
+# Description: a `stalewin run` beside a `stalewin vm run` on one host.
+# The vm run (eager, 4 s, --lead 8) and, once its guests
 # boot, a host run (eager, 4 s, through ganesha) start without --out:
 # both default folders under SW_RUNS_DIR.  While the vm run holds its
 # folder a third run given that folder as --out is refused.  Cases:

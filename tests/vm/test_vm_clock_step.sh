@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Description: `stalewin vm run --fault clock-step@3:+30` (issue 37): the
+# Description: `stalewin vm run --fault clock-step@3:+30`: the
 # server guest's CLOCK_REALTIME steps 30 s forward 3 s into a 7 s eager
 # run on tmpfs.  Cases:
 #  - injected: the writer's own log shows it (realtime - monotonic of its
