@@ -18,7 +18,11 @@
 #   soak_peak_rss_kib_<proc> (the largest VmHWM seen; proc = writer_serve,
 #   writer_run, probe_0, ..., ganesha),
 #   soak_rss_growth_<proc> (mean VmRSS of the last quarter of samples over
-#   the first quarter: 1.00 is flat), soak_rss_grows (true when a process
+#   the first quarter: 1.00 is flat), soak_rss_kib_per_hour_<proc> (that
+#   difference in KiB per hour between the quarters' mean sample times),
+#   soak_fds_first_<proc>, _last_, _peak_ (open file descriptors from
+#   /proc/PID/fd), soak_log_bytes_per_store, soak_folder_bytes (the run
+#   folder, du -sb), soak_rss_grows (true when a process
 #   grew by more than 10 % and 1 MiB between the quarters).
 # Without --json: the same as a table.  Needs root and nfs-ganesha (as
 # stalewin run).  The run folder is removed at the end unless SW_SOAK_KEEP=1
@@ -57,7 +61,7 @@ pid=$!
 
 # this run's work folder: the one its writer's run child logs into
 work=""
-sample() { # one line per process: T NAME RSS_KIB HWM_KIB
+sample() { # one line per process: T NAME RSS_KIB HWM_KIB FDS
 	local p f n
 	if [ -z "$work" ]; then
 		rid=$(sed -n 's/.*starting the writer: run-id=\([0-9a-f]*\).*/\1/p' "$tmp/run.err" | head -n 1)
@@ -75,8 +79,9 @@ sample() { # one line per process: T NAME RSS_KIB HWM_KIB
 			else if (a == "stalewin-probe") for (i = 2; i <= NF; i++) if (index($i, r "probe-") == 1) {
 				x = substr($i, length(r) + 1); sub(/\.swlog$/, "", x); gsub(/-/, "_", x); print x } }')
 		[ -n "$n" ] || continue
-		awk -v t="$SECONDS" -v n="$n" '/^VmRSS:/ { r = $2 } /^VmHWM:/ { h = $2 }
-			END { if (r != "") print t, n, r, h }' "$p/status" 2>/dev/null || true
+		fds=$(ls "$p/fd" 2>/dev/null | wc -l)
+		awk -v t="$SECONDS" -v n="$n" -v fds="$fds" '/^VmRSS:/ { r = $2 } /^VmHWM:/ { h = $2 }
+			END { if (r != "") print t, n, r, h, fds }' "$p/status" 2>/dev/null || true
 	done
 }
 t0=$SECONDS
@@ -96,30 +101,44 @@ set -e
 stores=$(jq '.end.stores // 0' "$run/report.json")
 replies=$(jq '[.. | objects | .replies? // empty | numbers] | add // 0' "$run/report.json")
 logs=$(for f in "$run"/*.swlog; do n=$(basename "$f" .swlog); echo "${n//-/_} $(stat -c %s "$f")"; done)
-# per process: peak VmHWM, growth of the mean VmRSS (last quarter / first)
-procs=$(awk '{ n[$2]++; t[$2, n[$2]] = $3; if ($4 > h[$2]) h[$2] = $4 }
-	END { for (p in n) { q = int(n[p] / 4); if (q < 1) q = 1; a = b = 0
-		for (i = 1; i <= q; i++) { a += t[p, i]; b += t[p, n[p] - q + i] }
-		a /= q; b /= q
-		printf "%s %d %.3f %d %d\n", p, h[p], (a > 0 ? b / a : 0), b - a, n[p] } }' "$tmp/samples" | sort)
+# per process: peak VmHWM, growth of the mean VmRSS (last quarter / first,
+# and in KiB per hour between the quarters' mean sample times), open file
+# descriptors (first and last sample, the most seen)
+procs=$(awk '{ n[$2]++; k = n[$2]; t[$2, k] = $3; s[$2, k] = $1; f[$2, k] = $5
+		if ($4 > h[$2]) h[$2] = $4; if ($5 > fm[$2]) fm[$2] = $5 }
+	END { for (p in n) { q = int(n[p] / 4); if (q < 1) q = 1; a = b = ta = tb = 0
+		for (i = 1; i <= q; i++) { a += t[p, i]; b += t[p, n[p] - q + i]
+			ta += s[p, i]; tb += s[p, n[p] - q + i] }
+		a /= q; b /= q; ta /= q; tb /= q
+		printf "%s %d %.3f %d %d %.0f %d %d %d\n", p, h[p], (a > 0 ? b / a : 0), b - a, n[p],
+			(tb > ta ? (b - a) * 3600 / (tb - ta) : 0), f[p, 1], f[p, n[p]], fm[p] } }' "$tmp/samples" | sort)
 nsamples=$(awk '{ print $1 }' "$tmp/samples" | sort -u | wc -l)
 grows=$(awk '$3 > 1.10 && $4 > 1024 { g = 1 } END { print g ? "true" : "false" }' <<<"$procs")
 total=$(awk '{ s += $2 } END { print s + 0 }' <<<"$logs")
+folder=$(du -sb "$run" | awk '{ print $1 }')
+perstore=$(awk -v b="$total" -v n="$stores" 'BEGIN { printf "%.1f", (n > 0 ? b / n : 0) }')
 perh() { awk -v b="$1" -v d="$duration" 'BEGIN { printf "%.0f", b * 3600 / d }'; }
 if [ $json = 1 ]; then
 	{
 		echo "soak_duration_s $duration"; echo "soak_samples $nsamples"; echo "soak_exit $rc"
 		echo "soak_stores $stores"; echo "soak_replies $replies"
 		echo "soak_log_bytes $total"; echo "soak_log_bytes_per_hour $(perh "$total")"
+		echo "soak_log_bytes_per_store $perstore"; echo "soak_folder_bytes $folder"
 		while read -r n b; do echo "soak_log_bytes_per_hour_$n $(perh "$b")"; done <<<"$logs"
-		while read -r p h g _ _; do echo "soak_peak_rss_kib_$p $h"; echo "soak_rss_growth_$p $g"; done <<<"$procs"
+		while read -r p h g _ _ gh f1 f2 fm; do
+			echo "soak_peak_rss_kib_$p $h"; echo "soak_rss_growth_$p $g"
+			echo "soak_rss_kib_per_hour_$p $gh"
+			echo "soak_fds_first_$p $f1"; echo "soak_fds_last_$p $f2"; echo "soak_fds_peak_$p $fm"
+		done <<<"$procs"
 		echo "soak_rss_grows $grows"
 	} | jq -Rn '[inputs | split(" ") | {(.[0]): (.[1] | fromjson)}] | add'
 else
 	printf '%-34s %s\n' "duration (s)" "$duration" "samples" "$nsamples" "stalewin run exit" "$rc" \
-		"stores" "$stores" "replies" "$replies" "log bytes" "$total" "log bytes per hour" "$(perh "$total")"
-	while read -r p h g d n; do
-		printf '%-34s %s\n' "$p peak RSS (KiB)" "$h" "$p RSS last/first quarter" "$g ($d KiB, $n samples)"
+		"stores" "$stores" "replies" "$replies" "log bytes" "$total" "log bytes per hour" "$(perh "$total")" \
+		"log bytes per store" "$perstore" "run folder (bytes)" "$folder"
+	while read -r p h g d n gh f1 f2 fm; do
+		printf '%-34s %s\n' "$p peak RSS (KiB)" "$h" "$p RSS last/first quarter" "$g ($d KiB, $n samples)" \
+			"$p RSS growth (KiB/h)" "$gh" "$p open fds (first, last, peak)" "$f1, $f2, $fm"
 	done <<<"$procs"
 	printf '%-34s %s\n' "RSS grows" "$grows"
 fi

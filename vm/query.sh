@@ -2,7 +2,7 @@
 # vm/run.sh, never run).  On a multigrain kernel (6.13+, a filesystem
 # that opts in) a query of ctime (a GETATTR, a stat) makes the next
 # timestamp fine-grained, so how often the file is queried changes what
-# the run measures (issue #34: 7.2 left 0 of 200 stores with an equal
+# the run measures (7.2 left 0 of 200 stores with an equal
 # ctime under a stat after every store, ~150 of 200 with none).  Every
 # run therefore records the planned rate (meta.json query_rate_hz and
 # query_rate) and whether the server's filesystem was seen multigrain

@@ -116,7 +116,7 @@ sw_opt --vers vers 3\|4.2\|both both 'the mounts and probe targets: 3 or 4.2 alo
 sw_opt --probe-vers probe_vers 3\|4\|3+4 '' "the probe's targets (3+4: probe-0/t0 v3, t1 v4, side by side)"
 sw_opt --query-rate probe_rate N\|wire 100 'GETATTRs/s per probe target'
 sw_opt --probe-rate probe_rate N\|wire '' 'the old name of --query-rate'
-sw_opt --scenario scenario NAME '' 'a set-up on purpose the report explains (vm/scenario.sh): deleg-none'
+sw_opt --scenario scenario NAME '' 'a set-up on purpose the report explains (vm/scenario.sh): deleg-none, deleg-recall'
 sw_opt --reader-every-ms reader_every N 100 "the kernel-mount readers' period"
 sw_opt --reader-page reader_page N 0 'the page they read'
 sw_opt --size size BYTES 1M "the writer's file"
@@ -177,7 +177,7 @@ case "$vers" in 3) pv=3 ;; 4.2) pv=4 ;; both) pv=3+4 ;;
 probe_vers=${probe_vers:-$pv}
 [[ "$probe_vers" =~ ^(3|4|3\+4)$ ]] || vm_usage_die "--probe-vers: expected 3, 4 or 3+4, saw '$probe_vers'"
 vm_query_check "$probe_rate"
-vm_scenario_check "$scenario" "$vers"
+vm_scenario_check "$scenario" "$vers" "$control"
 [[ "$reader_every" =~ ^[0-9]+$ ]] && [ "$reader_every" -ge 1 ] || vm_usage_die "--reader-every-ms: expected ms >= 1, saw '$reader_every'"
 [[ "$reader_page" =~ ^[0-9]+$ ]] || vm_usage_die "--reader-page: expected a page index, saw '$reader_page'"
 for kv in "${sysctls[@]}"; do

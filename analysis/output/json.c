@@ -204,6 +204,53 @@ static json_t *attrs_json(const struct sw_summary *S)
 	return a;
 }
 
+/* results.delegations: the counts, each grant and recall with its times
+ * (server CLOCK_MONOTONIC ns, nfsd's trace clock, whole us), each
+ * reader's first read of new data after the first recall (deleg.c) */
+static json_t *deleg_json(const struct sw_summary *S)
+{
+	const struct sw_deleg *D = &S->deleg;
+	json_t *o = json_pack("{s:s?,s:s?,s:b,s:o,s:o,s:o}",
+		"scenario", D->scenario[0] ? D->scenario : NULL,
+		"scenario_note", D->note[0] ? D->note : NULL, "traced", D->traced,
+		"granted", D->traced ? I(D->granted) : json_null(),
+		"recalls", D->traced ? I(D->recalls) : json_null(),
+		"returns", D->traced ? I(D->returns) : json_null());
+	if (!D->traced)
+		return o;
+	json_t *g = json_array(), *r = json_array(), *rd = json_array();
+	for (int i = 0; i < D->ngrant; i++)
+		json_array_append_new(g, json_pack("{s:s,s:o}", "event", D->grant[i].event,
+			"t_srv_mono_ns", I(D->grant[i].t_srv_mono_ns)));
+	for (int i = 0; i < D->nrecall; i++) {
+		const struct sw_deleg_recall *R = &D->recall[i];
+		int64_t ret = R->t_return_srv_mono_ns, cb = R->t_cb_done_srv_mono_ns;
+		json_array_append_new(r, json_pack("{s:s,s:s?,s:o,s:o,s:o,s:o}", "event", R->event,
+			"task", R->task[0] ? R->task : NULL, "t_srv_mono_ns", I(R->t_srv_mono_ns),
+			"t_return_srv_mono_ns", ret >= 0 ? I(ret) : json_null(),
+			"t_cb_done_srv_mono_ns", cb >= 0 ? I(cb) : json_null(),
+			"latency_ns", ret >= 0 ? I(ret - R->t_srv_mono_ns) : json_null()));
+	}
+	for (int i = 0; i < D->nreader; i++) {
+		const struct sw_deleg_reader *E = &D->reader[i];
+		json_array_append_new(rd, json_pack("{s:i,s:b,s:o,s:o,s:o}", "reader", E->j,
+			"read_before_recall", E->judged,
+			"new_data_after_recall_ns", E->after_recall_ns >= 0 ? I(E->after_recall_ns) : json_null(),
+			"stale_reads_after_recall", I(E->stale_reads),
+			"clock", json_pack("s++", "reader CLOCK_REALTIME + the run's offset, against the "
+					   "recall in the server's CLOCK_REALTIME (the writer's ", D->srv_clock_from,
+					   " record)")));
+	}
+	json_object_set_new(o, "grants", g);
+	json_object_set_new(o, "recall_events", r);
+	json_object_set_new(o, "readers_after_recall", rd);
+	json_object_set_new(o, "t_writer_open_done_srv_mono_ns",
+		D->t_open_done_srv_mono_ns >= 0 ? I(D->t_open_done_srv_mono_ns) : json_null());
+	json_object_set_new(o, "t_first_store_srv_mono_ns",
+		D->t_first_store_srv_mono_ns >= 0 ? I(D->t_first_store_srv_mono_ns) : json_null());
+	return o;
+}
+
 json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 {
 	json_t *root = json_object(), *st = json_object(), *res = json_object();
@@ -294,13 +341,7 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 	json_object_set_new(race, "gap_max_ns", I(S->race_gap_ns.count ? S->race_gap_ns.max : 0));
 	json_object_set_new(res, "race", race);
 	json_object_set_new(res, "attributes", attrs_json(S));
-	const struct sw_deleg *D = &S->deleg;
-	json_object_set_new(res, "delegations", json_pack("{s:s?,s:s?,s:b,s:o,s:o,s:o}",
-		"scenario", D->scenario[0] ? D->scenario : NULL,
-		"scenario_note", D->note[0] ? D->note : NULL, "traced", D->traced,
-		"granted", D->traced ? I(D->granted) : json_null(),
-		"recalls", D->traced ? I(D->recalls) : json_null(),
-		"returns", D->traced ? I(D->returns) : json_null()));
+	json_object_set_new(res, "delegations", deleg_json(S));
 	if (S->has_kread)
 		json_object_set_new(res, "kread", kreaders(S, 1));
 	json_object_set_new(root, "results", res);

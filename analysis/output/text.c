@@ -222,10 +222,99 @@ static void consistency(FILE *f, const struct sw_summary *S)
 	}
 }
 
+/* a reader's mount options as "vers=V" (the rest is in its kernel mount
+ * section and report.json) */
+static const char *mount_vers(const char *mount, char *out, size_t n)
+{
+	const char *v = strstr(mount, "vers=");
+	snprintf(out, n, "%.*s", v ? (int)strcspn(v, ",") : 0, v ? v : "");
+	return out[0] ? out : "?";
+}
+
+/* Each grant and recall nfsd traced with its time, the recall's
+ * latency, and when each reader first read new data after the first
+ * recall (deleg.c).  Every figure names its clock and resolution. */
+static void deleg_times(FILE *f, const struct sw_summary *S)
+{
+	const struct sw_deleg *D = &S->deleg;
+	char b[1024], k[24], d1[32], d2[32];
+	if (D->ngrant_all > D->ngrant || D->nrecall_all > D->nrecall) {
+		snprintf(b, sizeof(b), "the first %d of %lld grants and %d of %lld recalls "
+			 "are given below", D->ngrant, (long long)D->ngrant_all, D->nrecall,
+			 (long long)D->nrecall_all);
+		kv(f, "deleg", b);
+	}
+	for (int i = 0; i < D->ngrant; i++) {
+		snprintf(k, sizeof(k), "grant %d", i + 1);
+		snprintf(b, sizeof(b), "%s at %.6f s (server CLOCK_MONOTONIC, nfsd's trace "
+			 "clock mono, 1 us)", D->grant[i].event, D->grant[i].t_srv_mono_ns / 1e9);
+		kv(f, k, b);
+	}
+	for (int i = 0; i < D->nrecall; i++) {
+		const struct sw_deleg_recall *R = &D->recall[i];
+		int n;
+		snprintf(k, sizeof(k), "recall %d", i + 1);
+		n = snprintf(b, sizeof(b), "%s at %.6f s (server CLOCK_MONOTONIC, 1 us)%s%s%s",
+			     R->event, R->t_srv_mono_ns / 1e9, R->task[0] ? ", fired by the open of " : "",
+			     R->task, R->task[0] ? " (its lease break)" : "");
+		if (R->t_cb_done_srv_mono_ns >= 0) {
+			sw_fmt_dur(d1, sizeof(d1), R->t_cb_done_srv_mono_ns - R->t_srv_mono_ns);
+			n += snprintf(b + n, sizeof(b) - (size_t)n, "; the client's CB_RECALL reply +%s", d1);
+		}
+		if (R->t_return_srv_mono_ns >= 0) {
+			sw_fmt_dur(d1, sizeof(d1), R->t_return_srv_mono_ns - R->t_srv_mono_ns);
+			n += snprintf(b + n, sizeof(b) - (size_t)n, "; DELEGRETURN +%s: the recall's latency "
+				      "(open -> delegreturn, server CLOCK_MONOTONIC, 1 us)", d1);
+		} else
+			n += snprintf(b + n, sizeof(b) - (size_t)n, "; no DELEGRETURN traced after it");
+		if (i == 0 && D->t_open_done_srv_mono_ns >= 0 && D->t_open_done_srv_mono_ns >= R->t_srv_mono_ns) {
+			sw_fmt_dur(d1, sizeof(d1), D->t_open_done_srv_mono_ns - R->t_srv_mono_ns);
+			n += snprintf(b + n, sizeof(b) - (size_t)n, "; the writer's open had returned by +%s "
+				      "(its SETUP record, server CLOCK_MONOTONIC, 1 ns)", d1);
+		}
+		if (i == 0 && D->t_first_store_srv_mono_ns >= R->t_srv_mono_ns) {
+			sw_fmt_dur(d1, sizeof(d1), D->t_first_store_srv_mono_ns - R->t_srv_mono_ns);
+			snprintf(b + n, sizeof(b) - (size_t)n, ", its first store +%s", d1);
+		}
+		kv(f, k, b);
+	}
+	if (!D->nreader)
+		return;
+	int n = 0;
+	sw_fmt_dur(d2, sizeof(d2), S->err_ns);
+	for (int i = 0; i < D->nreader; i++) {
+		const struct sw_deleg_reader *E = &D->reader[i];
+		const struct sw_kread *K = &S->kr[E->j];
+		char mv[32];
+		if (!E->judged)
+			n += snprintf(b + n, sizeof(b) - (size_t)n, "%sreader %d (%s, %s): no read before the recall",
+				      i ? "; " : "", E->j, K->mode, mount_vers(K->mount, mv, sizeof(mv)));
+		else if (E->after_recall_ns < 0)
+			n += snprintf(b + n, sizeof(b) - (size_t)n, "%sreader %d (%s, %s): read no new data after "
+				      "it (%llu reads of the old)", i ? "; " : "", E->j, K->mode,
+				      mount_vers(K->mount, mv, sizeof(mv)), (unsigned long long)E->stale_reads);
+		else {
+			sw_fmt_dur(d1, sizeof(d1), E->after_recall_ns);
+			n += snprintf(b + n, sizeof(b) - (size_t)n, "%sreader %d (%s, %s): new data read by +%s, "
+				      "after %llu reads of the old", i ? "; " : "", E->j, K->mode,
+				      mount_vers(K->mount, mv, sizeof(mv)), d1,
+				      (unsigned long long)E->stale_reads);
+		}
+		if (n >= (int)sizeof(b))
+			break;
+	}
+	if (n < (int)sizeof(b))
+		snprintf(b + n, sizeof(b) - (size_t)n, " (after recall 1: each read's end in its "
+			 "CLOCK_REALTIME plus the run's offset, +-%s, against the recall in the "
+			 "server's CLOCK_REALTIME by the writer's %s record)", d2, D->srv_clock_from);
+	kv(f, "refetch", b);
+}
+
 /* The scenario and the delegations nfsd traced: a scenario's reason
  * rather than a row of zeros; a contradiction said as one. */
-static void deleg_text(FILE *f, const struct sw_deleg *D)
+static void deleg_text(FILE *f, const struct sw_summary *S)
 {
+	const struct sw_deleg *D = &S->deleg;
 	char b[512], c[128] = "nfsd's delegation events not traced";
 	if (!D->scenario[0] && !D->traced)
 		return;
@@ -235,11 +324,15 @@ static void deleg_text(FILE *f, const struct sw_deleg *D)
 	if (!strcmp(D->scenario, "deleg-none") && D->traced && D->granted)
 		snprintf(b, sizeof(b), "scenario deleg-none expected no delegation (%s), saw one: %s",
 			 D->note, c);
+	else if (!strcmp(D->scenario, "deleg-recall") && (!D->traced || !D->granted || !D->recalls))
+		snprintf(b, sizeof(b), "scenario deleg-recall expected a grant and a recall (%s), "
+			 "saw %s", D->note, D->traced ? c : "none: nfsd's delegation events not traced");
 	else if (D->scenario[0])
 		snprintf(b, sizeof(b), "scenario %s: %s; %s", D->scenario, D->note, c);
 	else
 		snprintf(b, sizeof(b), "%s", c);
 	kv(f, "deleg", b);
+	deleg_times(f, S);
 }
 
 /* What revealed the stores (the v4 target: ctime and the change
@@ -301,7 +394,7 @@ static void attrs_text(FILE *f, const struct sw_summary *S)
 		snprintf(b, sizeof(b), "%s (%s)", A->multigrain ? "yes" : "no", A->multigrain_how);
 		kv(f, "multigr", b);
 	}
-	deleg_text(f, &S->deleg);
+	deleg_text(f, S);
 }
 
 int sw_fmt_text(FILE *f, const struct sw_summary *S)

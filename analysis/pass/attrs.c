@@ -79,20 +79,6 @@ static double num_or(json_t *o, const char *k, double dflt)
 	return json_is_number(v) ? json_number_value(v) : dflt;
 }
 
-/* nfsd's delegation events over the whole run (server/trace.txt) */
-static void delegations(struct sw_summary *S, const char *dir)
-{
-	char path[SW_PATHLEN + 32];
-	struct sw_srvtrace t;
-	snprintf(path, sizeof(path), "%.1000s/server/trace.txt", dir);
-	if (sw_srvtrace_load(path, 0, 0, &t) || !t.nfsd_traced)
-		return;
-	S->deleg.traced = 1;
-	S->deleg.granted = t.deleg_granted;
-	S->deleg.recalls = t.deleg_recalls;
-	S->deleg.returns = t.deleg_returns;
-}
-
 /* meta.json: query_rate_hz (null: wire speed), query_rate {probe_hz,
  * probe_targets, readers_hz}, multigrain, multigrain_how */
 static void queries(struct sw_summary *S, const char *dir)
@@ -139,5 +125,5 @@ void sw_attrs_finish(struct sw_summary *S, const char *dir, const char *writer_l
 	if (!S->emulated)
 		sw_queried_count(writer_log, path, &S->attrs.by_query);
 	queries(S, dir);
-	delegations(S, dir);
+	sw_deleg_finish(S, dir, writer_log);
 }

@@ -141,12 +141,56 @@ struct sw_reveal {
 };
 
 /* The run's scenario (vm run --scenario, meta.json) and what nfsd traced
- * of delegations on the server (server/trace.txt, the whole run). */
+ * of delegations on the server (server/trace.txt, the whole run; its
+ * times are the server's CLOCK_MONOTONIC, trace_clock mono, whole us).
+ * deleg.c fills the times. */
+#define SW_DELEG_MAX 8 /* grants and recalls kept with their times */
+struct sw_deleg_recall {
+	int64_t t_srv_mono_ns;   /* its first event (nfsd_cb_recall: the lease
+				    break, in the task of the open that broke
+				    it), server CLOCK_MONOTONIC ns */
+	int64_t t_return_srv_mono_ns; /* the DELEGRETURN that ended it
+				    (nfsd_deleg_return), server mono ns; -1 none */
+	int64_t t_cb_done_srv_mono_ns; /* the client's CB_RECALL reply
+				    (nfsd_cb_recall_done), server mono ns; -1 */
+	char event[32];          /* its first event's name */
+	char task[32];           /* the task nfsd_cb_recall fired in */
+};
+struct sw_deleg_reader {
+	int j;                   /* kread-<j> */
+	int judged;              /* it read the file before the recall */
+	uint64_t gen_before;     /* the generation it last read before it */
+	uint64_t gen;            /* the first other one it read after it */
+	int64_t after_recall_ns; /* that read's end (reader CLOCK_REALTIME +
+				    the run's offset: the server's) minus the
+				    recall (server mono -> real by the writer's
+				    SETUP), ns; -1: no new data read after it */
+	uint64_t stale_reads;    /* reads after the recall that returned the
+				    old generation before that one */
+};
 struct sw_deleg {
 	char scenario[32];       /* "" none, "deleg-none", ... */
 	char note[160];          /* what the scenario sets up (meta.json) */
 	int traced;              /* nfsd's delegation events were enabled */
-	int64_t granted, recalls, returns; /* events counted */
+	int64_t granted, recalls, returns; /* events counted (srvtrace.c) */
+	int ngrant, nrecall;     /* kept below (at most SW_DELEG_MAX) */
+	int64_t ngrant_all, nrecall_all, nreturn_all; /* deleg.c's counts */
+	struct {
+		int64_t t_srv_mono_ns; /* server CLOCK_MONOTONIC ns */
+		char event[32];        /* nfsd_deleg_read, ... */
+	} grant[SW_DELEG_MAX];
+	struct sw_deleg_recall recall[SW_DELEG_MAX];
+	int have_srv_clock;      /* srv_real_minus_mono_ns known */
+	char srv_clock_from[16]; /* the writer's record it came from: "SETUP",
+				    else "first STORE" */
+	int64_t srv_real_minus_mono_ns; /* the server's CLOCK_REALTIME minus its
+				    CLOCK_MONOTONIC (the writer's SETUP), ns */
+	int64_t t_open_done_srv_mono_ns; /* the writer's SETUP (its open had
+				    returned), server mono ns; -1 */
+	int64_t t_first_store_srv_mono_ns; /* its first store's end, server
+				    mono ns; -1 */
+	int nreader;
+	struct sw_deleg_reader reader[SW_MAX_KREAD]; /* after recall[0] */
 };
 
 struct sw_summary {
@@ -318,6 +362,9 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 /* After the pass: S->attrs from the observers, the writer's faults,
  * server/trace.txt and meta.json of dir (attrs.c). */
 void sw_attrs_finish(struct sw_summary *S, const char *dir, const char *writer_log);
+/* deleg.c: S->deleg's events and times (server/trace.txt, the writer's
+ * log, the kernel readers' logs); called by sw_attrs_finish */
+void sw_deleg_finish(struct sw_summary *S, const char *dir, const char *writer_log);
 
 /* The steps of the writer's realtime in its log (clockstep.c), read
  * through a clone of the open reader (the log is opened once): into

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * costsec.c - the Cost section (issue #33): `stalewin-report cost-section
+ * costsec.c - the Cost section: `stalewin-report cost-section
  * FILE [--json]` prints it from a cost.json of `stalewin cost --out DIR`;
  * verdict and mail call sw_costsec_verdict and sw_costsec_mail to give it
  * when a study folder has one at DIR/cost/cost.json (pass/costload.h

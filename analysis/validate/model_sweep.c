@@ -93,6 +93,7 @@ static int usage(const char *why)
 
 struct events {
 	struct sw_sweep_ev *ev;
+	int64_t *t_begin_mono_ns; /* each event's start: a store's t_before */
 	size_t n, cap;
 	int64_t t_first_mono_ns; /* the log's first record (NOTE), mapped */
 	int64_t t_end_mono_ns;   /* END, else the last event */
@@ -104,7 +105,7 @@ struct events {
 	uint64_t pages;          /* the log's mapping size in pages */
 };
 
-static int push(struct events *E, const struct sw_sweep_ev *e)
+static int push(struct events *E, const struct sw_sweep_ev *e, int64_t t_begin)
 {
 	if (E->n == E->cap) {
 		size_t cap = E->cap ? 2 * E->cap : 1024;
@@ -112,10 +113,23 @@ static int push(struct events *E, const struct sw_sweep_ev *e)
 		if (!p)
 			return -1;
 		E->ev = p;
+		int64_t *b = realloc(E->t_begin_mono_ns, cap * sizeof(*b));
+		if (!b)
+			return -1;
+		E->t_begin_mono_ns = b;
 		E->cap = cap;
 	}
+	E->t_begin_mono_ns[E->n] = t_begin;
 	E->ev[E->n++] = *e;
 	return 0;
+}
+
+static void events_free(struct events *E)
+{
+	free(E->ev);
+	free(E->t_begin_mono_ns);
+	E->ev = NULL;
+	E->t_begin_mono_ns = NULL;
 }
 
 /* The log's stores, syncs and munmap; its start from its first record
@@ -173,6 +187,7 @@ static int load(const char *path, struct events *E, const char *pname, int store
 	int fault_start = store_time ? store_time > 0 : pol && pol->trap_updates && !pol->flush_owed;
 	while ((st = swlog_next(r, &rec)) == SWLOG_OK) {
 		struct sw_sweep_ev e = { .page = SW_NO_PAGE };
+		int64_t t_begin = -1;
 		if (rec.type == SW_REC_NOTE && !t_first_real) {
 			t_first_real = ((const struct sw_rec_note *)rec.payload)->t_real_ns;
 			continue;
@@ -189,6 +204,7 @@ static int load(const char *path, struct events *E, const char *pname, int store
 			 * out in the run's next pass) */
 			e.t_mono_ns = fault_start ? s->t_before_mono_ns : s->t_after_mono_ns;
 			e.t_after_mono_ns = s->t_after_mono_ns;
+			t_begin = s->t_before_mono_ns;
 			e.page = s->page;
 		} else if (rec.type == SW_REC_SYNC) {
 			const struct sw_rec_sync *s = rec.payload;
@@ -212,7 +228,7 @@ static int load(const char *path, struct events *E, const char *pname, int store
 		} else {
 			continue;
 		}
-		if (push(E, &e)) {
+		if (push(E, &e, t_begin < 0 ? e.t_mono_ns : t_begin)) {
 			snprintf(err, errlen, "out of memory reading %s", path);
 			swlog_reader_close(r);
 			return -1;
@@ -350,8 +366,10 @@ static struct sw_sweep_ev *events_at_traced_dirtying(const struct events *E,
 	for (size_t i = 0, k = 0; i < E->n && k < kt->dirties; i++) {
 		if (ev[i].cause)
 			continue;
-		while (k < kt->dirties &&
-		       kt->dirty_mono_ns[k] < ev[i].t_after_mono_ns - SW_DIRTY_IN_STORE_NS)
+		int64_t lo = ev[i].t_after_mono_ns - SW_DIRTY_IN_STORE_NS;
+		if (E->t_begin_mono_ns[i] < lo)
+			lo = E->t_begin_mono_ns[i];
+		while (k < kt->dirties && kt->dirty_mono_ns[k] < lo)
 			k++;
 		if (k < kt->dirties && kt->dirty_mono_ns[k] <= ev[i].t_after_mono_ns) {
 			if (kt->dirty_mono_ns[k] != ev[i].t_mono_ns) {
@@ -646,7 +664,7 @@ int main(int argc, char **argv)
 	if (!pol || !pol->emulated) {
 		fprintf(stderr, "stalewin-model-sweep: expected --policy eager|deferred|lang, saw '%s'\n",
 			pol ? pol->name : pname ? pname : E.policy);
-		free(E.ev);
+		events_free(&E);
 		return 2;
 	}
 	uint64_t maxpage = 0;
@@ -678,7 +696,7 @@ int main(int argc, char **argv)
 		 * open), as stalewin-writer's own model starts (run.c) */
 		if (!E.t_changed_mono_ns) {
 			fprintf(stderr, "stalewin-model-sweep: expected a SETUP record in %s for --lead-ms log, saw none\n", log);
-			free(E.ev);
+			events_free(&E);
 			return 2;
 		}
 		/* in ns, not whole ms: the writer's model starts at the
@@ -754,6 +772,6 @@ int main(int argc, char **argv)
 	} else {
 		json_decref(arr);
 	}
-	free(E.ev);
+	events_free(&E);
 	return rc;
 }

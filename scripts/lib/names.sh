@@ -26,3 +26,11 @@ sw_name_check() {
 # sw_names BUILD_DIR KIND: the writer's names of KIND, one a line, in the
 # order of its list (vm run's default matrix is every policy of it)
 sw_names() { "$1/server/stalewin-writer" --list "$2"; }
+
+# sw_names_help BUILD_DIR KIND: the names for a --help line, "a|b|c", or
+# where they come from when the writer is not built yet
+sw_names_help() {
+	local n
+	n=$(sw_names "$1" "$2" 2>/dev/null) && [ -n "$n" ] && { echo "${n//$'\n'/|}"; return; }
+	echo "one of stalewin-writer --list $2 (not built yet)"
+}

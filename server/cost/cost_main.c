@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * stalewin-cost - what each mtime/ctime policy costs, measured in the
- * kernel (issue #33; docs/cost.md).
+ * kernel (docs/cost.md).
  *
  *   stalewin-cost measure --dir DIR --fs FS --policy P [--kernel LABEL]
  *                 [--threads T] [--pages M] [--repeats R]

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pressure.h - threads beside the measured stores: an fsync-heavy writer
- * (issue #33: journal pressure, the case that makes eager sleep) that
+ * (journal pressure, the case that makes eager sleep) that
  * rewrites one page of its own file in the same filesystem and fsyncs
  * it, over and over, until stopped (its thread id lets the trace leave
  * its own handles out); and a client that polls the file's attributes

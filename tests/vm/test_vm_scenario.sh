@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Description: vm run --scenario.  deleg-none on the stock 6.1 guests
-# (native ext4, NFSv4.2 only, 3 s): the server guest holds the file open
+# Description: vm run --scenario, on the stock 6.1 guests (native ext4,
+# NFSv4.2 only, 3 s each).
+# deleg-none: the server guest holds the file open
 # for write from its creation, before the client's readers open it, so
 # knfsd grants no read delegation; the report must say why ("no
 # delegation: a local writer holds the file open for write") rather than
@@ -11,25 +12,42 @@
 # either (the kernel grants none in the first minute or so after knfsd
 # starts, the NLM grace period being the likely reason, not checked);
 # with --lead 70, once each: without the scenario nfsd traced 1 grant
-# (when the writer had closed the file), with deleg-none 0.  Bad input,
-# with no guest: an unknown scenario, and deleg-none
-# with --vers 3 (delegations are NFSv4's), exit 2 naming what was
-# expected.  ~30 s.  Skips (77) only when qemu cannot run.
+# (when the writer had closed the file), with deleg-none 0.
+# deleg-recall: the client's readers open and read the file, the client
+# holds a read delegation, then the server's writer opens it for write
+# and stores (lockd's grace cut to 3 s in the server guest): nfsd's trace
+# must show a grant (nfsd_deleg_read) and a recall fired by the writer's
+# open, ended by a DELEGRETURN; a reader must read new data after it (the
+# client's cache invalidated); the report gives each with its time.
+# Bad input, with no guest: an unknown scenario, deleg-none and
+# deleg-recall with --vers 3 (delegations are NFSv4's), deleg-recall with
+# --control api (the writer would open first): exit 2 naming what was
+# expected.  ~50 s on a quiet machine (deleg-recall's run ~21 s of it;
+# 88 s at load average 8, that case alone 44 s).  Skips (77) only when
+# qemu cannot run.
 set -u
 . "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
 vm_needs_bins server/stalewin-writer client/stalewin-reader client/stalewin-probe analysis/stalewin-report
-vm_test_dir vm-scen run
+vm_test_dir vm-scen run recall
 
 badinput() {
 	local rc=0
 	"$top/vm/run.sh" --scenario bogus --build-dir "$b" --out "$T/bad1" >/dev/null 2>"$T/bad.err" || rc=$?
-	[ $rc = 2 ] && grep -q "expected one of: deleg-none, saw 'bogus'" "$T/bad.err" ||
+	[ $rc = 2 ] && grep -q "expected one of: deleg-none, deleg-recall, saw 'bogus'" "$T/bad.err" ||
 		fail "--scenario bogus: expected exit 2 naming the scenarios, saw exit $rc: $(cat "$T/bad.err")"
 	rc=0
 	"$top/vm/run.sh" --scenario deleg-none --vers 3 --build-dir "$b" --out "$T/bad2" >/dev/null 2>"$T/bad.err" || rc=$?
 	[ $rc = 2 ] && grep -q "expected --vers 4.2 or both, saw --vers 3" "$T/bad.err" ||
 		fail "--scenario deleg-none --vers 3: expected exit 2, saw exit $rc: $(cat "$T/bad.err")"
+	rc=0
+	"$top/vm/run.sh" --scenario deleg-recall --vers 3 --build-dir "$b" --out "$T/bad3" >/dev/null 2>"$T/bad.err" || rc=$?
+	[ $rc = 2 ] && grep -q "scenario deleg-recall: delegations are NFSv4's: expected --vers 4.2 or both, saw --vers 3" "$T/bad.err" ||
+		fail "--scenario deleg-recall --vers 3: expected exit 2, saw exit $rc: $(cat "$T/bad.err")"
+	rc=0
+	"$top/vm/run.sh" --scenario deleg-recall --vers 4.2 --control api --build-dir "$b" --out "$T/bad4" >/dev/null 2>"$T/bad.err" || rc=$?
+	[ $rc = 2 ] && grep -q "expected --control auto or direct, saw --control api" "$T/bad.err" ||
+		fail "--scenario deleg-recall --control api: expected exit 2, saw exit $rc: $(cat "$T/bad.err")"
 }
 
 deleg_none() {
@@ -44,6 +62,32 @@ deleg_none() {
 	g=$(jq -r '.results.delegations | "\(.scenario) \(.traced) \(.granted)"' "$T/run/report.json")
 	[ "$g" = "deleg-none true 0" ] || fail "report.json delegations: expected 'deleg-none true 0', saw '$g'"
 }
+deleg_recall() {
+	local rc=0 g r n
+	PATH=$b/analysis:$PATH nice -n 10 "$top/vm/run.sh" --scenario deleg-recall --policy native --fs ext4 \
+		--vers 4.2 --duration 3 --build-dir "$b" --out "$T/recall" >"$T/recall.txt" 2>"$T/recall.err" || rc=$?
+	[ $rc -eq 0 ] || { tail -n 20 "$T/recall.err"; fail "vm run --scenario deleg-recall exited $rc"; }
+	[ "$(jq -r .scenario "$T/recall/meta.json")" = deleg-recall ] || fail "meta.json does not name the scenario"
+	# nfsd's own trace: a grant, then a recall fired by the writer's open
+	grep -q ': nfsd_deleg_read: ' "$T/recall/server/trace.txt" ||
+		fail "no grant (nfsd_deleg_read) in nfsd's trace: $(grep nfsd_ "$T/recall/server/trace.txt" | head -n 5)"
+	grep -q '^ *stalewin-writer-[0-9]* .*: nfsd_cb_recall: ' "$T/recall/server/trace.txt" ||
+		fail "no recall fired by the writer's open (nfsd_cb_recall) in nfsd's trace: $(grep nfsd_ "$T/recall/server/trace.txt" | head -n 5)"
+	g=$(jq -r '.results.delegations | "\(.scenario) \(.granted) \(.recalls) \(.recall_events[0].latency_ns != null)"' "$T/recall/report.json")
+	[ "$g" = "deleg-recall 1 1 true" ] ||
+		fail "report.json delegations: expected 'deleg-recall 1 1 true' (1 grant, 1 recall ended by a DELEGRETURN), saw '$g'"
+	# the client's cache invalidated: a reader read new data after the recall
+	n=$(jq '[.results.delegations.readers_after_recall[] | select(.new_data_after_recall_ns != null)] | length' "$T/recall/report.json")
+	[ "$n" -ge 1 ] || fail "no reader read new data after the recall: $(jq -c .results.delegations.readers_after_recall "$T/recall/report.json")"
+	r=$(tr '\n' ' ' <"$T/recall.txt" | tr -s ' ')
+	for x in "deleg : scenario deleg-recall: the client read the file and held a read delegation" \
+		"grant 1 : nfsd_deleg_read at [0-9.]* s (server CLOCK_MONOTONIC" \
+		"recall 1 : nfsd_cb_recall at [0-9.]* s (server CLOCK_MONOTONIC, 1 us), fired by the open of stalewin-writer" \
+		"DELEGRETURN +[0-9.]*[mun]*s: the recall's latency" "refetch : reader [0-9] (.*): new data read by +"; do
+		grep -q -- "$x" <<<"$r" || fail "the report lacks '$x': $(sed -n '/^deleg/,/^Consistency/p' "$T/recall.txt")"
+	done
+}
 sw_case badinput badinput
+sw_case deleg-recall deleg_recall
 sw_case deleg-none deleg_none
 sw_done

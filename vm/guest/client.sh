@@ -208,6 +208,9 @@ while [ $k -le $SW_NEXP ]; do
 	mkdir -p "$d/client"
 	clock "$d/client/clock-before.json"
 	lim=$((SW_DURATION + SW_TAIL + 1 + ${SW_FILE_LEAD_S:-0})) # the writer's --lead wait too
+	# --scenario deleg-recall: and the server's wait for our delegation
+	# (server.sh), so that a run where none came still observes the writer
+	[ "$SW_SCENARIO" = deleg-recall ] && lim=$((lim + ${SW_DELEG_WAIT_S:-5}))
 	if [ $api = 1 ]; then
 		# the server picks the run id, so the observers start after the
 		# writer: its first stores may precede their first samples

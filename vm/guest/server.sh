@@ -64,6 +64,16 @@ for dfs in $SW_DISKS; do
 	*) fail "unknown disk filesystem '$dfs' in SW_DISKS" ;;
 	esac
 done
+# --scenario deleg-recall: nfsd grants no delegation while any lock
+# manager is in its grace period (locks_in_grace); nfsd's own is ended
+# (knfsd.sh), lockd's lasts nlm_timeout * 5 = 50 s from its start unless
+# nlm_grace_period is set (then rounded up to nlm_timeout): 3 s, set
+# before nfsd starts lockd (vm/scenario.sh)
+if [ "$SW_SCENARIO" = deleg-recall ]; then
+	modprobe lockd 2>/dev/null
+	sysctl -w fs.nfs.nlm_timeout=3 >/dev/null && sysctl -w fs.nfs.nlm_grace_period=3 >/dev/null ||
+		fail "--scenario deleg-recall: cannot shorten lockd's grace period (fs.nfs.nlm_grace_period) in kernel $(uname -r)"
+fi
 # fsid 1..4 by position, whatever is mounted: tmpfs ext4 xfs btrfs
 exports="/export/tmpfs /export/ext4 /export/xfs /export/btrfs"
 [ "$SW_FAULT" = knfsd ] && exports="$exports /export/missing" # tests: knfsd fails
@@ -180,6 +190,24 @@ while [ $k -le $SW_NEXP ]; do
 		echo done >"$d/sync/server.done"
 		k=$((k + 1))
 		continue
+	fi
+	# --scenario deleg-recall: the writer opens the file only once the
+	# client holds a read delegation on it (its readers opened and read
+	# it after the go), else after SW_DELEG_WAIT_S; what was waited is in
+	# server/deleg-wait.txt (the report reads nfsd's trace, not this)
+	if [ "$SW_SCENARIO" = deleg-recall ]; then
+		# (by the clock: under TCG each look takes ~0.1 s itself)
+		t0=$(cut -d' ' -f1 /proc/uptime) st=none
+		t_end=$((${t0%.*} + ${SW_DELEG_WAIT_S:-5}))
+		while [ "$(cut -d. -f1 /proc/uptime)" -lt $t_end ]; do
+			[ -e /sw/stop ] && stopped
+			if cat /proc/fs/nfsd/clients/*/states 2>/dev/null | grep "type: deleg" | grep -q "f-$k[^0-9]"; then
+				st=held; break
+			fi
+			sleep 0.1
+		done
+		echo "$st: waited from uptime ${t0}s to $(cut -d' ' -f1 /proc/uptime)s" >"$d/server/deleg-wait.txt"
+		echo "server: [$disp] deleg-recall: client's delegation $(cat "$d/server/deleg-wait.txt")"
 	fi
 	echo "server: [$disp] stalewin-writer --policy $policy --workload $wl on $fs"
 	stalewin-writer run --file "$f" --policy "$policy" --workload "$wl" \

@@ -4,7 +4,8 @@
 # 6.13+: ctime_ns_xchg / inode_set_ctime_to_ts = ctime set, ctime_xchg_skip
 # = set to the value it had, fill_mg_cmtime = a getattr that marked ctime
 # queried), filtered to the file's inode; and knfsd's delegation events
-# (nfsd:*deleg*, nfsd:nfsd_cb_recall: whatever this kernel names them).  Clock:
+# (nfsd:*deleg*, nfsd:nfsd_cb_recall, nfsd_cb_recall_done: the client's
+# reply; whatever this kernel names them).  Clock:
 # mono (CLOCK_MONOTONIC, as the writer's t_*_mono_ns).  A kernel without
 # an event group simply has none enabled: the file's "# enabled:" lines
 # say which were.
@@ -32,7 +33,7 @@ sw_trace_start() { # INODE [sets]
 			echo 1 >$SW_TR/events/timestamp/$e/enable 2>/dev/null && SW_TR_ENABLED="$SW_TR_ENABLED timestamp:$e"
 		done
 	fi
-	for e in $SW_TR/events/nfsd/*deleg* $SW_TR/events/nfsd/nfsd_cb_recall; do
+	for e in $SW_TR/events/nfsd/*deleg* $SW_TR/events/nfsd/nfsd_cb_recall $SW_TR/events/nfsd/nfsd_cb_recall_done; do
 		[ -d "$e" ] && echo 1 >"$e/enable" 2>/dev/null && SW_TR_ENABLED="$SW_TR_ENABLED nfsd:${e##*/}"
 	done
 	# SW_TRACE_EVENTS (vm run: SW_VM_TRACE_EVENTS): more set_event names,

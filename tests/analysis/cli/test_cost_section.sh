@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Description: the Cost section (issue #33) from a fixed cost.json
+# Description: the Cost section from a fixed cost.json
 # (tests/server/cost/data/cost.json: `stalewin-cost table --json` of
 # cost-rows.jsonl there, TCG guest rows and one host row):
 #   section   `stalewin-report cost-section FILE`: counts per 1000 stores

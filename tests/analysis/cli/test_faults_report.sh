@@ -7,7 +7,7 @@
 # bounds included); a fault that cut the run short -> "PARTIAL: ...", exit
 # 3; a writer log without END -> PARTIAL naming writer.swlog; a
 # faults.json that is not JSON -> partial with a message that says what
-# was expected.  The guests' faults (issue 37, no qemu needed here): a
+# was expected.  The guests' faults (no qemu needed here): a
 # client-reboot whose end is timed on another clock (end_clock: the end
 # shifted by that file's offset_ns, no dur_ns in faults.json; a missing
 # file a problem, not a partial report), and io-error's filesystem in
