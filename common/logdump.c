@@ -56,6 +56,9 @@ static void print_rec(const struct swlog_rec *rec)
 		       s->flags);
 		if (s->upd_seq)
 			printf(" upd_seq=%u", s->upd_seq);
+		/* (its monotonic time last: a realtime step shows as a jump
+		 * of t_before - t_before_mono, vm run --fault clock-step) */
+		printf(" t_before_mono=%" PRId64, s->t_before_mono_ns);
 		break;
 	}
 	case SW_REC_UPDATE: {

@@ -3,6 +3,9 @@
  * main.c - stalewin-writer's entry point.
  *   stalewin-writer serve ...          control API (control/http.c)
  *   stalewin-writer [run] OPTIONS      one writer run (run.c)
+ *   stalewin-writer clock-step ±SEC    step CLOCK_REALTIME (clockstep.c;
+ *                                      vm run's --fault clock-step, in
+ *                                      the server guest only)
  *   stalewin-writer --list policies|workloads|traps
  *                                      the names it takes, one a line: the
  *                                      scripts check names against these
@@ -52,6 +55,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "--list") == 0)
 		return list_names(argc, argv);
+	if (argc > 1 && strcmp(argv[1], "clock-step") == 0)
+		return sw_clock_step_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "serve") == 0)
 		return sw_control_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "run") == 0) {

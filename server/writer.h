@@ -107,4 +107,10 @@ struct sw_resolved {
 /* The log header's JSON meta (caller frees). NULL on allocation failure. */
 char *sw_meta_json(const struct sw_opts *o, const struct sw_resolved *r);
 
+/* stalewin-writer clock-step ±SEC (clockstep.c): step CLOCK_REALTIME by
+ * SEC s, print what was done as stalewin-runfolder fault options.  The
+ * parser: "+S" / "-S" seconds to ns, 0; else 2 and err. */
+int sw_clock_step_parse(const char *s, int64_t *ns, char *err, size_t errlen);
+int sw_clock_step_main(int argc, char **argv);
+
 #endif

@@ -55,6 +55,7 @@ vm_apt_facts() {
 	lk=$(ls -l --time-style=+%s /var/lib/apt/lists/ 2>/dev/null | vm_hash)
 	f=$SW_VM_CACHE/apt-facts-$lk
 	if [ ! -s "$f" ]; then
+		local t=$f.tmp.$$ # two vm runs at once: each its own, mv is atomic
 		apt-cache show --no-all-versions linux-image-amd64 nfs-kernel-server 2>/dev/null | awk '
 			/^Package:/ {p=$2}
 			/^Version:/ && p=="nfs-kernel-server" {print "SW_NKS_VER=" $2}
@@ -63,10 +64,10 @@ vm_apt_facts() {
 					split(substr($0, RSTART, RLENGTH), a, /[ ()=]+/)
 					print "SW_KPKG=" a[1]; print "SW_KPKG_VER=" a[2]
 				}
-			}' >"$f.tmp"
-		grep -q '^SW_KPKG=' "$f.tmp" && grep -q '^SW_NKS_VER=' "$f.tmp" ||
-			{ rm -f "$f.tmp"; vm_die "apt knows no linux-image-amd64 -> linux-image-6.1.0-N-amd64 or nfs-kernel-server (run apt-get update)"; }
-		mv "$f.tmp" "$f"
+			}' >"$t"
+		grep -q '^SW_KPKG=' "$t" && grep -q '^SW_NKS_VER=' "$t" ||
+			{ rm -f "$t"; vm_die "apt knows no linux-image-amd64 -> linux-image-6.1.0-N-amd64 or nfs-kernel-server (run apt-get update)"; }
+		mv "$t" "$f"
 	fi
 	. "$f"
 }

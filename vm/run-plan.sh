@@ -151,3 +151,38 @@ plan_write() {
 	mkdir -p "$share/vm"
 	echo "$kver_line" >"$share/vm/kernel-release.txt"
 }
+
+# faults_check: each --fault the guests can inject, else exit 2 naming
+# what was expected; sets kill_planned reboot_planned ioerr_planned.
+faults_check() {
+	kill_planned=0 reboot_planned=0 ioerr_planned=0
+	vm_kinds_down='knfsd-restart|partition|io-error' vm_kinds_once='server-guest-kill|client-reboot'
+	for f in "${faults[@]}"; do
+		case ${f%%@*} in # the host path's faults: named as such, not as unknown
+		ganesha-restart|ganesha-pause|memory-pressure|enospc|writer-kill|probe-kill)
+			vm_usage_die "--fault: expected $(sw_fault_expect "$vm_kinds_down" "$vm_kinds_once") or clock-step@SEC:+-STEP, saw '$f': ${f%%@*} is injected only on the host path (stalewin run), not in vm run's guests" ;;
+		clock-step) # its DOWN is a signed step: + forward, - back
+			[[ $f =~ ^clock-step@[0-9]+(\.[0-9]+)?:[+-][0-9]+(\.[0-9]+)?$ ]] && [[ ! $f =~ :[+-]0*(\.0*)?$ ]] ||
+				vm_usage_die "--fault: expected clock-step@SEC:+STEP or clock-step@SEC:-STEP (SEC >= 0; a step of seconds, not 0, its sign required), saw '$f'$([[ $f =~ :[0-9] ]] && echo ': the step has no sign (+D steps the clock forward, -D back)')"
+			fault_at=${f#*@}; fault_at=${fault_at%%:*} ;;
+		*)
+			[[ $f != *[@:]-* ]] ||
+				vm_usage_die "--fault: expected $(sw_fault_expect "$vm_kinds_down" "$vm_kinds_once") with SEC and DOWN_SEC >= 0, saw '$f' (a negative time)"
+			sw_fault_ok "$f" "$vm_kinds_down" "$vm_kinds_once" ||
+				vm_usage_die "--fault: expected $(sw_fault_expect "$vm_kinds_down" "$vm_kinds_once") or clock-step@SEC:+-STEP, saw '$f'"
+			sw_fault_split "$f" ;;
+		esac
+		# (S counts from the writer's start: past its planned end nothing is injected)
+		awk -v a="$fault_at" -v d="$duration" 'BEGIN { exit !(a < d) }' ||
+			vm_usage_die "--fault $f: expected a time before the run's end (S < --duration $duration), saw S = $fault_at"
+		[[ $f == server-guest-kill@* ]] && kill_planned=1
+		[[ $f == client-reboot@* ]] && reboot_planned=1
+		[[ $f == io-error@* ]] && ioerr_planned=1
+	done
+	if [ "$ioerr_planned" = 1 ]; then
+		[ ${#fss[@]} -gt 0 ] && [[ " ${fss[*]} " != *" tmpfs "* ]] ||
+			vm_usage_die "--fault io-error fails the export's block device: expected --fs ext4, xfs or btrfs (a disk), saw ${fss[*]:-no --fs (the default matrix has tmpfs)}"
+	fi
+	[ "$reboot_planned" = 0 ] || [ "$control" != api ] ||
+		vm_usage_die "--fault client-reboot: expected --control auto or direct, saw api (the client that starts and fetches the writer's run is the one rebooted)"
+}

@@ -76,8 +76,11 @@
 #   io-error@S:D        the export's disk (a dm table under --fs ext4, xfs
 #                       or btrfs; one experiment) fails every write for D
 #                       s; the report says what the filesystem did
-#   S at or past --duration, negative times and the host path's kinds
-#   are refused (exit 2).
+#   clock-step@S:+D|-D  the server guest's realtime clock steps by D s
+#                       (signed; the monotonic clock does not move); the
+#                       windows stay on the writer's monotonic clock
+#   S at or past --duration, negative times, a clock step without its
+#   sign and the host path's kinds are refused (exit 2).
 #   Each fault, and each control-API outage the client saw (--control
 #   api), goes into faults.json (stalewin-runfolder fault); the report's
 #   first line names them.
@@ -185,31 +188,7 @@ for m in "${mounts[@]}"; do
 done
 [ ${#mounts[@]} -gt 0 ] || case "$vers" in 3) mounts=("vers=3,nolock") ;; 4.2) mounts=("vers=4.2") ;;
 	*) mounts=("vers=3,nolock" "vers=4.2") ;; esac
-kill_planned=0 reboot_planned=0 ioerr_planned=0
-vm_kinds_down='knfsd-restart|partition|io-error' vm_kinds_once='server-guest-kill|client-reboot'
-for f in "${faults[@]}"; do
-	case ${f%%@*} in # the host path's faults: named as such, not as unknown
-	ganesha-restart|ganesha-pause|memory-pressure|enospc|writer-kill|probe-kill)
-		vm_usage_die "--fault: expected $(sw_fault_expect "$vm_kinds_down" "$vm_kinds_once"), saw '$f': ${f%%@*} is injected only on the host path (stalewin run), not in vm run's guests" ;;
-	esac
-	[[ $f != *[@:]-* ]] ||
-		vm_usage_die "--fault: expected $(sw_fault_expect "$vm_kinds_down" "$vm_kinds_once") with SEC and DOWN_SEC >= 0, saw '$f' (a negative time)"
-	sw_fault_ok "$f" "$vm_kinds_down" "$vm_kinds_once" ||
-		vm_usage_die "--fault: expected $(sw_fault_expect "$vm_kinds_down" "$vm_kinds_once"), saw '$f'"
-	sw_fault_split "$f"
-	# (S counts from the writer's start: past its planned end nothing is injected)
-	awk -v a="$fault_at" -v d="$duration" 'BEGIN { exit !(a < d) }' ||
-		vm_usage_die "--fault $f: expected a time before the run's end (S < --duration $duration), saw S = $fault_at"
-	[[ $f == server-guest-kill@* ]] && kill_planned=1
-	[[ $f == client-reboot@* ]] && reboot_planned=1
-	[[ $f == io-error@* ]] && ioerr_planned=1
-done
-if [ "$ioerr_planned" = 1 ]; then
-	[ ${#fss[@]} -gt 0 ] && [[ " ${fss[*]} " != *" tmpfs "* ]] ||
-		vm_usage_die "--fault io-error fails the export's block device: expected --fs ext4, xfs or btrfs (a disk), saw ${fss[*]:-no --fs (the default matrix has tmpfs)}"
-fi
-[ "$reboot_planned" = 0 ] || [ "$control" != api ] ||
-	vm_usage_die "--fault client-reboot: expected --control auto or direct, saw api (the client that starts and fetches the writer's run is the one rebooted)"
+faults_check # vm/run-plan.sh: sets kill_planned reboot_planned ioerr_planned
 [[ "$grace" =~ ^[0-9]+$ ]] || vm_usage_die "--outage-grace: expected whole seconds, saw '$grace'"
 [ ${#modes[@]} -gt 0 ] || modes=(kept-open cto)
 
@@ -223,10 +202,9 @@ client_kernel=$(resolve_kernel "$client_kernel")
 plan_experiments # vm/run-plan.sh
 
 t_cmd=$(vm_now)
-[ -n "$out" ] || out=$SW_TOP/runs/vm-$(date -u +%Y%m%d-%H%M%S)
-mkdir -p "$out" || vm_die "cannot create the run folder $out"
-out=$(realpath "$out")
-[ -z "$(ls -A "$out")" ] || vm_usage_die "--out: expected an empty or new folder, $out has files"
+. "$SW_TOP/scripts/lib/claim.sh" # the run folder ours alone: busy or not empty --out, exit 2; the default -N
+sw_claim_run_dir "$SW_VM_PROG" "$out" "${SW_RUNS_DIR:-$SW_TOP/runs}/vm-$(date -u +%Y%m%d-%H%M%S)" || exit $?
+out=$SW_CLAIMED
 vm_space_check "$out" 200
 
 # ------------------------------------------------------------ images
@@ -250,6 +228,7 @@ cleanup() {
 	vm_stop_all
 	[ -z "${share:-}" ] || rm -f "$share/ctl.token"
 	rm -rf "$work"
+	sw_claim_release
 }
 trap cleanup EXIT
 # First SIGINT/SIGTERM: ask the guests to end their runs cleanly (END

@@ -297,6 +297,16 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 	json_object_set_new(clk, "clock_json", json_boolean(S->clock_file));
 	json_object_set_new(clk, "offset_ns", I(S->offset_ns));
 	json_object_set_new(clk, "err_ns", I(S->err_ns));
+	{ /* the writer's realtime steps: its records on its monotonic clock */
+		json_t *steps = json_array();
+		for (int i = 0; i < S->nclock_steps && i < SW_MAX_CLOCK_STEPS; i++)
+			json_array_append_new(steps, json_pack("{s:o,s:o}", "at_ns",
+					      I(S->clock_step[i].t_ns - S->t_start_ns), "step_ns",
+					      I(S->clock_step[i].step_ns)));
+		json_object_set_new(clk, "writer_realtime_steps", steps);
+		json_object_set_new(clk, "after_offset_raw_ns",
+				    S->clock_after_raw_ns ? I(S->clock_after_raw_ns) : json_null());
+	}
 	json_object_set_new(st, "clock", clk);
 	for (int i = 0; i < S->nprof; i++)
 		json_array_append_new(profs, profile(&S->prof[i]));

@@ -163,6 +163,13 @@ static void header(FILE *f, const struct sw_summary *S)
 			 (long long)S->offset_ns, d1);
 	} else
 		snprintf(b, sizeof(b), "same host: offset 0 exactly (no clock.json)");
+	for (int i = 0; i < S->nclock_steps && i < SW_MAX_CLOCK_STEPS; i++) {
+		size_t u = strlen(b);
+		snprintf(b + u, sizeof(b) - u, "; writer realtime stepped %+.3f s at %.2f s%s",
+			 S->clock_step[i].step_ns / 1e9,
+			 (double)(S->clock_step[i].t_ns - S->t_start_ns) / 1e9,
+			 S->clock_after_raw_ns ? " (estimate after it corrected)" : "");
+	}
 	kv(f, "clock", b);
 	for (int j = 0; j < S->nkread; j++) {
 		char m[600];

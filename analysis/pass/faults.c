@@ -9,6 +9,7 @@
 
 #include "report.h"
 #include "satmath.h"
+#include "writer_events.h"
 
 static int64_t int_of(json_t *o, const char *k, int64_t dflt)
 {
@@ -115,6 +116,7 @@ void sw_faults_load(struct sw_summary *S, const char *dir)
 		F->what[0] = 0;
 		if (!strcmp(F->kind, "io-error"))
 			io_error_what(F, f);
+		F->step_ns = int_of(f, "step_ns", 0);
 	}
 	json_decref(root);
 }
@@ -128,8 +130,56 @@ void sw_faults_on_store(struct sw_summary *S, int64_t t_s_ns)
 	}
 }
 
+/* clock-step: the step the writer's log shows (clockstep.c) beside the
+ * one the guest made; a step of the log no fault made is said too (an
+ * NTP step, a date -s by hand): either way the windows are on the
+ * writer's monotonic clock (writer_events.c). */
+static void clock_steps_what(struct sw_summary *S)
+{
+	int n = S->nclock_steps < SW_MAX_CLOCK_STEPS ? S->nclock_steps : SW_MAX_CLOCK_STEPS;
+	int used[SW_MAX_CLOCK_STEPS] = { 0 };
+
+	for (int i = 0; i < S->nfaults; i++) {
+		struct sw_fault *F = &S->fault[i];
+		int best = -1;
+		if (strcmp(F->kind, "clock-step"))
+			continue;
+		for (int j = 0; j < n; j++) { /* the first unclaimed one within 5 s */
+			int64_t d = ss(S->clock_step[j].t_ns, F->t_start_ns);
+			if (!used[j] && d > -5000000000ll && d < 5000000000ll) {
+				best = j;
+				break;
+			}
+		}
+		if (best < 0) {
+			snprintf(F->what, sizeof(F->what), "realtime %+.3f s; no step seen in writer.swlog",
+				 F->step_ns / 1e9);
+			sw_problem(S, "faults.json", i, 0,
+				   "clock-step at %.2f s: expected the writer's realtime to step by %+.3f s, saw no step in writer.swlog (realtime - monotonic moved less than %lld ms)",
+				   ss(F->t_start_ns, S->t_start_ns) / 1e9, F->step_ns / 1e9,
+				   SW_CLOCK_STEP_MIN_NS / 1000000);
+			continue;
+		}
+		used[best] = 1;
+		snprintf(F->what, sizeof(F->what), "realtime %+.3f s, seen in writer.swlog at %.2f s: windows on its monotonic clock",
+			 S->clock_step[best].step_ns / 1e9,
+			 ss(S->clock_step[best].t_ns, S->t_start_ns) / 1e9);
+	}
+	for (int j = 0; j < n; j++)
+		if (!used[j])
+			sw_problem(S, "writer.swlog", -1, 0,
+				   "the writer's realtime stepped by %+.3f s at %.2f s (no fault of this run): its records are kept on its monotonic clock%s",
+				   S->clock_step[j].step_ns / 1e9,
+				   ss(S->clock_step[j].t_ns, S->t_start_ns) / 1e9,
+				   S->clock_after_raw_ns ? ", the clock estimate after the run corrected by the step" : "");
+	if (S->nclock_steps > SW_MAX_CLOCK_STEPS)
+		sw_problem(S, "writer.swlog", -1, 0, "%d realtime steps in writer.swlog: the first %d are named",
+			   S->nclock_steps, SW_MAX_CLOCK_STEPS);
+}
+
 void sw_faults_finish(struct sw_summary *S)
 {
+	clock_steps_what(S);
 	for (int i = 0; i < S->nfaults; i++)
 		if (!strcmp(S->fault[i].kind, "client-reboot"))
 			/* not partial: the logs end whole (END), the run went on */

@@ -92,7 +92,17 @@ struct sw_fault { /* one entry of the run folder's faults.json */
 	int cut_short;           /* the orchestrator lost something by it */
 	uint64_t stores;         /* stores with t_s in [t_start, t_end] */
 	char what[120];          /* what it did, "" none: io-error's
-				    filesystem (faults.c) */
+				    filesystem, clock-step's step (faults.c) */
+	int64_t step_ns;         /* clock-step: the step made (faults.json) */
+};
+
+/* A step of the writer's realtime clock seen in writer.swlog (clockstep.c,
+ * writer_events.h SW_CLOCK_STEP_MIN_NS). */
+#define SW_MAX_CLOCK_STEPS 8
+struct sw_clock_step {
+	int64_t t_ns;            /* when: writer realtime on the log's first
+				    base (its monotonic time + first offset) */
+	int64_t step_ns;         /* realtime - monotonic after minus before */
 };
 
 /* What revealed the stores, the equal ctimes, the queries of the file
@@ -196,6 +206,12 @@ struct sw_summary {
 	/* clock */
 	int clock_file;          /* 1: clock.json present */
 	int64_t offset_ns, err_ns;
+	/* the writer's realtime steps (clockstep.c): its records are kept on
+	 * its monotonic clock, the after-run offset estimate corrected */
+	int nclock_steps;        /* seen (may exceed SW_MAX_CLOCK_STEPS) */
+	struct sw_clock_step clock_step[SW_MAX_CLOCK_STEPS];
+	int64_t clock_after_raw_ns; /* clock.json's after.offset_ns as measured
+				       (0: none, or no step to correct) */
 	/* writer */
 	int64_t t_start_ns, t_end_ns; /* first record, END (or last record) */
 	int complete;            /* writer log has END */
@@ -350,6 +366,11 @@ void sw_attrs_finish(struct sw_summary *S, const char *dir, const char *writer_l
  * log, the kernel readers' logs); called by sw_attrs_finish */
 void sw_deleg_finish(struct sw_summary *S, const char *dir, const char *writer_log);
 
+/* The steps of the writer's realtime in its log (clockstep.c), read
+ * through a clone of the open reader (the log is opened once): into
+ * S->clock_step; 0, or -1 (no reader, no memory). */
+struct swlog_reader;
+int sw_clock_steps_scan(struct sw_summary *S, const struct swlog_reader *writer);
 /* faults.json of dir into S (after the clock is known; faults.c). */
 void sw_faults_load(struct sw_summary *S, const char *dir);
 /* A store at t_s (writer realtime): count it in every fault it falls in. */

@@ -20,6 +20,15 @@
  * run: such records are reported and skipped by every cursor alike. */
 #define SW_WEV_SANE_NS 1000000000000000ll /* ~11.6 days */
 
+/* A jump of realtime - monotonic between two writer records larger than
+ * this is a step of the writer's realtime clock (date -s, an NTP step,
+ * vm run's --fault clock-step), not the microseconds between the two
+ * clock reads of one record.  Every reader of a writer log then keeps the
+ * records' realtimes on the base of the log's first record, each record's
+ * own monotonic time plus that first offset: a truth window that spans a
+ * step is its monotonic length, never shifted by the step. */
+#define SW_CLOCK_STEP_MIN_NS 100000000ll /* 100 ms */
+
 enum sw_wev_skip {
 	SW_WEV_OK = 0,
 	SW_WEV_SHORT,  /* payload shorter than its type's struct */
@@ -51,6 +60,12 @@ struct sw_wev_reader {
 				      nor paired (set after sw_wev_open) */
 	int64_t t_ref;             /* first usable record's realtime, ns (0:
 				      none yet) */
+	int off_set;               /* off0_ns known */
+	int64_t off0_ns;           /* realtime - monotonic of the first record
+				      with both */
+	int64_t shift_ns;          /* the realtime step in force (0: none
+				      larger than SW_CLOCK_STEP_MIN_NS)
+				      taken off every record's realtimes */
 	uint64_t nupd;             /* UPDATE records read */
 	struct sw_rec_update trap; /* last trap UPDATE not yet claimed */
 	uint64_t trap_seq;
@@ -84,6 +99,10 @@ static inline int sw_wev_next(struct sw_wev_reader *w, struct sw_wev *ev)
 	return st;
 }
 void sw_wev_close(struct sw_wev_reader *w);
+/* A writer record's realtime and monotonic time where it logs both
+ * (STORE: t_before; UPDATE, CLEAN, SYNC, MUNMAP, END, SETUP: t): 1, else 0
+ * (NOTE, unknown types, a payload too short). */
+int sw_wev_rec_clocks(const struct swlog_rec *r, int64_t *real_ns, int64_t *mono_ns);
 /* realtime of a writer record: every payload starts with an int64
  * realtime, except STORE (t_before) */
 int64_t sw_wev_rec_time(const struct swlog_rec *r);

@@ -73,6 +73,7 @@ cleanup() {
 			echo "$prog: could not unmount ${mounted[$m]}" >&2
 	done
 	rm -rf "$work" 2>/dev/null || true
+	sw_claim_release # the run folder is no longer ours alone
 	exit $rc
 }
 on_signal() {

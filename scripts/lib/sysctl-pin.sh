@@ -10,7 +10,9 @@
 # Why a lock: two pinners at once (the demo and `stalewin validate`) must
 # not leave the host pinned - the second would save the first's pinned
 # values as the originals.  sw_sysctl_pin takes flock on
-# /run/stalewin-sysctl.lock (waits up to SW_PIN_WAIT_S, default 900 s) and
+# /run/stalewin-sysctl.lock (waits up to SW_PIN_WAIT_S, default 900 s,
+# saying who holds it: the holder writes its PID, program, SW_PIN_FOR (the
+# run folder it pins for) and start into the lock file) and
 # holds it until sw_sysctl_unpin, so the second pinner reads the true
 # originals.  The originals are saved in /run/stalewin-sysctl.saved while
 # pinned: a pinner killed with SIGKILL leaves it, and the next pinner
@@ -70,19 +72,24 @@ sw_sysctl_unpin() {
 	return $rc
 }
 
+sw_sysctl__holder() { local h; h=$(tr -d '\n' < "$1" 2>/dev/null); echo "${h:-a process that did not say who it is}"; }
 # take one lock file on a new descriptor (its number in sw_pin__fd)
 sw_sysctl__lock() { # FILE
 	local fd
 	mkdir -p "$(dirname "$1")"
 	exec {fd}>>"$1" || return 1
 	if ! flock -n "$fd"; then
-		echo "$SW_PIN_PROG: another stalewin process has pinned the vm sysctls ($1); waiting for it (up to ${SW_PIN_WAIT_S:-900} s)" >&2
+		echo "$SW_PIN_PROG: another stalewin process has pinned the vm sysctls ($1, held by $(sw_sysctl__holder "$1")); waiting for it (up to ${SW_PIN_WAIT_S:-900} s)" >&2
 		if ! flock -w "${SW_PIN_WAIT_S:-900}" "$fd"; then
 			eval "exec $fd>&-"
-			echo "$SW_PIN_PROG: expected $1 to be free within ${SW_PIN_WAIT_S:-900} s, saw it held" >&2
+			echo "$SW_PIN_PROG: expected $1 to be free within ${SW_PIN_WAIT_S:-900} s, saw it held by $(sw_sysctl__holder "$1")" >&2
 			return 1
 		fi
 	fi
+	# who holds it, for the next one that waits (the lock is the open
+	# descriptor, not the file's content)
+	printf 'PID %s (%s%s, since %s)\n' "$BASHPID" "$SW_PIN_PROG" "${SW_PIN_FOR:+, for $SW_PIN_FOR}" \
+		"$(date -u +%FT%TZ)" > "$1" 2>/dev/null || true
 	sw_pin__fd=$fd
 }
 

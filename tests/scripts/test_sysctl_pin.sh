@@ -47,6 +47,7 @@ wait $pa; wait $pb
 	fail "B saved '$(tr '\n' ' ' < "$T/B.orig")' as originals, expected $orig"
 [ "$(vals)" = "$orig" ] || fail "after two pinners: expected $orig, saw $(vals)"
 grep -q "waiting for it" "$T/B.err" || fail "B did not say it waited: $(cat "$T/B.err")"
+grep -q "held by PID $pa (A, since" "$T/B.err" || fail "B did not name the holder (PID $pa, A): $(cat "$T/B.err")"
 
 # 2. a pinner killed with SIGKILL: the next one restores first
 pinner C 73 173 30 2>/dev/null & pc=$!

@@ -12,6 +12,12 @@
 #                                    recorded (what the filesystem did)
 #                 server-guest-kill@S asks the host (sync/server-kill.req,
 #                                    its realtime) to SIGKILL this qemu
+#                 clock-step@S:±D    CLOCK_REALTIME stepped by D s
+#                                    (stalewin-writer clock-step: the step
+#                                    made, measured against the monotonic
+#                                    clock, is recorded); a fault after it
+#                                    in the list is timed on the stepped
+#                                    clock
 #   client guest: partition@S:D      the client's eth0 down for D s: the
 #                                    guests' only link, both ways
 #                 client-reboot@S    the client guest reboots as reboot(8)
@@ -51,7 +57,7 @@ sw_faults_for() {
 	local f
 	for f in $SW_FAULTS; do
 		case "$1:${f%%@*}" in
-		server:knfsd-restart|server:server-guest-kill|server:io-error|client:partition|client:client-reboot) echo "$f" ;;
+		server:knfsd-restart|server:server-guest-kill|server:io-error|server:clock-step|client:partition|client:client-reboot) echo "$f" ;;
 		esac
 	done
 }
@@ -140,6 +146,15 @@ sw_fault_do() { # SIDE DIR KIND SPEC DOWN
 		nap 3600 ;;
 	io-error)
 		sw_io_error "$dir" "$spec" "$down" "$t1" ;;
+	clock-step)
+		# (DOWN is the signed step; the line the helper prints is the
+		# record's start and the step made, options of the fault)
+		echo "server: fault $spec: stepping CLOCK_REALTIME by $down s"
+		a=$(stalewin-writer clock-step "$down" 2>>"$dir/server/clock-step.log") || rc=$?
+		echo "server: fault $spec: done (rc $rc): $a"
+		[ -n "$a" ] || a="--int t_start_real_ns=$t1"
+		sw_fault_rec "$out" --str kind=clock-step --str "spec=$spec" --str clock=writer \
+			$a --int "rc=$rc" --bool "aborted=$aborted" $([ $rc = 0 ] || echo --bool cut_short=true) ;;
 	server-guest-kill)
 		# the host kills this qemu and records the fault (start = this
 		# request's time, writer clock); nothing after it is ours
