@@ -21,7 +21,7 @@
 #                 the recall's latency and when each reader first read
 #                 new data after it (analysis/pass/deleg.c).
 # Both need NFSv4 (--vers 4.2 or both).
-# Not yet (issue #34): the client-side writer of 7.2.
+# Not yet: the client-side writer of 7.2.
 vm_scenario_names="deleg-none, deleg-recall"
 
 vm_scenario_check() { # NAME VERS CONTROL

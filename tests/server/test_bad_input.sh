@@ -90,7 +90,7 @@ lists() {
 	grep -qxF "stalewin-run: $want" <<<"$err" || fail "expected stalewin-run to say '$want', saw '$err'"
 }
 sw_case names-from-the-writer lists
-# stalewin-run's --fault specs (issue 37): refused before anything is
+# stalewin-run's --fault specs: refused before anything is
 # set up (no root needed), exit 2, one line naming what was expected and
 # what was seen: a time past the run's end, a negative time or step, a
 # kind only the guests inject, and a fault that needs a disk file system.
