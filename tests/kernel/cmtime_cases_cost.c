@@ -19,13 +19,17 @@
  *         the ->writepages() calls; writeback:writeback_dirty_folio the
  *         folios the stores dirtied (on 7.2 ext4 caches large folios, so
  *         fewer than the pages), each written back once.  Under eager the
- *         walk must not run (no event); under deferred and lang the folios
- *         walked over the whole clean-up must be at most
- *         WALK_MAX_RATIO_PCT % of the folios dirtied (one per folio
+ *         walk must not run (no event); under deferred and lang the pages
+ *         of the folios walked over the whole clean-up must be at most
+ *         WALK_MAX_RATIO_PCT % of the pages stored (one walk per folio
  *         written, plus folios under writeback that a pass skips but
  *         still write-protects), with at least WALK_MIN_CALLS calls
  *         (the writeback did run in chunks: a single call could not tell
- *         a bounded walk from a whole-file one).  The data walk's own
+ *         a bounded walk from a whole-file one).  Pages, not folios: with
+ *         large folios (7.2) a whole-file walk's excess is in the large
+ *         folios the early calls pass again, few but big (seen: 119
+ *         folios walked per 100 dirtied, where the pages were).  The
+ *         folios walked per 100 dirtied are printed.  The data walk's own
  *         folio_mkclean(), one per page written, is the same under every
  *         policy and not counted.
  *   msync-loop  (a measurement, review 2's P3) MSYNC_LOOP_N times a store
@@ -53,7 +57,7 @@
 #include "tracefs.h" /* server/cost/tracefs.c, linked in */
 
 #define WALK_PAGES 32768L        /* 128 MiB of 4 KiB pages */
-#define WALK_MAX_RATIO_PCT 150   /* folios walked per 100 folios dirtied */
+#define WALK_MAX_RATIO_PCT 150   /* pages walked per 100 pages stored */
 #define WALK_MIN_CALLS 4         /* ->writepages() calls: chunked */
 #define WALK_CLEAN_MS 90000      /* the flusher's time to clean it */
 #define MSYNC_LOOP_N 1000
@@ -61,7 +65,7 @@
 struct walk_sum {
 	unsigned long long ino;
 	long calls, applied, writepages, dirtied;
-	long long walked, walked_max;
+	long long walked, walked_max, pages;
 };
 
 static int walk_line(const struct sw_tfs_line *l, void *arg)
@@ -88,6 +92,8 @@ static int walk_line(const struct sw_tfs_line *l, void *arg)
 		if (v > w->walked_max)
 			w->walked_max = v;
 	}
+	if (!sw_tfs_field(l->fields, "pages", &v))
+		w->pages += v;
 	if (!sw_tfs_field(l->fields, "applied", &v) && v)
 		w->applied++;
 	return 0;
@@ -181,11 +187,12 @@ int case_walk(const char *dir)
 	printf("INFO case=walk policy=%s pages=%ld folios_dirtied=%ld "
 	       "writepages_calls=%ld walks=%ld walks_applied=%ld "
 	       "folios_walked=%lld walked_per_100_dirtied=%lld max_walk=%lld "
+	       "pages_walked=%lld pages_walked_per_100=%lld "
 	       "clean_after_ms=%ld dirty_kb_left=%ld trace_lost=%ld\n",
 	       g_policy, WALK_PAGES, w.dirtied, w.writepages, w.calls,
 	       w.applied, w.walked,
 	       w.dirtied ? w.walked * 100 / w.dirtied : -1, w.walked_max,
-	       waited, kb, lost);
+	       w.pages, w.pages * 100 / WALK_PAGES, waited, kb, lost);
 	result("cleaned_by_the_flusher", 1, kb >= 0 && kb <= 256,
 	       kb >= 0 && kb <= 256);
 	result("trace_complete", 0, lost, lost == 0);
@@ -196,13 +203,11 @@ int case_walk(const char *dir)
 		result("no_walk_under_eager", 0, w.calls, w.calls == 0);
 		return 0;
 	}
-	if (!w.dirtied)
-		return 0;
-	result("walked_ge_half_the_dirtied", w.dirtied / 2, w.walked,
-	       w.walked >= w.dirtied / 2);
-	result("walked_per_100_dirtied_le_max", WALK_MAX_RATIO_PCT,
-	       w.walked * 100 / w.dirtied,
-	       w.walked * 100 <= (long long)WALK_MAX_RATIO_PCT * w.dirtied);
+	result("pages_walked_ge_half", WALK_PAGES / 2, w.pages,
+	       w.pages >= WALK_PAGES / 2);
+	result("pages_walked_per_100_le_max", WALK_MAX_RATIO_PCT,
+	       w.pages * 100 / WALK_PAGES,
+	       w.pages * 100 <= (long long)WALK_MAX_RATIO_PCT * WALK_PAGES);
 	return 0;
 }
 

@@ -65,8 +65,8 @@
 #               file mapped shared, a store in every page, the flusher
 #               cleans it in chunks (dirty_bytes 64 MiB, background 32 MiB,
 #               expire 1 s); the tracepoint mmap_cmtime_mkclean sums the
-#               folios the writeback's dirty-pte walk write-protected: at
-#               most 150 per 100 folios dirtied (writeback_dirty_folio)
+#               pages of the folios the writeback's dirty-pte walk
+#               write-protected: at most 150 per 100 pages stored
 #               under deferred (a walk over every
 #               dirty folio per ->writepages() call is quadratic), none
 #               under eager; SW_CMTIME_CASES_ONLY=walk adds lang and runs
