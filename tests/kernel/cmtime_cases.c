@@ -37,7 +37,9 @@
  *   The cases exit, pageout, migrate, nfs, stockfs and ext3 (a store that
  *   reaches its update by another path) are in cmtime_cases_paths.c, the
  *   concurrent writer during the writeback (race-prepare, race-verify) in
- *   cmtime_cases_race.c, and described there.
+ *   cmtime_cases_race.c, the writeback walk's folio count (walk) and the
+ *   store + MS_ASYNC loop (msync-loop) in cmtime_cases_cost.c, and
+ *   described there.
  *
  *   cmtime_cases CASE --policy eager|deferred|lang --dir DIR
  *                [--state FILE] [--nfs NFSDIR] [--eager]
@@ -554,7 +556,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: cmtime_cases same-tick|query-flush|freeze|"
 			"durability-prepare|crash-prepare|durability-verify|"
 			"journal-crash-prepare|race-prepare|race-verify|race-rate|"
-			"journal|exit|"
+			"walk|msync-loop|journal|exit|"
 			"migrate|pageout|stockfs|nfs|ext3 --policy P --dir DIR "
 			"[--state FILE] [--nfs NFSDIR] [--eager]\n");
 		return 2;
@@ -578,6 +580,10 @@ int main(int argc, char **argv)
 		rc = case_race_verify(dir, state);
 	else if (!strcmp(g_case, "race-rate"))
 		rc = case_race_rate(dir);
+	else if (!strcmp(g_case, "walk"))
+		rc = case_walk(dir);
+	else if (!strcmp(g_case, "msync-loop"))
+		rc = case_msync_loop(dir);
 	else if (!strcmp(g_case, "durability-verify"))
 		rc = case_durability_verify(dir, state);
 	else if (!strcmp(g_case, "journal"))
@@ -598,7 +604,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cmtime_cases: unknown case '%s' (expected "
 			"same-tick, query-flush, freeze, durability-prepare, "
 			"crash-prepare, durability-verify, journal-crash-prepare, "
-			"race-prepare, race-verify, race-rate, journal, exit, migrate, "
+			"race-prepare, race-verify, race-rate, walk, msync-loop, journal, exit, "
+			"migrate, "
 			"pageout, "
 			"stockfs, ext3, nfs with --nfs)\n", g_case);
 		return 2;

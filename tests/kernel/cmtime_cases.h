@@ -4,7 +4,8 @@
  * share: cmtime_cases.c (the program, its helpers, the ext4 flush cases)
  * defines the helpers and calls the cases of cmtime_cases_paths.c (the
  * unmap paths, NFS, the mappings that did not opt in) and of
- * cmtime_cases_race.c (a writer racing the writeback).  All are built
+ * cmtime_cases_race.c (a writer racing the writeback) and of
+ * cmtime_cases_cost.c (the writeback walk's cost).  All are built
  * together with cmtime_lib.c (test_cmtime_cases.sh).
  */
 #ifndef CMTIME_CASES_H
@@ -52,5 +53,10 @@ int case_ext3(const char *dir, const char *state, int eager);
 int case_race_prepare(const char *dir, const char *state);
 int case_race_verify(const char *dir, const char *state);
 int case_race_rate(const char *dir);
+
+/* cmtime_cases_cost.c: the writeback walk's folio count (P1), the
+ * store + msync(MS_ASYNC) loop (P3) */
+int case_walk(const char *dir);
+int case_msync_loop(const char *dir);
 
 #endif

@@ -61,6 +61,20 @@
 #               lang-mem runs too, printed, not asserted: it persists the
 #               first fault's time of a dirty cycle, so the data of later
 #               stores in the same cycle is newer than it by design;
+#   walk        (eager, deferred; ordering on; review 2, P1): a 128 MiB
+#               file mapped shared, a store in every page, the flusher
+#               cleans it in chunks (dirty_bytes 64 MiB, background 32 MiB,
+#               expire 1 s); the tracepoint mmap_cmtime_mkclean sums the
+#               pages of the folios the writeback's dirty-pte walk
+#               write-protected: at most 150 per 100 pages stored
+#               under deferred (a walk over every
+#               dirty folio per ->writepages() call is quadratic), none
+#               under eager; SW_CMTIME_CASES_ONLY=walk adds lang and runs
+#               SW_WALK_N (default 1) rounds per policy;
+#   lazytime    (eager, deferred; ordering on; review 2, N4): the crash
+#               case on a lazytime mount, printed (INFO), not asserted:
+#               the flush stamps in memory only (I_DIRTY_TIME), so the
+#               ordering commits nothing and the data goes out first;
 #   journal-crash (eager, deferred; data=journal; ordering on; review 2,
 #               N3): a store through a kept mapping, no writeback call, 7 s
 #               for the journal's periodic commit, shutdown without log
@@ -73,7 +87,12 @@
 # A kernel with any of the review's
 # defects prints RESULT ... ok=0 lines and fails here.
 # SW_KERNEL_BASE (default 6.1) picks the series' base (vm/kernel/patches/B).
-# SW_CMTIME_CASES_ONLY=race or journal-crash runs only that case;
+# SW_CMTIME_CASES_ONLY=race, journal-crash or walk runs only that case;
+# lazytime-crash (printed, N4) runs the crash case with the ordering on,
+# on a lazytime mount, SW_RACE_N rounds of eager and deferred;
+# msync-loop (a measurement, P3) prints per policy (eager, deferred, lang)
+# and round (SW_RACE_N) 1000 x (store; msync(MS_ASYNC)): its write faults
+# and its time in ticks of the coarse clock, and the ratio to eager's;
 # race-rate (no check, a measurement) prints the writer's stores in 1 s
 # with writebacks every 50 ms over those in 1 s alone, SW_RACE_N rounds
 # per policy (eager, deferred) and ordering (0, 1).
@@ -95,14 +114,15 @@ trap 'rm -rf "$share"' EXIT
 cp "$repo/vm/guest/knfsd.sh" "$share/knfsd.sh"
 k=$repo/tests/kernel
 gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -I"$repo/server/cost" -o "$share/cmtime_cases" \
-	"$k/cmtime_cases.c" "$k/cmtime_cases_paths.c" "$k/cmtime_cases_race.c" "$k/cmtime_lib.c" \
+	"$k/cmtime_cases.c" "$k/cmtime_cases_paths.c" "$k/cmtime_cases_race.c" "$k/cmtime_cases_cost.c" \
+	"$k/cmtime_lib.c" \
 	"$repo/server/cost/tracefs.c" -lpthread
 only=${SW_CMTIME_CASES_ONLY:-}
 case $only in
-'' | race | journal-crash | race-rate) ;;
-*) fail "SW_CMTIME_CASES_ONLY: expected race, journal-crash or race-rate, saw '$only'"; sw_done ;;
+'' | race | journal-crash | race-rate | walk | msync-loop | lazytime-crash) ;;
+*) fail "SW_CMTIME_CASES_ONLY: expected race, journal-crash, race-rate, walk, msync-loop or lazytime-crash, saw '$only'"; sw_done ;;
 esac
-echo "${only:-all} ${SW_RACE_N:-8}" >"$share/mode"
+echo "${only:-all} ${SW_RACE_N:-8} ${SW_WALK_N:-1}" >"$share/mode"
 gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -o "$share/cmtime_check" "$k/cmtime_check.c" "$k/cmtime_lib.c"
 truncate -s 256M "$share/ext4.img"
 mkfs.ext4 -q -F "$share/ext4.img"
@@ -118,7 +138,30 @@ mount -t tracefs tracefs /sys/kernel/tracing || echo "FATAL no tracefs"
 pol() { echo "$1" > /proc/sys/vm/mmap_cmtime_policy || { echo "FATAL cannot set policy $1"; exit 4; }; }
 ord() { echo "$1" > /proc/sys/vm/mmap_cmtime_ordering || { echo "FATAL cannot set ordering $1"; exit 4; }; }
 run() { "$@" || echo "CASEFAIL rc=$? $*"; }
-read -r M RACE_N < /sw/mode
+read -r M RACE_N WALK_N < /sw/mode
+# P1: the writeback walk's folio count over a background clean-up of a
+# 128 MiB mapped file, the ordering on; $1 the policies
+walk_block() {
+	local v=/proc/sys/vm p i
+	local r0 b0 e0 w0
+	r0=$(cat $v/dirty_ratio) b0=$(cat $v/dirty_background_ratio)
+	e0=$(cat $v/dirty_expire_centisecs) w0=$(cat $v/dirty_writeback_centisecs)
+	mount -t ext4 /dev/vda /mnt/e || { echo "FATAL mount ext4 for walk"; exit 3; }
+	echo $((64 << 20)) > $v/dirty_bytes
+	echo $((32 << 20)) > $v/dirty_background_bytes
+	echo 100 > $v/dirty_expire_centisecs
+	echo 50 > $v/dirty_writeback_centisecs
+	for p in $1; do
+		pol $p; ord 1
+		for i in $(seq 1 "$WALK_N"); do
+			run $C walk --policy $p --dir /mnt/e
+		done
+	done
+	ord 0; pol eager
+	echo "$r0" > $v/dirty_ratio; echo "$b0" > $v/dirty_background_ratio
+	echo "$e0" > $v/dirty_expire_centisecs; echo "$w0" > $v/dirty_writeback_centisecs
+	umount /mnt/e
+}
 # N2: a writer storing during the ordered writeback's commit wait
 race_block() {
 	mount -t ext4 /dev/vda /mnt/e || { echo "FATAL mount ext4 for race"; exit 3; }
@@ -162,6 +205,18 @@ jcrash_block() {
 	ord 0; pol eager
 }
 if [ "$M" = race ]; then race_block; exit 0; fi
+if [ "$M" = walk ]; then walk_block "eager deferred lang"; exit 0; fi
+# a measurement (P3): 1000 x (store; msync(MS_ASYNC)) per policy, ordering off
+if [ "$M" = msync-loop ]; then
+	mount -t ext4 /dev/vda /mnt/e || { echo "FATAL mount ext4"; exit 3; }
+	for i in $(seq 1 "$RACE_N"); do
+		for p in eager deferred lang; do
+			pol $p
+			run $C msync-loop --policy $p --dir /mnt/e
+		done
+	done
+	pol eager; umount /mnt/e; exit 0
+fi
 # a measurement, no check: the writer's store rate with and without
 # writebacks every 50 ms, per policy and ordering (0011's wait)
 if [ "$M" = race-rate ]; then
@@ -178,6 +233,28 @@ if [ "$M" = race-rate ]; then
 	ord 0; pol eager; umount /mnt/e; exit 0
 fi
 if [ "$M" = journal-crash ]; then jcrash_block 1; exit 0; fi
+# N4: on a lazytime mount the flush's stamp is I_DIRTY_TIME only, so the
+# ordering (0008) has nothing to commit: a crash after writeback leaves
+# new data with old times, under deferred as under stock eager.  Printed
+# (INFO, not asserted): the ordering's guarantee is scoped to journalled,
+# non-lazytime mounts.  $1 the rounds.
+lazy_block() {
+	local p i
+	for i in $(seq 1 "$1"); do
+		for p in eager deferred; do
+			pol $p; ord 1
+			mount -t ext4 -o lazytime /dev/vda /mnt/e || { echo "CASEFAIL mount -o lazytime"; continue; }
+			run $C crash-prepare --policy $p --dir /mnt/e
+			umount /mnt/e
+			mount -t ext4 -o lazytime /dev/vda /mnt/e || { echo "FATAL remount lazytime"; exit 3; }
+			$C durability-verify --policy $p --dir /mnt/e 2>&1 |
+				sed "s/^/INFO lazytime (N4), ordering=1, not asserted: /"
+			umount /mnt/e
+		done
+	done
+	ord 0; pol eager
+}
+if [ "$M" = lazytime-crash ]; then lazy_block "$RACE_N"; exit 0; fi
 # the ordering (0008) is a switch of its own, off by default, 0 or 1
 o=$(cat /proc/sys/vm/mmap_cmtime_ordering 2>/dev/null)
 [ "$o" = 0 ] || echo "CASEFAIL vm.mmap_cmtime_ordering: expected 0 at boot, saw '${o:-no such file}'"
@@ -291,6 +368,8 @@ else
 fi
 race_block
 jcrash_block 1
+walk_block "eager deferred"
+lazy_block 1
 pol deferred
 for o in data=journal nodelalloc lazytime; do
 	mount -t ext4 -o $o /dev/vda /mnt/e || { echo "CASEFAIL mount -o $o"; continue; }
@@ -317,6 +396,15 @@ set -e
 out=$share/boot-one.out
 [ -s "$out" ] || { tail -20 "$share/boot.out"; fail "expected the guest's output, saw none (boot-one exit $rc; its last lines above)"; sw_done; }
 grep -E '^(INFO|SUMMARY)' "$out" || true
+grep -E '^RESULT .*check=walk\.' "$out" || true
+if [ "$only" = msync-loop ]; then
+	# each round's policies against the same round's eager: loop time ratio
+	awk '/^INFO case=msync-loop/ {
+		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		if (v["policy"] == "eager") e = v["loop_ns"]
+		else if (e > 0) printf "msync-loop: %s/eager loop time %.1fx (ticks per 1000 iterations %s, faults %s)\n", v["policy"], v["loop_ns"] / e, v["ticks_per_1000"], v["faults"]
+	}' "$out"
+fi
 for p in deferred lang lang-mem; do
 	r=$(grep -c "RESULT policy=$p check=race-verify.mtime_not_older" "$out" || true)
 	[ "$r" = 0 ] || echo "race: $p: $(grep -c "RESULT policy=$p check=race-verify.mtime_not_older.* ok=0" "$out" || true) of $r rounds persisted data newer than its mtime"
@@ -325,6 +413,9 @@ n_ok=$(grep -c '^RESULT .* ok=1' "$out" || true)
 bad=$(grep -E '^RESULT .* ok=0|CASEFAIL|FATAL|cmtime_(cases|check):' "$out" || true)
 n_min=40
 [ "$only" != journal-crash ] || n_min=3
+[ "$only" != walk ] || n_min=17
+[ "$only" != msync-loop ] || n_min=3
+[ "$only" != lazytime-crash ] || n_min=0
 [ "$only" != race-rate ] || n_min=0
 if [ -n "$bad" ] || [ "$rc" -ne 0 ] || [ "$n_ok" -lt $n_min ]; then
 	echo "$bad"
