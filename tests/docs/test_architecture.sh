@@ -3,7 +3,8 @@
 # when a .c file under common/, server/, client/, analysis/, bench/ or vm/
 # is not named there by its whole path (a file added without a room), and
 # when the document names a .c path under those folders or tests/ that
-# does not exist (a file moved, renamed or removed without the document).
+# does not exist (a file moved, renamed or removed without the document),
+# and when a comment or document cites a tracker's issue number.
 # Reads the source tree only: no build, no root.
 . "$(dirname "$0")/../lib/test-lib.sh"
 set -u
@@ -36,6 +37,17 @@ every_name_a_file() {
 		[ -f "$S/$f" ] || fail "docs/architecture.md names $f, which does not exist"
 	done <<<"$named"
 }
+# the tracker is not in the repository: a comment or a document that
+# cites an issue by its number sends its reader nowhere (the closing
+# notes carry that)
+no_tracker_numbers() {
+	local hits
+	hits=$(cd "$S" && git ls-files -- '*.c' '*.h' '*.sh' '*.md' '*.ini' '*.jq' 'CMakeLists.txt' '*/CMakeLists.txt' \
+		'stalewin' 'scripts/stalewin-*' 2>/dev/null | grep -v '^tests/.*/data/' |
+		xargs -r grep -nE '\b[Ii]ssues? #?[0-9]+' 2>/dev/null | head -n 5)
+	[ -z "$hits" ] || fail "expected no tracker issue numbers in the tree's comments and documents, saw: $hits"
+}
 sw_case every-file-named every_file_named
 sw_case every-name-a-file every_name_a_file
+sw_case no-tracker-numbers no_tracker_numbers
 sw_done "docs/architecture.md names all $n .c files of ${rooms[*]}, and no .c file that is not there"
