@@ -6,6 +6,8 @@
  *   stalewin-writer clock-step ±SEC    step CLOCK_REALTIME (clockstep.c;
  *                                      vm run's --fault clock-step, in
  *                                      the server guest only)
+ *   stalewin-writer fill DIR           fill DIR's filesystem (fill.c;
+ *                                      --fault enospc)
  *   stalewin-writer --list policies|workloads|traps
  *                                      the names it takes, one a line: the
  *                                      scripts check names against these
@@ -57,6 +59,8 @@ int main(int argc, char **argv)
 		return list_names(argc, argv);
 	if (argc > 1 && strcmp(argv[1], "clock-step") == 0)
 		return sw_clock_step_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "fill") == 0)
+		return sw_fill_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "serve") == 0)
 		return sw_control_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "run") == 0) {

@@ -113,4 +113,8 @@ char *sw_meta_json(const struct sw_opts *o, const struct sw_resolved *r);
 int sw_clock_step_parse(const char *s, int64_t *ns, char *err, size_t errlen);
 int sw_clock_step_main(int argc, char **argv);
 
+/* stalewin-writer fill DIR (fill.c): fill DIR's filesystem for --fault
+ * enospc, print what was done as stalewin-runfolder fault options. */
+int sw_fill_main(int argc, char **argv);
+
 #endif

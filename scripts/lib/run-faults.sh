@@ -61,22 +61,15 @@ inject_fault() {
 			--int "vm_nr_written=$(( $(awk '$1 == "nr_written" { print $2 }' /proc/vmstat) - w0 ))"
 			--int "rc=$rc") ;;
 	enospc)
-		local free bs n=0 chk=0
-		bs=$(stat -f -c %S "$root") free=$(stat -f -c %f "$root")
-		phase "fault: filling the export's file system ($((free * bs)) bytes free, the root reserve included)"
+		# stalewin-writer fill (server/fill.c): fillers to what statvfs
+		# says is free, root's reserve included, then a new 4 KiB file
+		# written and fsync'ed (refused when the file system is full)
+		phase "fault: filling the export's file system ($(df -B1 --output=avail "$root" | tail -n 1 | tr -d ' ') bytes available)"
 		t1=$(now_ns)
-		# root's reserve counts: the writer is root; a few rounds, as the
-		# file system's metadata takes its share of what looked free
-		while [ "$n" -lt 8 ] && [ "$(stat -f -c %f "$root")" -gt 0 ]; do
-			fallocate -l $(( $(stat -f -c %f "$root") * bs )) "$root/.sw-enospc-filler-$n" 2>/dev/null ||
-				fallocate -l $(( ($(stat -f -c %f "$root") / 2 + 1) * bs )) "$root/.sw-enospc-filler-$n" 2>/dev/null || true
-			n=$((n + 1))
-		done
-		# a new 4 KiB file now fails with ENOSPC (dd's exit code: 1)
-		dd if=/dev/zero of="$root/.sw-enospc-check" bs=4096 count=1 conv=fsync 2>>"$work/fault.err" >/dev/null || chk=1
-		rm -f "$root/.sw-enospc-check"
-		extra=(--int "free_before_bytes=$((free * bs))" --int "free_after_bytes=$(( $(stat -f -c %f "$root") * bs ))"
-			--bool "new_write_refused=$([ $chk = 1 ] && echo true || echo false)" --int "rc=$rc") ;;
+		local got
+		got=$(stalewin-writer fill "$root" 2>>"$work/fault.err") || rc=1
+		# shellcheck disable=SC2206 # option words without spaces
+		extra=($got --int "rc=$rc") ;;
 	writer-kill)
 		local wp; wp=$(jq -r '.pid // empty' "$work/start.json")
 		phase "fault: SIGKILL the writer's run (PID $wp)"
