@@ -212,8 +212,9 @@ build_userland() {
 	[ -x /sbin/dmsetup ] && vm_copy_with_libs "$r" /sbin/dmsetup
 	vm_copy_with_libs "$r" /sbin/rpcinfo 2>/dev/null || vm_copy_with_libs "$r" /usr/sbin/rpcinfo 2>/dev/null || true
 	# what `./stalewin run` (bash) needs beyond busybox, as on a user's VM:
-	# bash, jq, and coreutils' date (+%N) and numfmt (tests/vm/test_own_hosts.sh)
-	for f in /bin/bash /usr/bin/jq /bin/date /usr/bin/numfmt; do vm_copy_with_libs "$r" "$f"; done
+	# bash, jq, coreutils' date (+%N) and numfmt, util-linux's flock (the
+	# run folder's claim, scripts/lib/claim.sh) (tests/vm/test_own_hosts.sh)
+	for f in /bin/bash /usr/bin/jq /bin/date /usr/bin/numfmt /usr/bin/flock; do vm_copy_with_libs "$r" "$f"; done
 	cp /etc/netconfig "$r/etc/netconfig"  # libtirpc refuses to work without it
 	cp /etc/services /etc/protocols "$r/etc/"
 	cp /etc/rpc "$r/etc/rpc" 2>/dev/null || true

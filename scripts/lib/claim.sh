@@ -50,7 +50,9 @@ sw_claim__try() {
 		fi
 		# the holder before us removed the file after we opened it: ours
 		# is then a lock on a file no one else sees; take the new one
-		[ "$f" -ef "/dev/fd/$fd" ] && break
+		# (/proc, not /dev/fd: a minimal guest, as own-hosts runs, has no
+		# /dev/fd)
+		[ "$f" -ef "/proc/$BASHPID/fd/$fd" ] && break
 		eval "exec $fd>&-"
 		fd=""
 	done
