@@ -78,6 +78,8 @@ plan_experiments() {
 	nexp=${#exps[@]}
 	[ "$ioerr_planned" = 0 ] || [ "$nexp" -le 1 ] ||
 		vm_usage_die "--fault io-error may leave the export's filesystem read-only for the rest of the boot: expected one experiment (one --policy, --fs, --workload), saw $nexp"
+	[ "$enospc_planned" = 0 ] || [ "$nexp" -le 1 ] ||
+		vm_usage_die "--fault enospc leaves the export full for the rest of the boot: expected one experiment (one --policy, --fs, --workload), saw $nexp"
 	[ "$reboot_planned" = 0 ] || [ "$nexp" -le 1 ] ||
 		vm_usage_die "--fault client-reboot reboots the client guest mid-run: expected one experiment (one --policy, --fs, --workload), saw $nexp"
 	[ "$kill_planned" = 0 ] || [ "$nexp" -le 1 ] ||
@@ -153,13 +155,14 @@ plan_write() {
 }
 
 # faults_check: each --fault the guests can inject, else exit 2 naming
-# what was expected; sets kill_planned reboot_planned ioerr_planned.
+# what was expected; sets kill_planned reboot_planned ioerr_planned
+# enospc_planned.
 faults_check() {
-	kill_planned=0 reboot_planned=0 ioerr_planned=0
-	vm_kinds_down='knfsd-restart|partition|io-error' vm_kinds_once='server-guest-kill|client-reboot'
+	kill_planned=0 reboot_planned=0 ioerr_planned=0 enospc_planned=0
+	vm_kinds_down='knfsd-restart|partition|io-error' vm_kinds_once='server-guest-kill|client-reboot|enospc'
 	for f in "${faults[@]}"; do
 		case ${f%%@*} in # the host path's faults: named as such, not as unknown
-		ganesha-restart|ganesha-pause|memory-pressure|enospc|writer-kill|probe-kill)
+		ganesha-restart|ganesha-pause|memory-pressure|writer-kill|probe-kill)
 			vm_usage_die "--fault: expected $(sw_fault_expect "$vm_kinds_down" "$vm_kinds_once") or clock-step@SEC:+-STEP, saw '$f': ${f%%@*} is injected only on the host path (stalewin run), not in vm run's guests" ;;
 		clock-step) # its DOWN is a signed step: + forward, - back
 			[[ $f =~ ^clock-step@[0-9]+(\.[0-9]+)?:[+-][0-9]+(\.[0-9]+)?$ ]] && [[ ! $f =~ :[+-]0*(\.0*)?$ ]] ||
@@ -178,10 +181,15 @@ faults_check() {
 		[[ $f == server-guest-kill@* ]] && kill_planned=1
 		[[ $f == client-reboot@* ]] && reboot_planned=1
 		[[ $f == io-error@* ]] && ioerr_planned=1
+		[[ $f == enospc@* ]] && enospc_planned=1
 	done
 	if [ "$ioerr_planned" = 1 ]; then
 		[ ${#fss[@]} -gt 0 ] && [[ " ${fss[*]} " != *" tmpfs "* ]] ||
 			vm_usage_die "--fault io-error fails the export's block device: expected --fs ext4, xfs or btrfs (a disk), saw ${fss[*]:-no --fs (the default matrix has tmpfs)}"
+	fi
+	if [ "$enospc_planned" = 1 ]; then
+		[ ${#fss[@]} -gt 0 ] && [[ " ${fss[*]} " != *" tmpfs "* ]] ||
+			vm_usage_die "--fault enospc fills the export's disk (a tmpfs export would take the guest's memory): expected --fs ext4, xfs or btrfs, saw ${fss[*]:-no --fs (the default matrix has tmpfs)}"
 	fi
 	[ "$reboot_planned" = 0 ] || [ "$control" != api ] ||
 		vm_usage_die "--fault client-reboot: expected --control auto or direct, saw api (the client that starts and fetches the writer's run is the one rebooted)"

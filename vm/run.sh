@@ -76,6 +76,9 @@
 #   io-error@S:D        the export's disk (a dm table under --fs ext4, xfs
 #                       or btrfs; one experiment) fails every write for D
 #                       s; the report says what the filesystem did
+#   enospc@S            the export's disk (--fs ext4, xfs or btrfs; one
+#                       experiment) filled to the run's end, root's
+#                       reserve too (stalewin-writer fill)
 #   clock-step@S:+D|-D  the server guest's realtime clock steps by D s
 #                       (signed; the monotonic clock does not move); the
 #                       windows stay on the writer's monotonic clock

@@ -3,9 +3,9 @@
 # refused before any guest boots or any run folder is made: exit 2 and
 # one line naming what was expected and what was seen.  A time at or past
 # the run's end, a negative time or down time, a malformed spec, a down
-# time on a kind that has none, a host-path kind (memory-pressure,
-# enospc), io-error without a disk filesystem, client-reboot or io-error
-# with more than one experiment, client-reboot with --control api, a
+# time on a kind that has none, a host-path kind (memory-pressure),
+# io-error or enospc without a disk filesystem, client-reboot, io-error
+# or enospc with more than one experiment, client-reboot with --control api, a
 # clock step without its sign, of 0, at a negative time or past the end.  No
 # guest is booted (~5 s); 77 when qemu cannot run here (the checks after
 # the qemu check need it).
@@ -32,10 +32,13 @@ done <<'CASES'
 --fault partition@12.5:1|--fault partition@12.5:1: expected a time before the run's end (S < --duration 10), saw S = 12.5
 --fault client-reboot@-1|with SEC and DOWN_SEC >= 0, saw 'client-reboot@-1' (a negative time)
 --fault io-error@3:-2|with SEC and DOWN_SEC >= 0, saw 'io-error@3:-2' (a negative time)
---fault io-error@abc|expected knfsd-restart|partition|io-error@SEC[:DOWN_SEC] or server-guest-kill|client-reboot@SEC or clock-step@SEC:+-STEP, saw 'io-error@abc'
---fault client-reboot@3:2|expected knfsd-restart|partition|io-error@SEC[:DOWN_SEC] or server-guest-kill|client-reboot@SEC or clock-step@SEC:+-STEP, saw 'client-reboot@3:2'
+--fault io-error@abc|expected knfsd-restart|partition|io-error@SEC[:DOWN_SEC] or server-guest-kill|client-reboot|enospc@SEC or clock-step@SEC:+-STEP, saw 'io-error@abc'
+--fault client-reboot@3:2|expected knfsd-restart|partition|io-error@SEC[:DOWN_SEC] or server-guest-kill|client-reboot|enospc@SEC or clock-step@SEC:+-STEP, saw 'client-reboot@3:2'
 --fault memory-pressure@1:2|saw 'memory-pressure@1:2': memory-pressure is injected only on the host path (stalewin run), not in vm run's guests
---fault enospc@1|saw 'enospc@1': enospc is injected only on the host path (stalewin run), not in vm run's guests
+--fault enospc@1|--fault enospc fills the export's disk (a tmpfs export would take the guest's memory): expected --fs ext4, xfs or btrfs, saw no --fs (the default matrix has tmpfs)
+--fs tmpfs --fault enospc@1|expected --fs ext4, xfs or btrfs, saw tmpfs
+--fs ext4 --fault enospc@1:2|saw 'enospc@1:2'
+--policy native --fs ext4 --workload rewrite --workload burst --fault enospc@3|--fault enospc leaves the export full for the rest of the boot: expected one experiment (one --policy, --fs, --workload), saw 2
 --fault io-error@3:2|--fault io-error fails the export's block device: expected --fs ext4, xfs or btrfs (a disk), saw no --fs (the default matrix has tmpfs)
 --fs tmpfs --fault io-error@3:2|expected --fs ext4, xfs or btrfs (a disk), saw tmpfs
 --policy native --fs ext4 --workload rewrite --workload burst --fault io-error@3:2|--fault io-error may leave the export's filesystem read-only for the rest of the boot: expected one experiment (one --policy, --fs, --workload), saw 2
@@ -46,5 +49,5 @@ done <<'CASES'
 --fault clock-step@3:+0|expected clock-step@SEC:+STEP or clock-step@SEC:-STEP (SEC >= 0; a step of seconds, not 0, its sign required), saw 'clock-step@3:+0'
 --fault clock-step@12:-5|--fault clock-step@12:-5: expected a time before the run's end (S < --duration 10), saw S = 12
 CASES
-[ $n = 17 ] || fail "expected 17 specs refused, saw $n"
+[ $n = 20 ] || fail "expected 20 specs refused, saw $n"
 sw_done "$n specs refused with exit 2, no guest booted"

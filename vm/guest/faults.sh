@@ -10,6 +10,10 @@
 #                                    error_writes); the kernel's messages
 #                                    and the mount's state after it are
 #                                    recorded (what the filesystem did)
+#                 enospc@S           the export's filesystem filled to the
+#                                    end of the run (stalewin-writer fill:
+#                                    root's reserve too, then a new 4 KiB
+#                                    write checked refused)
 #                 server-guest-kill@S asks the host (sync/server-kill.req,
 #                                    its realtime) to SIGKILL this qemu
 #                 clock-step@S:±D    CLOCK_REALTIME stepped by D s
@@ -57,7 +61,7 @@ sw_faults_for() {
 	local f
 	for f in $SW_FAULTS; do
 		case "$1:${f%%@*}" in
-		server:knfsd-restart|server:server-guest-kill|server:io-error|server:clock-step|client:partition|client:client-reboot) echo "$f" ;;
+		server:knfsd-restart|server:server-guest-kill|server:io-error|server:clock-step|server:enospc|client:partition|client:client-reboot) echo "$f" ;;
 		esac
 	done
 }
@@ -146,6 +150,15 @@ sw_fault_do() { # SIDE DIR KIND SPEC DOWN
 		nap 3600 ;;
 	io-error)
 		sw_io_error "$dir" "$spec" "$down" "$t1" ;;
+	enospc)
+		# (the line fill prints: what it filled and whether a new write
+		# was refused, options of the fault; to the end: no t_end)
+		echo "server: fault $spec: filling /export/$fs"
+		a=$(stalewin-writer fill "/export/$fs" 2>>"$dir/server/enospc.log") || rc=$?
+		echo "server: fault $spec: done (rc $rc): $a"
+		sw_fault_rec "$out" --str kind=enospc --str "spec=$spec" --str clock=writer \
+			--int "t_start_real_ns=$t1" $a --int "rc=$rc" --bool "aborted=$aborted" \
+			$([ $rc = 0 ] || echo --bool cut_short=true) ;;
 	clock-step)
 		# (DOWN is the signed step; the line the helper prints is the
 		# record's start and the step made, options of the fault)

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Description: `stalewin vm run --fault enospc@4` in a real 12 s native
+# run on ext4 (knfsd server guest, kernel-NFS client guest, 20 stores/s):
+# 4 s in, the server guest fills the export's disk to the end of the run
+# (stalewin-writer fill: fillers to what statvfs says is free, root's
+# reserve too).  Asserts:
+#  - faults.json holds the enospc with what was filled and a new 4 KiB
+#    write refused (the filesystem is really full);
+#  - the report's first line names it with its store count, and the exit
+#    code is the report's (4: the writer survived; 3: it ended early and
+#    the first line says PARTIAL);
+#  - nothing silently dropped: every STORE of writer.swlog is in the
+#    report and the log ends with END;
+#  - nothing is left running: no qemu, no work folder, no mount.
+# A fault not injected (nothing filled, a new write accepted) or not
+# recorded fails here.  77 without qemu.  ~45 s.
+set -u
+. "$(dirname "$0")/../lib/test-lib.sh"
+. "$(dirname "$0")/lib.sh"
+vm_needs_bins server/stalewin-writer client/stalewin-reader client/stalewin-probe \
+	common/stalewin-logdump common/stalewin-runfolder analysis/stalewin-report
+command -v jq >/dev/null || skip "jq not installed"
+vm_test_dir vm-enospc run run.err report.txt
+run=$T/run
+PATH=$b/analysis:$PATH "$top/vm/run.sh" --policy native --fs ext4 --duration 12 --probe-rate 50 \
+	--mount-opts vers=3,nolock --reader-mode kept-open --writer-args "--interval-ms 50" \
+	--fault enospc@4 --build-dir "$b" --out "$run" >"$T/report.txt" 2>"$T/run.err"
+rc=$?
+cat "$T/run.err"
+[ -s "$run/report.json" ] || { cat "$T/report.txt"; fail "no report.json (exit $rc)"; }
+first=$(head -n 1 "$run/report.txt")
+jr() { jq -r "$@" "$run/report.json"; }
+[ "$rc" = "$(jr .end.exit_code)" ] || fail "vm run exited $rc, the report says $(jr .end.exit_code)"
+
+# injected and recorded: the disk filled, a new write refused
+jq -e '[.faults[] | select(.kind == "enospc" and .new_write_refused == true
+	and .free_before_bytes > 0 and .free_after_bytes < .free_before_bytes)] | length == 1' \
+	"$run/faults.json" >/dev/null ||
+	fail "expected one enospc in faults.json that filled the disk and saw a new write refused, saw: $(cat "$run/faults.json" 2>/dev/null)"
+n_f=$(jr '.end.faults[] | select(.kind == "enospc") | .stores')
+case $rc in
+4) [[ $first == *"complete, with faults: enospc at "*" s, to the end ($n_f stores)"* ]] ||
+	fail "expected the first line to name 'enospc at S s, to the end ($n_f stores)', saw: $first" ;;
+3) [[ $first == *"PARTIAL: enospc at "* ]] || fail "exit 3 but the first line does not name the enospc: $first" ;;
+*) cat "$T/report.txt"; fail "expected exit 4 (the writer survived the full disk) or 3 (it ended early, named), saw $rc ($first)" ;;
+esac
+
+# nothing silently dropped: every store logged is in the report; the log is whole
+"$b/common/stalewin-logdump" "$run/writer.swlog" >"$T/w.txt" 2>/dev/null || true
+logged=$(awk '$2 == "STORE"' "$T/w.txt" | wc -l)
+[ "$(jr .end.stores)" = "$logged" ] || fail "writer.swlog has $logged STORE records, the report counts $(jr .end.stores)"
+tail -n 1 "$T/w.txt" | grep -q ' END ' || fail "writer.swlog does not end with END: $(tail -n 1 "$T/w.txt")"
+
+nothing_left "$run"
+sw_done "exit $rc; $(jq -r '.faults[] | select(.kind == "enospc") | "\(.free_before_bytes) bytes free before, \(.free_after_bytes) after, new write \(.new_write_errno // "accepted")"' "$run/faults.json"); $first"
