@@ -35,6 +35,26 @@ vm_needs_bins() {
 	for t in "$@"; do [ -x "$b/$t" ] || fail "$b/$t is not built"; done
 }
 
+# vm_fault_needs: what a guest fault test runs and reads (a run, its
+# logs, its run folder, its report) built, and jq
+vm_fault_needs() {
+	vm_needs_bins server/stalewin-writer client/stalewin-reader client/stalewin-probe \
+		common/stalewin-logdump common/stalewin-runfolder analysis/stalewin-report
+	command -v jq >/dev/null || skip "jq not installed"
+}
+
+# vm_writer_log_whole RUN: nothing silently dropped: every STORE of
+# RUN/writer.swlog is in RUN/report.json, and the log ends with END
+# (its dump left in $T/w.txt)
+vm_writer_log_whole() {
+	local logged
+	"$b/common/stalewin-logdump" "$1/writer.swlog" >"$T/w.txt" 2>/dev/null || true
+	logged=$(awk '$2 == "STORE"' "$T/w.txt" | wc -l)
+	[ "$(jq -r .end.stores "$1/report.json")" = "$logged" ] ||
+		fail "writer.swlog has $logged STORE records, the report counts $(jq -r .end.stores "$1/report.json")"
+	tail -n 1 "$T/w.txt" | grep -q ' END ' || fail "writer.swlog does not end with END: $(tail -n 1 "$T/w.txt")"
+}
+
 # vm_test_dir NAME KEEP...: T = a new /tmp/sw-NAME.XXXXXX, removed at
 # exit; with SW_TEST_KEEP=DIR the entries KEEP of T are copied there first
 vm_test_dir() {

@@ -17,9 +17,7 @@
 set -u
 . "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
-vm_needs_bins server/stalewin-writer client/stalewin-reader client/stalewin-probe \
-	common/stalewin-logdump common/stalewin-runfolder analysis/stalewin-report
-command -v jq >/dev/null || skip "jq not installed"
+vm_fault_needs
 vm_test_dir vm-enospc run run.err report.txt
 run=$T/run
 PATH=$b/analysis:$PATH "$top/vm/run.sh" --policy native --fs ext4 --duration 12 --probe-rate 50 \
@@ -46,10 +44,7 @@ case $rc in
 esac
 
 # nothing silently dropped: every store logged is in the report; the log is whole
-"$b/common/stalewin-logdump" "$run/writer.swlog" >"$T/w.txt" 2>/dev/null || true
-logged=$(awk '$2 == "STORE"' "$T/w.txt" | wc -l)
-[ "$(jr .end.stores)" = "$logged" ] || fail "writer.swlog has $logged STORE records, the report counts $(jr .end.stores)"
-tail -n 1 "$T/w.txt" | grep -q ' END ' || fail "writer.swlog does not end with END: $(tail -n 1 "$T/w.txt")"
+vm_writer_log_whole "$run"
 
 nothing_left "$run"
 sw_done "exit $rc; $(jq -r '.faults[] | select(.kind == "enospc") | "\(.free_before_bytes) bytes free before, \(.free_after_bytes) after, new write \(.new_write_errno // "accepted")"' "$run/faults.json"); $first"

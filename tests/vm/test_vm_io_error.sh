@@ -22,11 +22,8 @@
 set -u
 . "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
-vm_needs_bins server/stalewin-writer client/stalewin-reader client/stalewin-probe \
-	common/stalewin-logdump common/stalewin-runfolder analysis/stalewin-report
-command -v jq >/dev/null || skip "jq not installed"
+vm_fault_needs
 command -v dmsetup >/dev/null || skip "dmsetup not installed on the host (scripts/packages.d/vm.txt): the guest image has none"
-dump=$b/common/stalewin-logdump
 vm_test_dir vm-ioerr run run.err report.txt
 run=$T/run
 PATH=$b/analysis:$PATH "$top/vm/run.sh" --policy native --fs ext4 --duration 20 --probe-rate 50 \
@@ -70,10 +67,7 @@ n_in=$(awk -F, -v a="$f0" -v b="$f1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] 
 [ "$n_in" = "$n_f" ] || fail "the report counts $n_f stores in the io-error, report.csv has $n_in inside it"
 
 # nothing silently dropped: every store logged is in the report; the log is whole
-"$dump" "$run/writer.swlog" >"$T/w.txt" 2>/dev/null || true
-logged=$(awk '$2 == "STORE"' "$T/w.txt" | wc -l)
-[ "$(jr .end.stores)" = "$logged" ] || fail "writer.swlog has $logged STORE records, the report counts $(jr .end.stores)"
-tail -n 1 "$T/w.txt" | grep -q ' END ' || fail "writer.swlog does not end with END: $(tail -n 1 "$T/w.txt")"
+vm_writer_log_whole "$run"
 
 # ext4's journal found under its dm name (/proc/fs/jbd2/dm-N-8)
 [ -s "$run/server/jbd2-before.txt" ] || fail "no server/jbd2-before.txt: ext4's journal not found under the dm device"
