@@ -43,6 +43,27 @@ vm_fault_needs() {
 	command -v jq >/dev/null || skip "jq not installed"
 }
 
+# vm_fault_run RUN OPTIONS...: a native ext4 run of one kept-open v3
+# reader and a 50/s probe, a store every 50 ms, with OPTIONS (its
+# --duration, --fault, sysctls) into RUN; sets rc (vm run's exit) and
+# first (the report's first line), defines jr (jq -r of RUN/report.json)
+# and fails unless the report exists and gives vm run's exit code
+vm_fault_run() {
+	local run=$1
+	shift
+	PATH=$b/analysis:$PATH "$top/vm/run.sh" --policy native --fs ext4 --probe-rate 50 \
+		--mount-opts vers=3,nolock --reader-mode kept-open --writer-args "--interval-ms 50" \
+		"$@" --build-dir "$b" --out "$run" >"$T/report.txt" 2>"$T/run.err"
+	rc=$?
+	cat "$T/run.err"
+	[ -s "$run/report.json" ] || { cat "$T/report.txt"; fail "no report.json (exit $rc)"; }
+	first=$(head -n 1 "$run/report.txt")
+	vm_fault_dir=$run
+	[ "$rc" = "$(jr .end.exit_code)" ] || fail "vm run exited $rc, the report says $(jr .end.exit_code)"
+}
+
+jr() { jq -r "$@" "$vm_fault_dir/report.json"; }
+
 # vm_writer_log_whole RUN: nothing silently dropped: every STORE of
 # RUN/writer.swlog is in RUN/report.json, and the log ends with END
 # (its dump left in $T/w.txt)

@@ -20,15 +20,7 @@ set -u
 vm_fault_needs
 vm_test_dir vm-enospc run run.err report.txt
 run=$T/run
-PATH=$b/analysis:$PATH "$top/vm/run.sh" --policy native --fs ext4 --duration 12 --probe-rate 50 \
-	--mount-opts vers=3,nolock --reader-mode kept-open --writer-args "--interval-ms 50" \
-	--fault enospc@4 --build-dir "$b" --out "$run" >"$T/report.txt" 2>"$T/run.err"
-rc=$?
-cat "$T/run.err"
-[ -s "$run/report.json" ] || { cat "$T/report.txt"; fail "no report.json (exit $rc)"; }
-first=$(head -n 1 "$run/report.txt")
-jr() { jq -r "$@" "$run/report.json"; }
-[ "$rc" = "$(jr .end.exit_code)" ] || fail "vm run exited $rc, the report says $(jr .end.exit_code)"
+vm_fault_run "$run" --duration 12 --fault enospc@4
 
 # injected and recorded: the disk filled, a new write refused
 jq -e '[.faults[] | select(.kind == "enospc" and .new_write_refused == true

@@ -26,16 +26,8 @@ vm_fault_needs
 command -v dmsetup >/dev/null || skip "dmsetup not installed on the host (scripts/packages.d/vm.txt): the guest image has none"
 vm_test_dir vm-ioerr run run.err report.txt
 run=$T/run
-PATH=$b/analysis:$PATH "$top/vm/run.sh" --policy native --fs ext4 --duration 20 --probe-rate 50 \
-	--mount-opts vers=3,nolock --reader-mode kept-open --writer-args "--interval-ms 50" \
-	--sysctl vm.dirty_expire_centisecs=100 --sysctl vm.dirty_writeback_centisecs=100 \
-	--fault io-error@4:6 --build-dir "$b" --out "$run" >"$T/report.txt" 2>"$T/run.err"
-rc=$?
-cat "$T/run.err"
-[ -s "$run/report.json" ] || { cat "$T/report.txt"; fail "no report.json (exit $rc)"; }
-first=$(head -n 1 "$run/report.txt")
-jr() { jq -r "$@" "$run/report.json"; }
-[ "$rc" = "$(jr .end.exit_code)" ] || fail "vm run exited $rc, the report says $(jr .end.exit_code)"
+vm_fault_run "$run" --duration 20 --fault io-error@4:6 \
+	--sysctl vm.dirty_expire_centisecs=100 --sysctl vm.dirty_writeback_centisecs=100
 case $rc in
 4) [[ $first == *"  complete, with faults: "* ]] || fail "exit 4 but the first line says: $first" ;;
 3) [[ $first == *"  PARTIAL: "*"cut short: "* ]] || fail "exit 3 but the first line names nothing cut short: $first" ;;
