@@ -38,26 +38,26 @@ inject_fault() {
 		phase "fault: $kind over ($off)"
 		extra=(--int "rc=$rc") ;;
 	memory-pressure)
-		local cur high s0 g0 w0 h0
+		local cur high w0 c0 c1 got sq=0
 		# (a cgroup that cannot be read or set is recorded, rc 1: never a
 		# run that silently went without its fault)
-		cur=$(cat "$mem_cg/memory.current" 2>>"$work/fault.err") || { cur=0 rc=1; }
+		cur=$(mp_usage) || { cur=0 rc=1; }
 		high=$((cur / 4))
-		s0=$(mp_stat pgscan memory.stat) g0=$(mp_stat pgsteal memory.stat) w0=$(awk '$1 == "nr_written" { print $2 }' /proc/vmstat)
-		h0=$(mp_stat high memory.events)
-		phase "fault: memory.high of the writer's cgroup $cur -> $high bytes for $down s"
+		c0=$(mp_counters) w0=$(awk '$1 == "nr_written" { print $2 }' /proc/vmstat)
+		phase "fault: $(mp_knob) of the writer's cgroup $cur -> $high bytes for $down s"
 		t1=$(now_ns)
 		if [ $rc = 0 ]; then
-			echo "$high" > "$mem_cg/memory.high" 2>>"$work/fault.err" || rc=1
+			got=$(mp_squeeze "$high") || rc=1
+			sq=$(mp_usage) || sq=0 # what the squeeze reclaimed at once
 			nap "$down"
-			echo max > "$mem_cg/memory.high" 2>>"$work/fault.err" || rc=1
+			mp_release || rc=1
 		fi
-		t2=$(now_ns)
-		phase "fault: memory-pressure over (memory.high max)"
-		extra=(--int "t_end_real_ns=$t2" --int "memory_current_bytes=$cur" --int "memory_high_bytes=$high"
-			--int "pgscan=$(( $(mp_stat pgscan memory.stat) - s0 ))"
-			--int "pgsteal=$(( $(mp_stat pgsteal memory.stat) - g0 ))"
-			--int "high_events=$(( $(mp_stat high memory.events) - h0 ))"
+		t2=$(now_ns) c1=$(mp_counters)
+		phase "fault: memory-pressure over ($(mp_knob) back to max)"
+		# shellcheck disable=SC2206 # option words without spaces
+		extra=(--int "t_end_real_ns=$t2" --str "cgroup=v$mp_v" --str "knob=$(mp_knob)"
+			--int "memory_current_bytes=$cur" --int "limit_bytes=${got:-$high}" --int "usage_squeezed_bytes=$sq"
+			$(mp_deltas "$c0" "$c1")
 			--int "vm_nr_written=$(( $(awk '$1 == "nr_written" { print $2 }' /proc/vmstat) - w0 ))"
 			--int "rc=$rc") ;;
 	enospc)
@@ -141,30 +141,61 @@ watch_run() {
 }
 
 # ------------------------------------------------------- memory-pressure
-# The writer's serve (and so its run child) starts in a cgroup v2 child of
-# stalewin-run's own cgroup (mp_create, server_side); at S the fault sets
-# its memory.high to a quarter of what it uses for D s: the kernel reclaims,
+# The writer's serve (and so its run child) starts in a child of
+# stalewin-run's own memory cgroup (mp_create, server_side); at S the fault
+# squeezes it to a quarter of what it uses for D s: the kernel reclaims,
 # and writes back, the writer's dirty pages of the export's file (native:
 # the writer logs the times the kernel changed; its stores fault again).
-# mp_check: empty when that can be done here, else why not (stdout, rc 1).
+# cgroup v2: memory.high (reclaim above it, never an OOM kill).  cgroup v1
+# (a v1 or hybrid host; memory.high is v2's): memory.limit_in_bytes, the
+# only v1 knob that reclaims at once; a limit the kernel cannot reclaim
+# down to is refused (EBUSY) and raised by eighths of the usage until it
+# is taken, and it is never below the cgroup's anonymous memory + 256 KiB,
+# so what the kernel must reclaim is the file's pages, never the
+# writer's own (a limit under those would OOM-kill it).  faults.json names the knob
+# and the limit taken.  mp_v: 1 or 2, set by mp_where.
+mp_v=""
 mp_own() { sed -n 's/^0:://p' /proc/self/cgroup; }
-mp_check() {
-	local own
-	[ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] ||
-		{ echo "expected cgroup v2 mounted at /sys/fs/cgroup, saw $(stat -f -c %T /sys/fs/cgroup 2>/dev/null || echo nothing) (a v1 or hybrid hierarchy: memory.high is v2's)"; return 1; }
-	own=/sys/fs/cgroup$(mp_own); own=${own%/}
-	[ -w "$own" ] || { echo "expected this process's cgroup $own writable, saw it read-only"; return 1; }
-	[[ " $(cat "$own/cgroup.controllers" 2>/dev/null) " == *" memory "* ]] ||
-		{ echo "expected the memory controller in $own/cgroup.controllers, saw '$(cat "$own/cgroup.controllers" 2>/dev/null)'"; return 1; }
+# mp_where: "2 DIR" or "1 DIR", this process's memory cgroup, else why
+# not (stdout, rc 1)
+mp_where() {
+	local own t
+	t=$(stat -f -c %T /sys/fs/cgroup 2>/dev/null || echo nothing)
+	if [ "$t" = cgroup2fs ]; then
+		own=/sys/fs/cgroup$(mp_own)
+		echo "2 ${own%/}"
+		return 0
+	fi
+	own=$(sed -n 's/^[0-9]*:\([^:]*,\)\{0,1\}memory\(,[^:]*\)\{0,1\}:\(.*\)/\3/p' /proc/self/cgroup)
+	if [ -n "$own" ] && [ "$(stat -f -c %T /sys/fs/cgroup/memory 2>/dev/null)" = cgroupfs ]; then
+		own=/sys/fs/cgroup/memory$own
+		echo "1 ${own%/}"
+		return 0
+	fi
+	echo "expected cgroup v2 at /sys/fs/cgroup or a v1 memory hierarchy at /sys/fs/cgroup/memory, saw $t at /sys/fs/cgroup and no v1 memory controller in /proc/self/cgroup"
+	return 1
+}
+mp_check() { # empty when the squeeze can be done here, else why not (rc 1)
+	local w own
+	w=$(mp_where) || { echo "$w"; return 1; }
+	own=${w#* }
+	[ -w "$own" ] || { echo "expected this process's memory cgroup $own writable, saw it read-only"; return 1; }
+	if [ "${w%% *}" = 2 ]; then
+		[[ " $(cat "$own/cgroup.controllers" 2>/dev/null) " == *" memory "* ]] ||
+			{ echo "expected the memory controller in $own/cgroup.controllers, saw '$(cat "$own/cgroup.controllers" 2>/dev/null)'"; return 1; }
+	else
+		[ -w "$own/memory.limit_in_bytes" ] ||
+			{ echo "expected $own/memory.limit_in_bytes writable (cgroup v1), saw it missing or read-only"; return 1; }
+	fi
 	return 0
 }
 mp_create() { # sets mem_cg, the cgroup the serve is started in (in_cg)
-	local own e
+	local own e w
 	# checked again here: nothing is written under /sys/fs/cgroup unless
-	# it is a cgroup v2 (on a hybrid host it is a tmpfs of the host's)
+	# it is a cgroup hierarchy
 	e=$(mp_check) || fail "--fault memory-pressure: $e"
-	own=/sys/fs/cgroup$(mp_own); own=${own%/}
-	if [[ " $(cat "$own/cgroup.subtree_control") " != *" memory "* ]]; then
+	w=$(mp_where); mp_v=${w%% *} own=${w#* }
+	if [ "$mp_v" = 2 ] && [[ " $(cat "$own/cgroup.subtree_control") " != *" memory "* ]]; then
 		echo +memory > "$own/cgroup.subtree_control" 2>/dev/null ||
 			fail "--fault memory-pressure: cannot enable the memory controller below $own (cgroup v2 allows it only in a cgroup without processes of its own: run stalewin-run from a delegated, empty parent)"
 	fi
@@ -180,4 +211,44 @@ mp_remove() { # after the serve has stopped: the cgroup, empty, goes
 }
 mp_stat() { # KEY FILE: a counter of memory.stat / memory.events
 	awk -v k="$1" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' "$mem_cg/$2" 2>/dev/null || echo 0
+}
+mp_knob() { [ "$mp_v" = 1 ] && echo memory.limit_in_bytes || echo memory.high; }
+mp_usage() { # bytes the cgroup uses now
+	if [ "$mp_v" = 1 ]; then cat "$mem_cg/memory.usage_in_bytes"; else cat "$mem_cg/memory.current"; fi 2>>"$work/fault.err"
+}
+# the reclaim counters, as "name=value ..." (v2: memory.stat's pgscan and
+# pgsteal, memory.events' high; v1 has none of these: memory.stat's
+# pgpgout, pages uncharged, and memory.failcnt, the limit's hits)
+mp_counters() {
+	if [ "$mp_v" = 1 ]; then
+		echo "pgpgout=$(mp_stat pgpgout memory.stat) failcnt=$(cat "$mem_cg/memory.failcnt" 2>/dev/null || echo 0)"
+	else
+		echo "pgscan=$(mp_stat pgscan memory.stat) pgsteal=$(mp_stat pgsteal memory.stat) high_events=$(mp_stat high memory.events)"
+	fi
+}
+mp_deltas() { # BEFORE AFTER: --int name=after-before for each counter
+	local b a k
+	for a in $2; do
+		k=${a%%=*}
+		for b in $1; do [ "${b%%=*}" = "$k" ] && echo "--int $k=$(( ${a#*=} - ${b#*=} ))"; done
+	done
+}
+mp_squeeze() { # BYTES: set the squeeze; prints the limit taken
+	if [ "$mp_v" = 2 ]; then
+		echo "$1" > "$mem_cg/memory.high" 2>>"$work/fault.err" && echo "$1"
+		return
+	fi
+	local cur lim floor step
+	cur=$(mp_usage) || return 1
+	floor=$(( $(mp_stat rss memory.stat) + (256 << 10) ))
+	lim=$(( $1 > floor ? $1 : floor )) step=$(( cur / 8 > 4096 ? cur / 8 : 4096 ))
+	while [ "$lim" -lt "$cur" ]; do
+		echo "$lim" > "$mem_cg/memory.limit_in_bytes" 2>/dev/null && { echo "$lim"; return 0; }
+		lim=$((lim + step)) # EBUSY: the kernel could not reclaim down to it
+	done
+	echo "$prog: memory.limit_in_bytes: no limit below the usage $cur bytes was taken (the floor, anonymous memory + 256 KiB, was $floor)" >>"$work/fault.err"
+	return 1
+}
+mp_release() {
+	if [ "$mp_v" = 1 ]; then echo -1 > "$mem_cg/memory.limit_in_bytes"; else echo max > "$mem_cg/memory.high"; fi 2>>"$work/fault.err"
 }
