@@ -54,7 +54,7 @@ inject_fault() {
 		fi
 		t2=$(now_ns) c1=$(mp_counters)
 		phase "fault: memory-pressure over ($(mp_knob) back to max)"
-		# shellcheck disable=SC2206 # option words without spaces
+		# shellcheck disable=SC2207 # option words without spaces
 		extra=(--int "t_end_real_ns=$t2" --str "cgroup=v$mp_v" --str "knob=$(mp_knob)"
 			--int "memory_current_bytes=$cur" --int "limit_bytes=${got:-$high}" --int "usage_squeezed_bytes=$sq"
 			$(mp_deltas "$c0" "$c1")
