@@ -158,11 +158,11 @@ plan_write() {
 # what was expected; sets kill_planned reboot_planned ioerr_planned
 # enospc_planned.
 faults_check() {
-	kill_planned=0 reboot_planned=0 ioerr_planned=0 enospc_planned=0
-	vm_kinds_down='knfsd-restart|partition|io-error' vm_kinds_once='server-guest-kill|client-reboot|enospc'
+	kill_planned=0 reboot_planned=0 ioerr_planned=0 enospc_planned=0 mp_planned=0
+	vm_kinds_down='knfsd-restart|partition|io-error|memory-pressure' vm_kinds_once='server-guest-kill|client-reboot|enospc'
 	for f in "${faults[@]}"; do
 		case ${f%%@*} in # the host path's faults: named as such, not as unknown
-		ganesha-restart|ganesha-pause|memory-pressure|writer-kill|probe-kill)
+		ganesha-restart|ganesha-pause|writer-kill|probe-kill)
 			vm_usage_die "--fault: expected $(sw_fault_expect "$vm_kinds_down" "$vm_kinds_once") or clock-step@SEC:+-STEP, saw '$f': ${f%%@*} is injected only on the host path (stalewin run), not in vm run's guests" ;;
 		clock-step) # its DOWN is a signed step: + forward, - back
 			[[ $f =~ ^clock-step@[0-9]+(\.[0-9]+)?:[+-][0-9]+(\.[0-9]+)?$ ]] && [[ ! $f =~ :[+-]0*(\.0*)?$ ]] ||
@@ -182,6 +182,7 @@ faults_check() {
 		[[ $f == client-reboot@* ]] && reboot_planned=1
 		[[ $f == io-error@* ]] && ioerr_planned=1
 		[[ $f == enospc@* ]] && enospc_planned=1
+		[[ $f == memory-pressure@* ]] && mp_planned=1
 	done
 	if [ "$ioerr_planned" = 1 ]; then
 		[ ${#fss[@]} -gt 0 ] && [[ " ${fss[*]} " != *" tmpfs "* ]] ||
@@ -191,6 +192,23 @@ faults_check() {
 		[ ${#fss[@]} -gt 0 ] && [[ " ${fss[*]} " != *" tmpfs "* ]] ||
 			vm_usage_die "--fault enospc fills the export's disk (a tmpfs export would take the guest's memory): expected --fs ext4, xfs or btrfs, saw ${fss[*]:-no --fs (the default matrix has tmpfs)}"
 	fi
+	if [ "$mp_planned" = 1 ]; then
+		[ ${#fss[@]} -gt 0 ] && [[ " ${fss[*]} " != *" tmpfs "* ]] ||
+			vm_usage_die "--fault memory-pressure squeezes the writer's pages into writeback (tmpfs pages have none to force): expected --fs ext4, xfs or btrfs, saw ${fss[*]:-no --fs (the default matrix has tmpfs)}"
+	fi
 	[ "$reboot_planned" = 0 ] || [ "$control" != api ] ||
 		vm_usage_die "--fault client-reboot: expected --control auto or direct, saw api (the client that starts and fetches the writer's run is the one rebooted)"
+}
+# mp_kernel_check KERNEL (resolve_kernel's): --fault memory-pressure
+# squeezes a cgroup v2's memory.high in the server guest, so its kernel
+# needs CONFIG_MEMCG: Debian's (a name) have it; the patched ones,
+# allnoconfig plus vm/kernel/config.fragment, do not.  A vmlinux whose
+# config is kept beside it (the patched kernels' cache) is checked here,
+# exit 2 before anything is made; one without is the guest's to check.
+mp_kernel_check() {
+	[ "${mp_planned:-0}" = 1 ] && [ -f "$1" ] || return 0
+	local cfg; cfg=$(dirname "$1")/config
+	[ -s "$cfg" ] || return 0
+	grep -q '^CONFIG_MEMCG=y' "$cfg" ||
+		vm_usage_die "--fault memory-pressure: expected a server kernel with CONFIG_MEMCG=y (cgroup v2 memory.high), saw none in $cfg: the patched kernels are allnoconfig + vm/kernel/config.fragment; run it on a stock kernel"
 }

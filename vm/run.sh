@@ -82,6 +82,12 @@
 #   clock-step@S:+D|-D  the server guest's realtime clock steps by D s
 #                       (signed; the monotonic clock does not move); the
 #                       windows stay on the writer's monotonic clock
+#   memory-pressure@S:D the writer (or its serve) runs in a cgroup v2 of
+#                       its own in the server guest; its memory.high is
+#                       set to a quarter of its memory.current for D s,
+#                       so the kernel reclaims and writes back its pages
+#                       (--fs ext4, xfs or btrfs; a kernel with a memcg:
+#                       the stock ones, not the patched)
 #   S at or past --duration, negative times, a clock step without its
 #   sign and the host path's kinds are refused (exit 2).
 #   Each fault, and each control-API outage the client saw (--control
@@ -200,6 +206,7 @@ why=$(vm_qemu_check) || { echo "$SW_VM_PROG: $why" >&2; exit 1; }
 kernel_spec=$kernel
 mprof=$(vm_model_profile "$kernel_spec" "$model_profile") || vm_usage_die "$mprof"
 kernel=$(resolve_kernel "$kernel")
+mp_kernel_check "$kernel" # vm/run-plan.sh: memory-pressure needs a memcg
 client_kernel=$(resolve_kernel "$client_kernel")
 
 plan_experiments # vm/run-plan.sh

@@ -38,12 +38,12 @@ inject_fault() {
 		phase "fault: $kind over ($off)"
 		extra=(--int "rc=$rc") ;;
 	memory-pressure)
-		local cur high w0 c0 c1 got sq=0
+		local cur high w0 c0 c1 got sq=0 kinds
 		# (a cgroup that cannot be read or set is recorded, rc 1: never a
 		# run that silently went without its fault)
 		cur=$(mp_usage) || { cur=0 rc=1; }
 		high=$((cur / 4))
-		c0=$(mp_counters) w0=$(awk '$1 == "nr_written" { print $2 }' /proc/vmstat)
+		c0=$(mp_counters) kinds=$(mp_kinds) w0=$(awk '$1 == "nr_written" { print $2 }' /proc/vmstat)
 		phase "fault: $(mp_knob) of the writer's cgroup $cur -> $high bytes for $down s"
 		t1=$(now_ns)
 		if [ $rc = 0 ]; then
@@ -57,7 +57,7 @@ inject_fault() {
 		# shellcheck disable=SC2207 # option words without spaces
 		extra=(--int "t_end_real_ns=$t2" --str "cgroup=v$mp_v" --str "knob=$(mp_knob)"
 			--int "memory_current_bytes=$cur" --int "limit_bytes=${got:-$high}" --int "usage_squeezed_bytes=$sq"
-			$(mp_deltas "$c0" "$c1")
+			$kinds $(mp_deltas "$c0" "$c1")
 			--int "vm_nr_written=$(( $(awk '$1 == "nr_written" { print $2 }' /proc/vmstat) - w0 ))"
 			--int "rc=$rc") ;;
 	enospc)
@@ -225,6 +225,16 @@ mp_counters() {
 	else
 		echo "pgscan=$(mp_stat pgscan memory.stat) pgsteal=$(mp_stat pgsteal memory.stat) high_events=$(mp_stat high memory.events)"
 	fi
+}
+# the cgroup's memory by kind now, as fault options (v1's names mapped to
+# v2's): what the squeeze had to work with (a page is charged to whoever
+# brought it into the cache)
+mp_kinds() {
+	local v1=(rss cache mapped_file dirty writeback) v2=(anon file file_mapped file_dirty file_writeback) i k
+	for i in 0 1 2 3 4; do
+		k=${v2[$i]}; [ "$mp_v" = 1 ] && k=${v1[$i]}
+		echo "--int ${v2[$i]}_bytes=$(mp_stat "$k" memory.stat)"
+	done
 }
 mp_deltas() { # BEFORE AFTER: --int name=after-before for each counter
 	local b a k

@@ -3,8 +3,10 @@
 # refused before any guest boots or any run folder is made: exit 2 and
 # one line naming what was expected and what was seen.  A time at or past
 # the run's end, a negative time or down time, a malformed spec, a down
-# time on a kind that has none, a host-path kind (memory-pressure),
-# io-error or enospc without a disk filesystem, client-reboot, io-error
+# time on a kind that has none, a host-path kind (writer-kill),
+# io-error, enospc or memory-pressure without a disk filesystem,
+# memory-pressure on a kernel without a memcg (a vmlinux whose config,
+# beside it, lacks CONFIG_MEMCG, as the patched kernels' does), client-reboot, io-error
 # or enospc with more than one experiment, client-reboot with --control api, a
 # clock step without its sign, of 0, at a negative time or past the end.  No
 # guest is booted (~5 s); 77 when qemu cannot run here (the checks after
@@ -14,13 +16,15 @@ set -u
 . "$(dirname "$0")/lib.sh"
 vm_needs_bins server/stalewin-writer client/stalewin-reader
 vm_test_dir vm-fault-bad
+# a kernel as the patched ones are kept: vmlinux (ELF) and its config
+mkdir "$T/k" && printf '\177ELF' >"$T/k/vmlinux" && echo '# CONFIG_MEMCG is not set' >"$T/k/config"
 n=0
 while IFS='|' read -r a want; do
 	[ -n "$a" ] || continue
 	# shellcheck disable=SC2086
 	# (stdin: not the cases; a spec let through must not eat the rest;
 	# timeout: nor boot guests for long)
-	err=$(timeout 60 "$top/vm/run.sh" --duration 10 --build-dir "$b" --out "$T/run-bad" $a 2>&1 >/dev/null </dev/null); rc=$?
+	err=$(timeout 60 "$top/vm/run.sh" --duration 10 --build-dir "$b" --out "$T/run-bad" ${a//@K@/$T/k/vmlinux} 2>&1 >/dev/null </dev/null); rc=$?
 	if [ $rc = 2 ] && [ "$(printf '%s' "$err" | grep -c '')" = 1 ] && [[ $err == *"$want"* ]]; then
 		n=$((n + 1)); echo "$a: $err"
 	else
@@ -32,9 +36,12 @@ done <<'CASES'
 --fault partition@12.5:1|--fault partition@12.5:1: expected a time before the run's end (S < --duration 10), saw S = 12.5
 --fault client-reboot@-1|with SEC and DOWN_SEC >= 0, saw 'client-reboot@-1' (a negative time)
 --fault io-error@3:-2|with SEC and DOWN_SEC >= 0, saw 'io-error@3:-2' (a negative time)
---fault io-error@abc|expected knfsd-restart|partition|io-error@SEC[:DOWN_SEC] or server-guest-kill|client-reboot|enospc@SEC or clock-step@SEC:+-STEP, saw 'io-error@abc'
---fault client-reboot@3:2|expected knfsd-restart|partition|io-error@SEC[:DOWN_SEC] or server-guest-kill|client-reboot|enospc@SEC or clock-step@SEC:+-STEP, saw 'client-reboot@3:2'
---fault memory-pressure@1:2|saw 'memory-pressure@1:2': memory-pressure is injected only on the host path (stalewin run), not in vm run's guests
+--fault io-error@abc|expected knfsd-restart|partition|io-error|memory-pressure@SEC[:DOWN_SEC] or server-guest-kill|client-reboot|enospc@SEC or clock-step@SEC:+-STEP, saw 'io-error@abc'
+--fault client-reboot@3:2|expected knfsd-restart|partition|io-error|memory-pressure@SEC[:DOWN_SEC] or server-guest-kill|client-reboot|enospc@SEC or clock-step@SEC:+-STEP, saw 'client-reboot@3:2'
+--fault writer-kill@1|saw 'writer-kill@1': writer-kill is injected only on the host path (stalewin run), not in vm run's guests
+--fault memory-pressure@1:2|--fault memory-pressure squeezes the writer's pages into writeback (tmpfs pages have none to force): expected --fs ext4, xfs or btrfs, saw no --fs (the default matrix has tmpfs)
+--fs tmpfs --fault memory-pressure@1:2|expected --fs ext4, xfs or btrfs, saw tmpfs
+--fs ext4 --kernel @K@ --fault memory-pressure@1:2|--fault memory-pressure: expected a server kernel with CONFIG_MEMCG=y (cgroup v2 memory.high), saw none in
 --fault enospc@1|--fault enospc fills the export's disk (a tmpfs export would take the guest's memory): expected --fs ext4, xfs or btrfs, saw no --fs (the default matrix has tmpfs)
 --fs tmpfs --fault enospc@1|expected --fs ext4, xfs or btrfs, saw tmpfs
 --fs ext4 --fault enospc@1:2|saw 'enospc@1:2'
@@ -49,5 +56,5 @@ done <<'CASES'
 --fault clock-step@3:+0|expected clock-step@SEC:+STEP or clock-step@SEC:-STEP (SEC >= 0; a step of seconds, not 0, its sign required), saw 'clock-step@3:+0'
 --fault clock-step@12:-5|--fault clock-step@12:-5: expected a time before the run's end (S < --duration 10), saw S = 12
 CASES
-[ $n = 20 ] || fail "expected 20 specs refused, saw $n"
+[ $n = 23 ] || fail "expected 23 specs refused, saw $n"
 sw_done "$n specs refused with exit 2, no guest booted"

@@ -16,6 +16,11 @@
 #                                    write checked refused)
 #                 server-guest-kill@S asks the host (sync/server-kill.req,
 #                                    its realtime) to SIGKILL this qemu
+#                 memory-pressure@S:D the writer's cgroup (sw_mp_setup: the
+#                                    serve or the writer started in it)
+#                                    squeezed: memory.high a quarter of
+#                                    its memory.current for D s; the
+#                                    cgroup's reclaim counted
 #                 clock-step@S:±D    CLOCK_REALTIME stepped by D s
 #                                    (stalewin-writer clock-step: the step
 #                                    made, measured against the monotonic
@@ -61,7 +66,7 @@ sw_faults_for() {
 	local f
 	for f in $SW_FAULTS; do
 		case "$1:${f%%@*}" in
-		server:knfsd-restart|server:server-guest-kill|server:io-error|server:clock-step|server:enospc|client:partition|client:client-reboot) echo "$f" ;;
+		server:knfsd-restart|server:server-guest-kill|server:io-error|server:clock-step|server:enospc|server:memory-pressure|client:partition|client:client-reboot) echo "$f" ;;
 		esac
 	done
 }
@@ -150,6 +155,8 @@ sw_fault_do() { # SIDE DIR KIND SPEC DOWN
 		nap 3600 ;;
 	io-error)
 		sw_io_error "$dir" "$spec" "$down" "$t1" ;;
+	memory-pressure)
+		sw_mp_squeeze "$dir" "$spec" "$down" ;;
 	enospc)
 		# (the line fill prints: what it filled and whether a new write
 		# was refused, options of the fault; to the end: no t_end)
@@ -292,5 +299,72 @@ sw_io_error() {
 		--str "fs=$fs" --int "t_start_real_ns=$t1" --int "t_end_real_ns=$t2" --int "io_errors=$io" \
 		--int "fs_errors=$fe" --bool "read_only_after=$ro" --str "mount_opts_after=$mo" \
 		--bool "new_file_after=$wr" --str dmesg=server/io-error-dmesg.txt \
+		--int "rc=$rc" --bool "aborted=$aborted" $([ $rc = 0 ] || echo --bool cut_short=true)
+}
+
+# ----------------------------------------------------- memory-pressure
+# sw_mp_setup: with --fault memory-pressure in SW_FAULTS, mount cgroup v2,
+# enable the memory controller below the root and make the writer's
+# cgroup; sw_cgx is then a command that runs its arguments in it (the
+# serve, or each writer run, is started through it), else empty.  1 and
+# why on stdout when the kernel cannot.
+SW_MP_CG=/sys/fs/cgroup/sw-writer
+sw_cgx=""
+sw_mp_setup() {
+	case " $SW_FAULTS " in *" memory-pressure@"*) ;; *) return 0 ;; esac
+	grep -qw cgroup2 /proc/filesystems ||
+		{ echo "--fault memory-pressure: kernel $(uname -r) has no cgroup2 filesystem"; return 1; }
+	mkdir -p /sys/fs/cgroup
+	mount -t cgroup2 none /sys/fs/cgroup 2>/tmp/mp.err ||
+		{ echo "--fault memory-pressure: cannot mount cgroup2 on /sys/fs/cgroup: $(cat /tmp/mp.err)"; return 1; }
+	case " $(cat /sys/fs/cgroup/cgroup.controllers) " in *" memory "*) ;; *)
+		echo "--fault memory-pressure: expected the memory controller in kernel $(uname -r)'s cgroup.controllers (CONFIG_MEMCG), saw '$(cat /sys/fs/cgroup/cgroup.controllers)'"; return 1 ;;
+	esac
+	echo +memory >/sys/fs/cgroup/cgroup.subtree_control && mkdir -p $SW_MP_CG ||
+		{ echo "--fault memory-pressure: cannot make $SW_MP_CG with the memory controller"; return 1; }
+	printf '#!/bin/sh\necho $$ >%s/cgroup.procs && exec "$@"\n' $SW_MP_CG >/tmp/sw-incg
+	chmod +x /tmp/sw-incg
+	sw_cgx=/tmp/sw-incg
+	echo "server: the writer runs in $SW_MP_CG (cgroup v2) for --fault memory-pressure"
+}
+sw_mp_stat() { # KEY FILE
+	awk -v k="$1" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' "$SW_MP_CG/$2" 2>/dev/null || echo 0
+}
+sw_mp_nrw() { awk '$1 == "nr_written" { print $2 }' /proc/vmstat; }
+# the cgroup's memory by kind now, as fault options: what the squeeze
+# had to work with (a page is charged to whoever brought it into the
+# cache: the file's pages nfsd read first are the root cgroup's)
+sw_mp_kinds() {
+	local k
+	for k in anon file file_mapped file_dirty file_writeback; do
+		printf ' --int %s_bytes=%s' "$k" "$(sw_mp_stat $k memory.stat)"
+	done
+}
+# sw_mp_squeeze DIR SPEC DOWN (in sw_fault_do): memory.high to a quarter
+# of memory.current for DOWN s (the kernel reclaims at once when it is
+# written), then max; what the cgroup counted recorded
+sw_mp_squeeze() {
+	local dir=$1 spec=$2 down=$3 cur high sq=0 s0 g0 h0 w0 t1 t2 rc=0 kinds
+	cur=$(cat $SW_MP_CG/memory.current 2>/dev/null) || { cur=0 rc=1; }
+	high=$((cur / 4))
+	s0=$(sw_mp_stat pgscan memory.stat) g0=$(sw_mp_stat pgsteal memory.stat)
+	h0=$(sw_mp_stat high memory.events) w0=$(sw_mp_nrw) kinds=$(sw_mp_kinds)
+	echo "server: fault $spec: memory.high of $SW_MP_CG $cur -> $high bytes for $down s"
+	t1=$(sw_now_ns)
+	if [ $rc = 0 ]; then
+		echo $high >$SW_MP_CG/memory.high || rc=1
+		sq=$(cat $SW_MP_CG/memory.current)
+		nap "$down"
+		echo max >$SW_MP_CG/memory.high || rc=1
+	fi
+	t2=$(sw_now_ns)
+	echo "server: fault $spec: memory.high max again (rc $rc); usage $sq right after the squeeze"
+	sw_fault_rec "$dir/server/faults.args" --str kind=memory-pressure --str "spec=$spec" --str clock=writer \
+		--str cgroup=v2 --str knob=memory.high --int "t_start_real_ns=$t1" --int "t_end_real_ns=$t2" \
+		--int "memory_current_bytes=$cur" --int "limit_bytes=$high" --int "usage_squeezed_bytes=$sq" \
+		$kinds --int "pgscan=$(($(sw_mp_stat pgscan memory.stat) - s0))" \
+		--int "pgsteal=$(($(sw_mp_stat pgsteal memory.stat) - g0))" \
+		--int "high_events=$(($(sw_mp_stat high memory.events) - h0))" \
+		--int "vm_nr_written=$(($(sw_mp_nrw) - w0))" \
 		--int "rc=$rc" --bool "aborted=$aborted" $([ $rc = 0 ] || echo --bool cut_short=true)
 }

@@ -64,6 +64,8 @@ for dfs in $SW_DISKS; do
 	*) fail "unknown disk filesystem '$dfs' in SW_DISKS" ;;
 	esac
 done
+sw_mp_setup >/tmp/mp.why || fail "$(cat /tmp/mp.why)" # --fault memory-pressure: sw_cgx
+cat /tmp/mp.why
 # --scenario deleg-recall: nfsd grants no delegation while any lock
 # manager is in its grace period (locks_in_grace); nfsd's own is ended
 # (knfsd.sh), lockd's lasts nlm_timeout * 5 = 50 s from its start unless
@@ -95,7 +97,7 @@ if [ "$SW_CONTROL" != direct ] && command -v stalewin-ctl >/dev/null; then
 	# crypto, emulated under TCG, into every clock sample's round trip.
 	# Only the client guest (10.77.0.2) is let in.
 	mkdir -p /sw/vm/ctl-runs
-	stalewin-writer serve --listen "$SW_SERVER_IP:$SW_CTL_PORT" --token-file /tmp/ctl.token \
+	$sw_cgx stalewin-writer serve --listen "$SW_SERVER_IP:$SW_CTL_PORT" --token-file /tmp/ctl.token \
 		--insecure-private-link --allow 10.77.0.2 \
 		--root /export --runs /sw/vm/ctl-runs >/sw/serve.log 2>&1 &
 	serve_pid=$!
@@ -164,6 +166,15 @@ while [ $k -le $SW_NEXP ]; do
 	mkdir -p "$d/server" "$d/sync"
 	f=/export/$fs/f-$k
 	: >"$f" && truncate -s "$SW_SIZE" "$f" || fail "cannot create $f on $fs"
+	# --fault memory-pressure: the file's pages written once from the
+	# writer's cgroup, so their page cache is charged there (else the
+	# first to read them is, nfsd for the client's readers: the root
+	# cgroup, which the squeeze never reaches); on disk before the go
+	if [ -n "$sw_cgx" ]; then
+		$sw_cgx dd if=/dev/zero of="$f" bs="$SW_SIZE" count=1 conv=notrunc,fsync 2>/dev/null ||
+			fail "--fault memory-pressure: cannot write $f from the writer's cgroup"
+		echo "server: [$disp] $f written from $SW_MP_CG ($(sw_mp_stat file memory.stat) file bytes charged there)"
+	fi
 	[ "$fs" = ext4 ] && cat /proc/fs/jbd2/${jbd:-vda-8}/info >"$d/server/jbd2-before.txt" 2>/dev/null
 	cat /proc/sys/vm/dirty_writeback_centisecs /proc/sys/vm/dirty_expire_centisecs >"$d/server/vm-sysctl.txt" 2>/dev/null
 	# --scenario deleg-none: a local writer holds the file open for write
@@ -210,7 +221,7 @@ while [ $k -le $SW_NEXP ]; do
 		echo "server: [$disp] deleg-recall: client's delegation $(cat "$d/server/deleg-wait.txt")"
 	fi
 	echo "server: [$disp] stalewin-writer --policy $policy --workload $wl on $fs"
-	stalewin-writer run --file "$f" --policy "$policy" --workload "$wl" \
+	$sw_cgx stalewin-writer run --file "$f" --policy "$policy" --workload "$wl" \
 		--log "$d/writer.swlog" --duration "$SW_DURATION" --run-id "$runid" \
 		--size "$SW_SIZE" --status-file "$d/server/writer-status.json" \
 		$lead_arg $SW_WRITER_ARGS >"$d/server/writer.out" 2>&1 &
