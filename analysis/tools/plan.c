@@ -100,6 +100,74 @@ static int query_axis(struct ctx *c, struct sw_plan_axis *a, const char *val)
 	return 1;
 }
 
+/* fault: none, or vm run's --fault KIND@S[:D] (vm/run.sh's list) */
+static const char *const fault_down[] = { "knfsd-restart", "partition", "io-error", "memory-pressure",
+					  NULL };
+static const char *const fault_once[] = { "server-guest-kill", "client-reboot", "enospc", NULL };
+
+static int in_list(const char *const *l, const char *v, size_t n)
+{
+	for (int i = 0; l[i]; i++)
+		if (strlen(l[i]) == n && !strncmp(l[i], v, n))
+			return 1;
+	return 0;
+}
+
+/* one fault spec: 1 when it is one vm run can inject */
+static int fault_ok(const char *t)
+{
+	const char *at = strchr(t, '@');
+	double s, d;
+	char sign, tail;
+	if (!at)
+		return 0;
+	size_t k = (size_t)(at - t);
+	if (in_list(fault_once, t, k))
+		return sscanf(at + 1, "%lf%c", &s, &tail) == 1 && s >= 0;
+	if (in_list(fault_down, t, k))
+		return (sscanf(at + 1, "%lf%c", &s, &tail) == 1 ||
+			(sscanf(at + 1, "%lf:%lf%c", &s, &d, &tail) == 2 && d >= 0)) && s >= 0 &&
+		       !strchr(at + 1, '-');
+	if (k == 10 && !strncmp(t, "clock-step", k))
+		return sscanf(at + 1, "%lf:%c%lf%c", &s, &sign, &d, &tail) == 3 && s >= 0 &&
+		       (sign == '+' || sign == '-') && d > 0;
+	return 0;
+}
+
+static int fault_axis(struct ctx *c, struct sw_plan_axis *a, const char *val)
+{
+	char buf[1024];
+	snprintf(buf, sizeof(buf), "%s", val);
+	a->n = 0;
+	for (char *s, *t = strtok_r(buf, " \t,", &s); t; t = strtok_r(NULL, " \t,", &s)) {
+		if (strcmp(t, "none") && !fault_ok(t))
+			return fail(c, "fault: expected none or a vm run fault: knfsd-restart|partition|io-error|"
+				    "memory-pressure@S[:D], server-guest-kill|client-reboot|enospc@S or "
+				    "clock-step@S:+D|-D (S, D seconds >= 0), saw '%s'%s", t, "");
+		if (a->n == SW_PLAN_AX)
+			return fail(c, "fault: expected at most 8 values, saw more ('%s')%s", t, "");
+		snprintf(a->v[a->n++], SW_PLAN_VAL, "%s", t);
+	}
+	if (!a->n)
+		return fail(c, "fault: expected at least one value, saw '%s'%s", val, "");
+	return 1;
+}
+
+/* S of a fault spec, in seconds */
+static double fault_at(const char *f)
+{
+	const char *at = strchr(f, '@');
+	return at ? atof(at + 1) : 0;
+}
+
+/* 1: the fault leaves the boot unfit for another experiment (vm run
+ * allows it with one only) */
+static int fault_is_once(const char *f)
+{
+	const char *at = strchr(f, '@');
+	return at && (in_list(fault_once, f, (size_t)(at - f)) || !strncmp(f, "io-error@", 9));
+}
+
 static int number(struct ctx *c, int *dst, const char *key, const char *val, int lo, int hi)
 {
 	char *end;
@@ -142,6 +210,8 @@ static int handler(void *user, const char *section, const char *key, const char 
 		return axis(c, &g->ordering, key, val, ok_ordering);
 	if (!strcmp(key, "query_rate"))
 		return query_axis(c, &g->query_rate, val);
+	if (!strcmp(key, "fault"))
+		return fault_axis(c, &g->fault, val);
 	if (!strcmp(key, "repeats"))
 		return number(c, &g->repeats, key, val, 1, 1000);
 	if (!strcmp(key, "duration_s"))
@@ -170,7 +240,7 @@ static int handler(void *user, const char *section, const char *key, const char 
 		return 1;
 	}
 	return fail(c, "unknown key '%s' (expected kernel policy ordering fs vers mount reader "
-		    "workload query_rate writeback repeats lead_s duration_s reader_every_ms)%s", key, "");
+		    "workload query_rate fault writeback repeats lead_s duration_s reader_every_ms)%s", key, "");
 }
 
 /* Lines read so far (the handler's line: inih reads a line, then calls
@@ -267,14 +337,28 @@ int sw_plan_load(const char *path, struct sw_plan *p, char *err, int errlen)
 				 path, g->line, g->name, miss);
 			return -1;
 		}
+		for (int f = 0; f < g->fault.n; f++)
+			if (strcmp(g->fault.v[f], "none") && fault_at(g->fault.v[f]) >= g->duration_s) {
+				snprintf(err, (size_t)errlen, "%s:%d: [%s]: fault %s: expected a time before the "
+					 "run's end (S < duration_s %d), saw S = %g", path, g->line, g->name,
+					 g->fault.v[f], g->duration_s, fault_at(g->fault.v[f]));
+				return -1;
+			}
 	}
 	return 0;
 }
 
 /* Why a cell cannot run today, or NULL. */
-static const char *not_runnable(const char *kernel, const char *policy, const char *fs)
+static const char *not_runnable(const char *kernel, const char *policy, const char *fs,
+				const char *fault)
 {
 	int patched = !strncmp(kernel, "patched:", 8);
+	if (!strcmp(fs, "tmpfs") && (!strncmp(fault, "io-error@", 9) || !strncmp(fault, "enospc@", 7) ||
+				     !strncmp(fault, "memory-pressure@", 16)))
+		return "this fault needs the export on a disk (ext4, xfs or btrfs), not tmpfs";
+	if (patched && !strncmp(fault, "memory-pressure@", 16))
+		return "memory-pressure squeezes a cgroup's memory.high: the patched kernels have no "
+		       "memcg (allnoconfig + the fragment)";
 	if (!strcmp(fs, "ext4-lazytime"))
 		return "vm run mounts no ext4 with lazytime yet";
 	if (!patched && strcmp(policy, "eager"))
@@ -309,7 +393,7 @@ static int group_lead(const struct sw_plan_group *g)
  * not hold them. */
 static int run_args(const struct sw_plan_group *g, const char *k, const struct sw_plan_axis *pol,
 		    const struct sw_plan_axis *fs, const struct sw_plan_axis *wl, int ordering,
-		    const char *query, char *a, size_t n)
+		    const char *query, const char *fault, char *a, size_t n)
 {
 	size_t u = 0;
 	char num[64], num2[64];
@@ -341,6 +425,8 @@ static int run_args(const struct sw_plan_group *g, const char *k, const struct s
 		bad |= add(a, n, &u, " --sysctl vm.mmap_cmtime_ordering=1%s%s", "", "");
 	if (query[0])
 		bad |= add(a, n, &u, " --query-rate %s%s", query, "");
+	if (fault[0])
+		bad |= add(a, n, &u, " --fault %s%s", fault, "");
 	int v3 = 0, v4 = 0;
 	for (int i = 0; i < g->vers.n; i++)
 		for (int m = 0; m < g->mount.n; m++) {
@@ -370,7 +456,8 @@ static void cell_args(const struct sw_plan_group *g, struct sw_plan_cell *c)
 	one(&pol, c->policy);
 	one(&fs, c->fs);
 	one(&wl, c->workload);
-	run_args(g, c->kernel, &pol, &fs, &wl, c->ordering, c->query, c->args, sizeof(c->args));
+	run_args(g, c->kernel, &pol, &fs, &wl, c->ordering, c->query, c->fault, c->args,
+		 sizeof(c->args));
 }
 
 /* Whether policy po of g runs with ordering value o (0 off, 1 on): eager
@@ -386,15 +473,21 @@ static int policy_ordering(const struct sw_plan_group *g, const char *policy, in
 	return 0;
 }
 
-/* "group/kernel-policy[+ordering]-fs-workload[-qN]", ':' as '_' */
+/* "group/kernel-policy[+ordering]-fs-workload[-qN][-fSPEC]", ':' as '_' */
 static void cell_id(char *id, size_t n, const struct sw_plan_group *g, const char *k, const char *pol,
-		    int ordering, const char *fs, const char *wl, const char *query)
+		    int ordering, const char *fs, const char *wl, const char *query, const char *fault)
 {
-	snprintf(id, n, "%s/%s-%s%s-%s-%s%s%s", g->name, k, pol, ordering ? "+ordering" : "", fs, wl,
-		 query[0] ? "-q" : "", query);
+	snprintf(id, n, "%s/%s-%s%s-%s-%s%s%s%s%s", g->name, k, pol, ordering ? "+ordering" : "", fs, wl,
+		 query[0] ? "-q" : "", query, fault[0] ? "-f" : "", fault);
 	for (char *s = id; *s; s++)
 		if (*s == ':')
 			*s = '_';
+}
+
+/* the fault value i of g ("" none) */
+static const char *group_fault(const struct sw_plan_group *g, int i)
+{
+	return g->fault.n && strcmp(g->fault.v[i], "none") ? g->fault.v[i] : "";
 }
 
 int sw_plan_cells(const struct sw_plan *p, int (*fn)(const struct sw_plan_cell *c, void *ctx),
@@ -403,11 +496,12 @@ int sw_plan_cells(const struct sw_plan *p, int (*fn)(const struct sw_plan_cell *
 	struct sw_plan_cell c;
 	for (int gi = 0; gi < p->ngroups; gi++) {
 		const struct sw_plan_group *g = &p->g[gi];
-		int nq = g->query_rate.n ? g->query_rate.n : 1;
+		int nq = g->query_rate.n ? g->query_rate.n : 1, nf = g->fault.n ? g->fault.n : 1;
 		for (int k = 0; k < g->kernel.n; k++)
 			for (int po = 0; po < g->policy.n; po++)
 				for (int o = 0; o < 2; o++)
 					for (int q = 0; q < nq; q++)
+					for (int fa = 0; fa < nf; fa++)
 					for (int f = 0; f < g->fs.n; f++)
 						for (int w = 0; w < g->workload.n; w++) {
 							if (!policy_ordering(g, g->policy.v[po], o))
@@ -417,16 +511,17 @@ int sw_plan_cells(const struct sw_plan *p, int (*fn)(const struct sw_plan_cell *
 							c.ordering = o;
 							snprintf(c.query, sizeof(c.query), "%s",
 								 g->query_rate.n ? g->query_rate.v[q] : "");
+							snprintf(c.fault, sizeof(c.fault), "%s", group_fault(g, fa));
 							snprintf(c.kernel, sizeof(c.kernel), "%s", g->kernel.v[k]);
 							snprintf(c.policy, sizeof(c.policy), "%s", g->policy.v[po]);
 							snprintf(c.fs, sizeof(c.fs), "%s", g->fs.v[f]);
 							snprintf(c.workload, sizeof(c.workload), "%s", g->workload.v[w]);
 							cell_id(c.id, sizeof(c.id), g, c.kernel, c.policy, o, c.fs, c.workload,
-								c.query);
+								c.query, c.fault);
 							c.lead_s = group_lead(g);
 							/* boot and clock ~40 s, the lead, the run, the report ~20 s */
 							c.est_s = 40 + c.lead_s + g->duration_s + 20;
-							const char *why = not_runnable(c.kernel, c.policy, c.fs);
+							const char *why = not_runnable(c.kernel, c.policy, c.fs, c.fault);
 							c.runnable = !why;
 							if (why)
 								snprintf(c.why, sizeof(c.why), "%s", why);
@@ -451,45 +546,70 @@ static int axis_has(const struct sw_plan_axis *a, const char *v)
 /* The runnable policies of g on kernel k and filesystem f with ordering
  * value o, in plan order. */
 static void runnable_policies(const struct sw_plan_group *g, const char *k, const char *f, int o,
-			      struct sw_plan_axis *pol)
+			      const char *fault, struct sw_plan_axis *pol)
 {
 	pol->n = 0;
 	for (int po = 0; po < g->policy.n; po++)
-		if (!not_runnable(k, g->policy.v[po], f) && policy_ordering(g, g->policy.v[po], o))
+		if (!not_runnable(k, g->policy.v[po], f, fault) && policy_ordering(g, g->policy.v[po], o))
 			snprintf(pol->v[pol->n++], SW_PLAN_VAL, "%s", g->policy.v[po]);
 }
 
 static int emit_batch(const struct sw_plan_group *g, const char *k, const struct sw_plan_axis *pol,
-		      const struct sw_plan_axis *fs, int o, const char *query,
+		      const struct sw_plan_axis *fs, const struct sw_plan_axis *wl, int o,
+		      const char *query, const char *fault,
 		      int (*fn)(const struct sw_plan_batch *b, void *ctx), void *ctx)
 {
 	struct sw_plan_batch b;
 	memset(&b, 0, sizeof(b));
 	b.g = g;
 	b.ordering = o;
+	b.once = fault_is_once(fault);
 	snprintf(b.query, sizeof(b.query), "%s", query);
+	snprintf(b.fault, sizeof(b.fault), "%s", fault);
 	b.est_s = 20 + group_lead(g) + g->duration_s;
-	if (run_args(g, k, pol, fs, &g->workload, o, query, b.args, sizeof(b.args)))
+	if (run_args(g, k, pol, fs, wl, o, query, fault, b.args, sizeof(b.args)))
 		return -1;
 	/* vm run's order: policy, then fs, then workload */
 	for (int po = 0; po < pol->n; po++)
 		for (int f = 0; f < fs->n; f++)
-			for (int w = 0; w < g->workload.n; w++)
+			for (int w = 0; w < wl->n; w++)
 				cell_id(b.ids[b.n++], sizeof(b.ids[0]), g, k, pol->v[po], o, fs->v[f],
-					g->workload.v[w], query);
+					wl->v[w], query, fault);
 	return fn(&b, ctx);
+}
+
+/* a fault that allows one experiment a boot: each runnable cell alone */
+static int once_batches(const struct sw_plan_group *g, const char *kn, int o, const char *query,
+			const char *fault, int (*fn)(const struct sw_plan_batch *b, void *ctx), void *ctx)
+{
+	struct sw_plan_axis pol, one_pol, one_fs, one_wl;
+	int rc;
+	for (int f = 0; f < g->fs.n; f++) {
+		runnable_policies(g, kn, g->fs.v[f], o, fault, &pol);
+		for (int po = 0; po < pol.n; po++)
+			for (int w = 0; w < g->workload.n; w++) {
+				one(&one_pol, pol.v[po]);
+				one(&one_fs, g->fs.v[f]);
+				one(&one_wl, g->workload.v[w]);
+				if ((rc = emit_batch(g, kn, &one_pol, &one_fs, &one_wl, o, query, fault, fn, ctx)))
+					return rc;
+			}
+	}
+	return 0;
 }
 
 /* The boots of kernel kn's cells of g with ordering value o: one when
  * the runnable cells are a cross product policy x fs (x workload), else
  * one per filesystem. */
 static int kernel_batches(const struct sw_plan_group *g, const char *kn, int o, const char *query,
-			  int (*fn)(const struct sw_plan_batch *b, void *ctx), void *ctx)
+			  const char *fault, int (*fn)(const struct sw_plan_batch *b, void *ctx), void *ctx)
 {
 	struct sw_plan_axis pol, fs = { 0 }, first = { 0 };
 	int cross = 1, rc;
+	if (fault_is_once(fault))
+		return once_batches(g, kn, o, query, fault, fn, ctx);
 	for (int f = 0; f < g->fs.n; f++) {
-		runnable_policies(g, kn, g->fs.v[f], o, &pol);
+		runnable_policies(g, kn, g->fs.v[f], o, fault, &pol);
 		if (!pol.n)
 			continue;
 		if (!fs.n)
@@ -504,12 +624,12 @@ static int kernel_batches(const struct sw_plan_group *g, const char *kn, int o, 
 	if (!fs.n)
 		return 0;
 	if (cross && fs.n * first.n * g->workload.n <= SW_PLAN_BATCH)
-		return emit_batch(g, kn, &first, &fs, o, query, fn, ctx);
+		return emit_batch(g, kn, &first, &fs, &g->workload, o, query, fault, fn, ctx);
 	for (int f = 0; f < fs.n; f++) {
 		struct sw_plan_axis one_fs;
 		one(&one_fs, fs.v[f]);
-		runnable_policies(g, kn, fs.v[f], o, &pol);
-		if ((rc = emit_batch(g, kn, &pol, &one_fs, o, query, fn, ctx)))
+		runnable_policies(g, kn, fs.v[f], o, fault, &pol);
+		if ((rc = emit_batch(g, kn, &pol, &one_fs, &g->workload, o, query, fault, fn, ctx)))
 			return rc;
 	}
 	return 0;
@@ -520,15 +640,17 @@ int sw_plan_batches(const struct sw_plan *p, int (*fn)(const struct sw_plan_batc
 {
 	for (int gi = 0; gi < p->ngroups; gi++) {
 		const struct sw_plan_group *g = &p->g[gi];
-		int nq = g->query_rate.n ? g->query_rate.n : 1;
+		int nq = g->query_rate.n ? g->query_rate.n : 1, nf = g->fault.n ? g->fault.n : 1;
 		for (int k = 0; k < g->kernel.n; k++)
 			for (int o = 0; o < 2; o++) /* the ordering sysctl is the boot's */
-				for (int q = 0; q < nq; q++) { /* and the probe's rate */
-					int rc = kernel_batches(g, g->kernel.v[k], o,
-								g->query_rate.n ? g->query_rate.v[q] : "", fn, ctx);
-					if (rc)
-						return rc;
-				}
+				for (int q = 0; q < nq; q++) /* and the probe's rate */
+					for (int fa = 0; fa < nf; fa++) { /* and the fault */
+						int rc = kernel_batches(g, g->kernel.v[k], o,
+									g->query_rate.n ? g->query_rate.v[q] : "",
+									group_fault(g, fa), fn, ctx);
+						if (rc)
+							return rc;
+					}
 	}
 	return 0;
 }

@@ -14,6 +14,11 @@
  *              a stock kernel eager is its native behaviour)
  *   query_rate GETATTRs a second of the probe per target, 1..1000 or wire
  *              (vm run --query-rate; cells named -qN; default: vm run's)
+ *   fault      none | a vm run --fault spec per value (KIND@S[:D]: knfsd-
+ *              restart partition io-error memory-pressure with D s;
+ *              server-guest-kill client-reboot io-error enospc once, one
+ *              experiment a boot; clock-step@S:+D|-D); cells named
+ *              -f<spec> (':' as '_'); default none
  *   ordering   off on: vm.mmap_cmtime_ordering of the patched kernel
  *              (0008: the deferred update journalled before the data);
  *              each non-eager policy once per value, eager once (off)
@@ -47,6 +52,7 @@ struct sw_plan_group {
 	int line;                   /* its [section] line */
 	struct sw_plan_axis kernel, policy, fs, vers, mount, reader, workload, ordering;
 	struct sw_plan_axis query_rate; /* none given: vm run's default (100/s) */
+	struct sw_plan_axis fault;  /* none given: no fault ("none" a value too) */
 	int wb_ms, expire_ms;       /* 0: the kernel's defaults */
 	int repeats, lead_s;        /* lead_s -1: settled */
 	int duration_s, reader_every_ms;
@@ -71,6 +77,7 @@ struct sw_plan_cell {
 	char kernel[SW_PLAN_VAL], policy[SW_PLAN_VAL], fs[SW_PLAN_VAL], workload[SW_PLAN_VAL];
 	int ordering;               /* 1: vm.mmap_cmtime_ordering=1 (id "+ordering") */
 	char query[SW_PLAN_VAL];    /* --query-rate ("" vm run's default; id "-qN") */
+	char fault[SW_PLAN_VAL];    /* --fault ("" none; id "-f<spec>") */
 	int runnable;
 	char why[200];              /* not runnable: the reason */
 	char args[1536];            /* vm run arguments, space separated */
@@ -85,7 +92,8 @@ int sw_plan_cells(const struct sw_plan *p, int (*fn)(const struct sw_plan_cell *
 /* Cells that one `vm run` makes in one boot (its --policy x --fs x
  * --workload cross product, --repeats R interleaved): a group's runnable
  * cells of one kernel when they form a cross product, else those of one
- * filesystem.  ids in vm run's experiment order (policy, fs, workload). */
+ * filesystem; each cell alone, once, when its fault allows one
+ * experiment a boot.  ids in vm run's experiment order (policy, fs, workload). */
 #define SW_PLAN_BATCH (SW_PLAN_AX * SW_PLAN_AX)
 struct sw_plan_batch {
 	const struct sw_plan_group *g;
@@ -93,6 +101,8 @@ struct sw_plan_batch {
 	char ids[SW_PLAN_BATCH][320];
 	int ordering;               /* the boot's vm.mmap_cmtime_ordering */
 	char query[SW_PLAN_VAL];    /* the boot's --query-rate, "" default */
+	char fault[SW_PLAN_VAL];    /* the boot's --fault, "" none */
+	int once;                   /* 1: its fault allows one experiment a boot */
 	char args[1536];            /* vm run arguments, without --repeats */
 	int est_s;                  /* one experiment's estimated wall time */
 };

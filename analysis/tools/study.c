@@ -33,6 +33,8 @@ static int print_cell(const struct sw_plan_cell *c, void *ctx)
 				      "est_s", c->est_s));
 		json_object_set_new(json_array_get(arr, json_array_size(arr) - 1), "ordering",
 				    json_boolean(c->ordering));
+		json_object_set_new(json_array_get(arr, json_array_size(arr) - 1), "fault",
+				    c->fault[0] ? json_string(c->fault) : json_null());
 		return 0;
 	}
 	if (c->runnable)
@@ -45,7 +47,8 @@ static int print_cell(const struct sw_plan_cell *c, void *ctx)
 static int print_batch(const struct sw_plan_batch *b, void *ctx)
 {
 	(void)ctx;
-	printf("batch %d %d ", b->g->repeats, b->est_s);
+	/* batch1: its fault allows one experiment a boot (vm run refuses more) */
+	printf("%s %d %d ", b->once ? "batch1" : "batch", b->g->repeats, b->est_s);
 	for (int i = 0; i < b->n; i++)
 		printf("%s%s", i ? "," : "", b->ids[i]);
 	printf(" %s\n", b->args);
@@ -68,7 +71,8 @@ int sw_plan_main(int argc, char **argv)
 				      "  one line a cell: 'run ID REPEATS EST_S VM-RUN-ARGS...' or\n"
 				      "  'skip ID REASON' (analysis/tools/plan.h: the keys);\n"
 				      "  --batches: one line a boot, 'batch REPEATS EST_S ID,ID... VM-RUN-ARGS...'\n"
-				      "  (the cells one vm run makes, in its experiment order)\n",
+				      "  (the cells one vm run makes, in its experiment order); 'batch1' for a\n"
+				      "  cell whose fault allows one experiment a boot (each repeat a boot)\n",
 				      &plan, &json);
 	if (rc >= 0)
 		return rc;

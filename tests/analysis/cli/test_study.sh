@@ -243,11 +243,43 @@ own_boots() {
 	jq -e '.boot_reuse == false and (.cells | all(.n == 3))' own/study.json >/dev/null ||
 		fail "expected boot_reuse false and 3 runs a cell: $(jq -c '[.boot_reuse, [.cells[].n]]' own/study.json)"
 }
+# the fault axis: each cell once per value (-f<spec>, ':' as '_'), vm
+# run's --fault given; a fault a cell cannot take is a skip with its
+# reason; a fault that allows one experiment a boot is a batch1 of one
+# cell, and a --boot-reuse study then boots once per run
+faults() {
+	printf '%s\n' '[global]' 'duration_s = 20' '[f]' 'kernel = stock:6.1 patched:6.1' 'policy = eager' \
+		'fs = ext4 tmpfs' 'fault = none memory-pressure@4:3 enospc@4' >f.ini
+	"$REP" plan f.ini >f.txt 2>err.txt || fail "fault plan: exit $?: $(cat err.txt)"
+	[ "$(col 2 f.txt | tr ' ' '\n' | grep -c -- '-f')" = 8 ] || fail "fault: expected 8 cells with a fault, saw $(col 2 f.txt)"
+	grep -q '^run f/stock_6.1-eager-ext4-rewrite-fmemory-pressure@4_3 .* --fault memory-pressure@4:3 ' f.txt ||
+		fail "fault: the stock ext4 memory-pressure cell does not ask vm run for it: $(grep memory f.txt)"
+	grep -q '^skip f/patched_6.1-eager-ext4-rewrite-fmemory-pressure@4_3 .*no memcg' f.txt ||
+		fail "fault: memory-pressure on the patched kernel is not a skip naming its memcg"
+	grep -q '^skip f/stock_6.1-eager-tmpfs-rewrite-fenospc@4 .*not tmpfs' f.txt ||
+		fail "fault: enospc on tmpfs is not a skip naming the disk it needs"
+	"$REP" plan f.ini --batches >fb.txt || fail "fault --batches: exit $?"
+	[ "$(grep -c '^batch1 ' fb.txt)" = 2 ] && grep -q '^batch1 10 [0-9]* f/stock_6.1-eager-ext4-rewrite-fenospc@4 .*--fault enospc@4' fb.txt ||
+		fail "fault --batches: expected the two enospc cells each a batch1 of its own, saw $(cut -d' ' -f1-4 fb.txt)"
+	bad "p.ini:5: fault: expected none or a vm run fault" $'[global]\nrepeats = 3\n[c]\nkernel = stock:6.1\nfault = enospc@1:2\npolicy = eager\nfs = ext4'
+	bad "p.ini:5: fault: expected none or a vm run fault" $'[global]\nrepeats = 3\n[c]\nkernel = stock:6.1\nfault = ganesha-restart@1:2\npolicy = eager\nfs = ext4'
+	bad "p.ini:3: \[c\]: fault memory-pressure@30:1: expected a time before the run's end \(S < duration_s 20\), saw S = 30" \
+		$'[global]\nduration_s = 20\n[c]\nkernel = stock:6.1\nfault = memory-pressure@30:1\npolicy = eager\nfs = ext4'
+	# --boot-reuse and a batch1: one experiment a boot all the same
+	fake_setup
+	printf '%s\n' 'fault = enospc@5' >>s.ini
+	: >"$T/calls"
+	"$SRC/stalewin" study s.ini --boot-reuse --out fst >fst.log 2>&1 || fail "fault study: exit $?: $(tail -3 fst.log)"
+	[ "$(wc -l <"$T/calls")" = 6 ] && [ "$(cat fst/batches/*/vm/experiments.txt | wc -l)" = 6 ] ||
+		fail "fault study: expected 6 boots of one experiment, saw $(wc -l <"$T/calls") boots: $(cat fst/batches/*/vm/experiments.txt)"
+	: >"$T/calls" # (the cases after count their own)
+}
 sw_case bad-plans bad_plans
 sw_case thread-plan thread_plan
 sw_case batches batches
 sw_case ordering ordering
 sw_case query-rate query_rate
+sw_case faults faults
 sw_case quick-plan quick_plan
 sw_case study study
 sw_case own-boots own_boots
