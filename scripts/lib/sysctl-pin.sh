@@ -151,3 +151,20 @@ sw_sysctl_originals() {
 	[ -n "$SW_PIN_FD" ] && [ -f "$SW_PIN_SAVED" ] && cat "$SW_PIN_SAVED"
 	return 0
 }
+
+# sw_sysctl_pin_meta DIR: when the vm sysctls are pinned for run folder
+# DIR now (the holder's line names it, the originals are saved), the
+# stalewin-runfolder meta options that say so, one word a line: who pinned
+# them, the values the run saw and the originals; nothing otherwise (a
+# pin restored before the run's end, as on a Ctrl-C, is no pin)
+sw_sysctl_pin_meta() { # DIR
+	local line k v
+	[ -s "$SW_PIN_SAVED" ] && line=$(head -n 1 "$SW_PIN_LOCK" 2>/dev/null) || return 0
+	[[ $line =~ ^PID\ [0-9]+\ \((.*),\ for\ (.*),\ since\ [^\)]*\)$ ]] || return 0
+	[ "$(realpath -m "${BASH_REMATCH[2]}")" = "$(realpath -m "$1")" ] || return 0
+	printf '%s\n' --bool sysctl_pin.pinned=true --str "sysctl_pin.by=${BASH_REMATCH[1]}"
+	while read -r k v; do
+		[ -n "$k" ] && [ -r "/proc/sys/vm/$k" ] || continue
+		printf '%s\n' --int "sysctl_pin.values.$k=$(cat "/proc/sys/vm/$k")" --int "sysctl_pin.originals.$k=$v"
+	done < "$SW_PIN_SAVED"
+}
