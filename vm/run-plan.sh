@@ -163,16 +163,16 @@ faults_check() {
 	for f in "${faults[@]}"; do
 		case ${f%%@*} in # the host path's faults: named as such, not as unknown
 		ganesha-restart|ganesha-pause|writer-kill|probe-kill)
-			vm_usage_die "--fault: expected $(sw_fault_expect "$vm_kinds_down" "$vm_kinds_once") or clock-step@SEC:+-STEP, saw '$f': ${f%%@*} is injected only on the host path (stalewin run), not in vm run's guests" ;;
-		clock-step) # its DOWN is a signed step: + forward, - back
-			[[ $f =~ ^clock-step@[0-9]+(\.[0-9]+)?:[+-][0-9]+(\.[0-9]+)?$ ]] && [[ ! $f =~ :[+-]0*(\.0*)?$ ]] ||
-				vm_usage_die "--fault: expected clock-step@SEC:+STEP or clock-step@SEC:-STEP (SEC >= 0; a step of seconds, not 0, its sign required), saw '$f'$([[ $f =~ :[0-9] ]] && echo ': the step has no sign (+D steps the clock forward, -D back)')"
+			vm_usage_die "--fault: expected $(sw_fault_expect "$vm_kinds_down" "$vm_kinds_once") or clock-step|client-clock-step@SEC:+-STEP, saw '$f': ${f%%@*} is injected only on the host path (stalewin run), not in vm run's guests" ;;
+		clock-step|client-clock-step) # its DOWN is a signed step: + forward, - back
+			[[ $f =~ ^(client-)?clock-step@[0-9]+(\.[0-9]+)?:[+-][0-9]+(\.[0-9]+)?$ ]] && [[ ! $f =~ :[+-]0*(\.0*)?$ ]] ||
+				vm_usage_die "--fault: expected ${f%%@*}@SEC:+STEP or ${f%%@*}@SEC:-STEP (SEC >= 0; a step of seconds, not 0, its sign required), saw '$f'$([[ $f =~ :[0-9] ]] && echo ': the step has no sign (+D steps the clock forward, -D back)')"
 			fault_at=${f#*@}; fault_at=${fault_at%%:*} ;;
 		*)
 			[[ $f != *[@:]-* ]] ||
 				vm_usage_die "--fault: expected $(sw_fault_expect "$vm_kinds_down" "$vm_kinds_once") with SEC and DOWN_SEC >= 0, saw '$f' (a negative time)"
 			sw_fault_ok "$f" "$vm_kinds_down" "$vm_kinds_once" ||
-				vm_usage_die "--fault: expected $(sw_fault_expect "$vm_kinds_down" "$vm_kinds_once") or clock-step@SEC:+-STEP, saw '$f'"
+				vm_usage_die "--fault: expected $(sw_fault_expect "$vm_kinds_down" "$vm_kinds_once") or clock-step|client-clock-step@SEC:+-STEP, saw '$f'"
 			sw_fault_split "$f" ;;
 		esac
 		# (S counts from the writer's start: past its planned end nothing is injected)

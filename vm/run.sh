@@ -82,6 +82,9 @@
 #   clock-step@S:+D|-D  the server guest's realtime clock steps by D s
 #                       (signed; the monotonic clock does not move); the
 #                       windows stay on the writer's monotonic clock
+#   client-clock-step@S:+D|-D  the client guest's, likewise: the probe's
+#                       and readers' records stay on their monotonic
+#                       clock (the report names the step it saw)
 #   memory-pressure@S:D the writer (or its serve) runs in a cgroup v2 of
 #                       its own in the server guest; its memory.high is
 #                       set to a quarter of its memory.current for D s,

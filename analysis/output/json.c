@@ -304,6 +304,12 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 					      I(S->clock_step[i].t_ns - S->t_start_ns), "step_ns",
 					      I(S->clock_step[i].step_ns)));
 		json_object_set_new(clk, "writer_realtime_steps", steps);
+		steps = json_array(); /* the client's, on its logs' first base */
+		for (int i = 0; i < S->nobs_steps && i < SW_MAX_CLOCK_STEPS; i++)
+			json_array_append_new(steps, json_pack("{s:o,s:o,s:s}", "at_ns",
+					      I(S->obs_step[i].t_ns + S->offset_ns - S->t_start_ns),
+					      "step_ns", I(S->obs_step[i].step_ns), "log", S->obs_step_log));
+		json_object_set_new(clk, "client_realtime_steps", steps);
 		json_object_set_new(clk, "after_offset_raw_ns",
 				    S->clock_after_raw_ns ? I(S->clock_after_raw_ns) : json_null());
 	}

@@ -170,6 +170,13 @@ static void header(FILE *f, const struct sw_summary *S)
 			 (double)(S->clock_step[i].t_ns - S->t_start_ns) / 1e9,
 			 S->clock_after_raw_ns ? " (estimate after it corrected)" : "");
 	}
+	for (int i = 0; i < S->nobs_steps && i < SW_MAX_CLOCK_STEPS; i++) {
+		size_t u = strlen(b);
+		snprintf(b + u, sizeof(b) - u, "; client realtime stepped %+.3f s at %.2f s (%s)%s",
+			 S->obs_step[i].step_ns / 1e9,
+			 (double)(S->obs_step[i].t_ns + S->offset_ns - S->t_start_ns) / 1e9,
+			 S->obs_step_log, S->clock_after_raw_ns ? ", estimate after it corrected" : "");
+	}
 	kv(f, "clock", b);
 	for (int j = 0; j < S->nkread; j++) {
 		char m[600];

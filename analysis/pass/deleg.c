@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "obsclock.h"
 #include "report.h"
 #include "satmath.h"
 #include "srvtrace.h"
@@ -159,7 +160,8 @@ static void reader_after(struct sw_deleg *D, const struct sw_summary *S, int j, 
 		return;
 	D->nreader++;
 	int have_before = 0;
-	while (swlog_next(r, &rec) == SWLOG_OK && rec.type != SW_REC_END) {
+	struct sw_obs_base base = { 0 };
+	while (sw_obs_next(r, &base, &rec) == SWLOG_OK && rec.type != SW_REC_END) {
 		struct sw_rec_kread q;
 		if (rec.type != SW_REC_KREAD || rec.len < sizeof(q))
 			continue;

@@ -177,9 +177,53 @@ static void clock_steps_what(struct sw_summary *S)
 			   S->nclock_steps, SW_MAX_CLOCK_STEPS);
 }
 
+/* client-clock-step: the step the client's first observer log shows
+ * (obsclock.c), as clock_steps_what does for the writer's */
+static void obs_steps_what(struct sw_summary *S)
+{
+	int n = S->nobs_steps < SW_MAX_CLOCK_STEPS ? S->nobs_steps : SW_MAX_CLOCK_STEPS;
+	int used[SW_MAX_CLOCK_STEPS] = { 0 };
+
+	for (int i = 0; i < S->nfaults; i++) {
+		struct sw_fault *F = &S->fault[i];
+		int best = -1;
+		if (strcmp(F->kind, "client-clock-step"))
+			continue;
+		for (int j = 0; j < n; j++) { /* the first unclaimed one within 5 s */
+			int64_t d = ss(sa(S->obs_step[j].t_ns, S->offset_ns), F->t_start_ns);
+			if (!used[j] && d > -5000000000ll && d < 5000000000ll) {
+				best = j;
+				break;
+			}
+		}
+		if (best < 0) {
+			snprintf(F->what, sizeof(F->what), "client realtime %+.3f s; no step seen in %s",
+				 F->step_ns / 1e9, S->obs_step_log[0] ? S->obs_step_log : "an observer log");
+			sw_problem(S, "faults.json", i, 0,
+				   "client-clock-step at %.2f s: expected the client's realtime to step by %+.3f s, saw no step in %s (realtime - monotonic moved less than %lld ms)",
+				   ss(F->t_start_ns, S->t_start_ns) / 1e9, F->step_ns / 1e9,
+				   S->obs_step_log[0] ? S->obs_step_log : "its observer logs",
+				   SW_CLOCK_STEP_MIN_NS / 1000000);
+			continue;
+		}
+		used[best] = 1;
+		snprintf(F->what, sizeof(F->what), "client realtime %+.3f s, seen in %s at %.2f s: observers on their monotonic clock",
+			 S->obs_step[best].step_ns / 1e9, S->obs_step_log,
+			 ss(sa(S->obs_step[best].t_ns, S->offset_ns), S->t_start_ns) / 1e9);
+	}
+	for (int j = 0; j < n; j++)
+		if (!used[j])
+			sw_problem(S, S->obs_step_log, -1, 0,
+				   "the client's realtime stepped by %+.3f s at %.2f s (no fault of this run): the observers' records are kept on their monotonic clock%s",
+				   S->obs_step[j].step_ns / 1e9,
+				   ss(sa(S->obs_step[j].t_ns, S->offset_ns), S->t_start_ns) / 1e9,
+				   S->clock_after_raw_ns ? ", the clock estimate after the run corrected by the step" : "");
+}
+
 void sw_faults_finish(struct sw_summary *S)
 {
 	clock_steps_what(S);
+	obs_steps_what(S);
 	for (int i = 0; i < S->nfaults; i++)
 		if (!strcmp(S->fault[i].kind, "client-reboot"))
 			/* not partial: the logs end whole (END), the run went on */

@@ -21,7 +21,7 @@ int pass_kread_time_next(void *ctx, struct sw_read_time *t)
 	struct kcur *C = ctx;
 	struct swlog_rec rec;
 	struct sw_rec_kread q;
-	while (swlog_next(C->r2, &rec) == SWLOG_OK && rec.type != SW_REC_END) {
+	while (sw_obs_next(C->r2, &C->base2, &rec) == SWLOG_OK && rec.type != SW_REC_END) {
 		if (rec.type != SW_REC_KREAD || rec.len < sizeof(q))
 			continue;
 		memcpy(&q, rec.payload, sizeof(q));
@@ -163,7 +163,7 @@ static int kread_next(struct sw_summary *S, struct sw_kread *K, struct kcur *C)
 {
 	struct swlog_rec rec;
 	while (!C->eof) {
-		if (swlog_next(C->r, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
+		if (sw_obs_next(C->r, &C->base, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
 			C->eof = 1;
 			break;
 		}

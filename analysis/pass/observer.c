@@ -74,7 +74,7 @@ static int load_one(struct sw_obs_cursor *c)
 {
 	struct swlog_rec rec;
 	while (!c->eof) {
-		int st = swlog_next(c->l, &rec);
+		int st = sw_obs_next(c->l, &c->base, &rec);
 		if (st != SWLOG_OK) {
 			c->eof = 1;
 			return 0;
@@ -217,6 +217,7 @@ int sw_obs_scan_log(const char *path, struct sw_obs_scan *s,
 {
 	struct swlog_reader *l;
 	struct swlog_rec rec;
+	struct sw_obs_base base = { 0 };
 	int rc = swlog_open(&l, path, err);
 
 	memset(s, 0, sizeof(*s));
@@ -225,7 +226,7 @@ int sw_obs_scan_log(const char *path, struct sw_obs_scan *s,
 	if (rc)
 		return rc;
 	for (;;) {
-		int st = swlog_next(l, &rec);
+		int st = sw_obs_next(l, &base, &rec);
 		if (st != SWLOG_OK) {
 			s->status = st;
 			if (st != SWLOG_EOF) {

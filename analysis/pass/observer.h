@@ -19,7 +19,7 @@
 
 #include "hist.h"
 #include "records.h"
-#include "swlog.h"
+#include "obsclock.h"
 #include "swlog.h"
 
 #define OBS_K 32
@@ -43,6 +43,7 @@ struct sw_obs_cursor {
 	struct obs_run *runs;        /* ring of cap runs, n from head */
 	uint64_t cap, head, n;
 	uint32_t pre_fail;           /* failures before the first good reply */
+	struct sw_obs_base base;     /* its realtime steps (obsclock.h) */
 };
 
 struct sw_obs_answer {

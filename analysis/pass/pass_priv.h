@@ -7,6 +7,7 @@
 #ifndef STALEWIN_PASS_PRIV_H
 #define STALEWIN_PASS_PRIV_H
 
+#include "obsclock.h"
 #include "nfstrace.h"
 #include "observer.h"
 #include "races.h"
@@ -53,6 +54,7 @@ struct pass {
 		struct sw_replay sim;  /* replay of its mount options */
 		struct swlog_reader *r2; /* second cursor: its read times */
 		int open2;
+		struct sw_obs_base base, base2; /* r's, r2's realtime steps */
 		int64_t offset_ns;     /* probe -> writer clock (S->offset_ns) */
 		struct sw_readtimes rt; /* the replay's reads: the reader's logged ones */
 		const struct sw_nfstrace *nt; /* the client's RPC times, or NULL */

@@ -47,6 +47,7 @@ struct rprobe { /* one probe log with READs */
 	struct pair last[RPAGES];
 	int nlast;
 	struct ucur uc;
+	struct sw_obs_base base; /* pr's realtime steps (obsclock.h) */
 };
 
 struct sw_races {
@@ -91,7 +92,7 @@ static void read_next(struct sw_races *R, struct rprobe *p)
 	struct swlog_rec rec;
 	p->have_rd = 0;
 	while (!p->eof) {
-		if (swlog_next(p->pr, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
+		if (sw_obs_next(p->pr, &p->base, &rec) != SWLOG_OK || rec.type == SW_REC_END) {
 			p->eof = 1;
 			return;
 		}

@@ -210,6 +210,12 @@ struct sw_summary {
 	 * its monotonic clock, the after-run offset estimate corrected */
 	int nclock_steps;        /* seen (may exceed SW_MAX_CLOCK_STEPS) */
 	struct sw_clock_step clock_step[SW_MAX_CLOCK_STEPS];
+	int nobs_steps;          /* the client's realtime steps seen in one
+				    observer log (obsclock.c; may exceed
+				    SW_MAX_CLOCK_STEPS) */
+	struct sw_clock_step obs_step[SW_MAX_CLOCK_STEPS]; /* t_ns: client
+				    realtime on that log's first base */
+	char obs_step_log[32];   /* the log they were read from */
 	int64_t clock_after_raw_ns; /* clock.json's after.offset_ns as measured
 				       (0: none, or no step to correct) */
 	/* writer */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "obsclock.h"
 #include "runload.h"
 #include "satmath.h"
 #include "swlog.h"
@@ -169,12 +170,15 @@ static void load_clock(struct sw_summary *S, const char *dir)
 	int64_t eb = hb ? json_integer_value(json_object_get(b, "err_ns")) : 0;
 	int64_t oa = ha ? json_integer_value(json_object_get(a, "offset_ns")) : ob;
 	int64_t ea = ha ? json_integer_value(json_object_get(a, "err_ns")) : eb;
-	if (ha && S->nclock_steps) {
-		/* the writer's realtime stepped during the run (clockstep.c):
-		 * the estimate after it carries the step, its records do not */
+	if (ha && (S->nclock_steps || S->nobs_steps)) {
+		/* the writer's or the client's realtime stepped during the run
+		 * (clockstep.c, obsclock.c): the estimate after it carries the
+		 * step, their records do not (offset = server - client) */
 		int64_t sum = 0;
 		for (int i = 0; i < S->nclock_steps && i < SW_MAX_CLOCK_STEPS; i++)
 			sum = sa(sum, S->clock_step[i].step_ns);
+		for (int i = 0; i < S->nobs_steps && i < SW_MAX_CLOCK_STEPS; i++)
+			sum = ss(sum, S->obs_step[i].step_ns);
 		S->clock_after_raw_ns = oa;
 		oa = ss(oa, sum);
 	}
@@ -318,6 +322,12 @@ int sw_input_load(const char *dir, struct sw_summary *S, struct sw_input *in)
 	if (check_header(S, in->writer, SWLOG_KIND_WRITER, 1, &in->writer_r))
 		return 2;
 	sw_clock_steps_scan(S, in->writer_r);
+	/* the client's clock: its first observer log's steps */
+	snprintf(path, sizeof(path), "%s/probe-0.swlog", dir);
+	if (access(path, F_OK) == 0)
+		sw_obs_steps_scan(S, path, "probe-0.swlog");
+	else if (snprintf(path, sizeof(path), "%s/kread-0.swlog", dir) > 0 && access(path, F_OK) == 0)
+		sw_obs_steps_scan(S, path, "kread-0.swlog");
 	load_clock(S, dir);
 
 	for (int i = 0; i < 64; i++) {

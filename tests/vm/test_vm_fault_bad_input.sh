@@ -36,8 +36,8 @@ done <<'CASES'
 --fault partition@12.5:1|--fault partition@12.5:1: expected a time before the run's end (S < --duration 10), saw S = 12.5
 --fault client-reboot@-1|with SEC and DOWN_SEC >= 0, saw 'client-reboot@-1' (a negative time)
 --fault io-error@3:-2|with SEC and DOWN_SEC >= 0, saw 'io-error@3:-2' (a negative time)
---fault io-error@abc|expected knfsd-restart|partition|io-error|memory-pressure@SEC[:DOWN_SEC] or server-guest-kill|client-reboot|enospc@SEC or clock-step@SEC:+-STEP, saw 'io-error@abc'
---fault client-reboot@3:2|expected knfsd-restart|partition|io-error|memory-pressure@SEC[:DOWN_SEC] or server-guest-kill|client-reboot|enospc@SEC or clock-step@SEC:+-STEP, saw 'client-reboot@3:2'
+--fault io-error@abc|expected knfsd-restart|partition|io-error|memory-pressure@SEC[:DOWN_SEC] or server-guest-kill|client-reboot|enospc@SEC or clock-step|client-clock-step@SEC:+-STEP, saw 'io-error@abc'
+--fault client-reboot@3:2|expected knfsd-restart|partition|io-error|memory-pressure@SEC[:DOWN_SEC] or server-guest-kill|client-reboot|enospc@SEC or clock-step|client-clock-step@SEC:+-STEP, saw 'client-reboot@3:2'
 --fault writer-kill@1|saw 'writer-kill@1': writer-kill is injected only on the host path (stalewin run), not in vm run's guests
 --fault memory-pressure@1:2|--fault memory-pressure squeezes the writer's pages into writeback (tmpfs pages have none to force): expected --fs ext4, xfs or btrfs, saw no --fs (the default matrix has tmpfs)
 --fs tmpfs --fault memory-pressure@1:2|expected --fs ext4, xfs or btrfs, saw tmpfs

@@ -29,6 +29,8 @@
 #                                    clock
 #   client guest: partition@S:D      the client's eth0 down for D s: the
 #                                    guests' only link, both ways
+#                 client-clock-step@S:±D the client's CLOCK_REALTIME
+#                                    stepped by D s, as clock-step
 #                 client-reboot@S    the client guest reboots as reboot(8)
 #                                    does: its readers and probe get SIGTERM
 #                                    (each ends its log with END), then
@@ -66,7 +68,7 @@ sw_faults_for() {
 	local f
 	for f in $SW_FAULTS; do
 		case "$1:${f%%@*}" in
-		server:knfsd-restart|server:server-guest-kill|server:io-error|server:clock-step|server:enospc|server:memory-pressure|client:partition|client:client-reboot) echo "$f" ;;
+		server:knfsd-restart|server:server-guest-kill|server:io-error|server:clock-step|server:enospc|server:memory-pressure|client:partition|client:client-reboot|client:client-clock-step) echo "$f" ;;
 		esac
 	done
 }
@@ -166,14 +168,15 @@ sw_fault_do() { # SIDE DIR KIND SPEC DOWN
 		sw_fault_rec "$out" --str kind=enospc --str "spec=$spec" --str clock=writer \
 			--int "t_start_real_ns=$t1" $a --int "rc=$rc" --bool "aborted=$aborted" \
 			$([ $rc = 0 ] || echo --bool cut_short=true) ;;
-	clock-step)
+	clock-step|client-clock-step)
 		# (DOWN is the signed step; the line the helper prints is the
-		# record's start and the step made, options of the fault)
-		echo "server: fault $spec: stepping CLOCK_REALTIME by $down s"
-		a=$(stalewin-writer clock-step "$down" 2>>"$dir/server/clock-step.log") || rc=$?
-		echo "server: fault $spec: done (rc $rc): $a"
+		# record's start and the step made, options of the fault; the
+		# client's is on the observers' clock, faults.json's default)
+		echo "$side: fault $spec: stepping CLOCK_REALTIME by $down s"
+		a=$(stalewin-writer clock-step "$down" 2>>"$dir/$side/clock-step.log") || rc=$?
+		echo "$side: fault $spec: done (rc $rc): $a"
 		[ -n "$a" ] || a="--int t_start_real_ns=$t1"
-		sw_fault_rec "$out" --str kind=clock-step --str "spec=$spec" --str clock=writer \
+		sw_fault_rec "$out" --str "kind=$kind" --str "spec=$spec" $([ "$side" = server ] && echo --str clock=writer) \
 			$a --int "rc=$rc" --bool "aborted=$aborted" $([ $rc = 0 ] || echo --bool cut_short=true) ;;
 	server-guest-kill)
 		# the host kills this qemu and records the fault (start = this
