@@ -2,14 +2,19 @@
 /*
  * crash.c - vm run's --fault server-crash, in the server guest:
  *
- *   stalewin-writer crash FILE DIR
+ *   stalewin-writer crash FILE DIR [IFACE]
+ *       commit the running journal transaction (fsync of a marker file
+ *       DIR/.sw-crash-commit: a journal timer's commit never falls
+ *       between the writeback and the shutdown), then
  *       write FILE's dirty pages back and wait for them
  *       (sync_file_range WAIT_BEFORE|WRITE|WAIT_AFTER: data only, no
  *       inode sync; the deferred policy applies its pending update in
  *       that writeback), then shut DIR's ext4 down at once
  *       (EXT4_IOC_SHUTDOWN, EXT4_GOING_FLAGS_NOLOGFLUSH): the running
  *       journal transaction is never committed, as in a power cut right
- *       after the writeback.  The host then kills the guest.
+ *       after the writeback; and IFACE down at once, so that no reply
+ *       leaves after it (knfsd would still answer from the inode in
+ *       memory until the host kills the guest).
  *   stalewin-writer crash-after FILE COPY
  *       after the reboot (the export mounted again: journal recovery),
  *       FILE's times and size as the disk kept them, and a copy of FILE
@@ -24,7 +29,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <net/if.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,7 +50,26 @@ static int64_t real_ns(void)
 	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-static int crash_now(const char *file, const char *dir)
+/* IFACE down (SIOCSIFFLAGS): nothing this guest sends reaches the
+ * client any more, as from a machine that lost its power */
+static int link_down(const char *iface)
+{
+	struct ifreq ifr;
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), rc = -1;
+
+	if (s < 0)
+		return -1;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", iface);
+	if (!ioctl(s, SIOCGIFFLAGS, &ifr)) {
+		ifr.ifr_flags &= ~IFF_UP;
+		rc = ioctl(s, SIOCSIFFLAGS, &ifr);
+	}
+	close(s);
+	return rc;
+}
+
+static int crash_now(const char *file, const char *dir, const char *iface)
 {
 	int fd = open(file, O_RDWR | O_CLOEXEC), dfd;
 	uint32_t flags = EXT4_GOING_FLAGS_NOLOGFLUSH;
@@ -61,6 +87,24 @@ static int crash_now(const char *file, const char *dir)
 		close(fd);
 		return 2;
 	}
+	/* the running journal transaction committed first (an fsync of a
+	 * file of its own: not FILE's pages, nor a pending update of FILE's,
+	 * which is no journal handle yet): the writeback's update then opens
+	 * a transaction whose commit is due a commit interval later, and the
+	 * shutdown comes first, wherever the journal's timer stood */
+	char marker[4096];
+	snprintf(marker, sizeof(marker), "%s/.sw-crash-commit", dir);
+	int mfd = open(marker, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (mfd < 0 || fsync(mfd)) {
+		fprintf(stderr, "stalewin-writer crash: cannot commit the journal through %s: %s\n", marker,
+			strerror(errno));
+		if (mfd >= 0)
+			close(mfd);
+		close(fd);
+		close(dfd);
+		return 1;
+	}
+	close(mfd);
 	t0 = real_ns();
 	if (sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
 				      SYNC_FILE_RANGE_WAIT_AFTER)) {
@@ -78,10 +122,15 @@ static int crash_now(const char *file, const char *dir)
 		return 1;
 	}
 	t2 = real_ns();
+	int down = iface && !link_down(iface), e = errno;
 	close(fd);
 	close(dfd);
-	printf("--int t_writeback_real_ns=%lld --int writeback_us=%lld --int t_start_real_ns=%lld --str how=sync_file_range+EXT4_IOC_SHUTDOWN(NOLOGFLUSH)\n",
-	       (long long)t0, (long long)((t1 - t0) / 1000), (long long)t2);
+	printf("--int t_writeback_real_ns=%lld --int writeback_us=%lld --int t_start_real_ns=%lld --str how=sync_file_range+EXT4_IOC_SHUTDOWN(NOLOGFLUSH) --bool link_down=%s\n",
+	       (long long)t0, (long long)((t1 - t0) / 1000), (long long)t2, down ? "true" : "false");
+	if (iface && !down) {
+		fprintf(stderr, "stalewin-writer crash: cannot take %s down: %s\n", iface, strerror(e));
+		return 1;
+	}
 	return 0;
 }
 
@@ -127,11 +176,12 @@ int sw_crash_main(int argc, char **argv)
 {
 	int after = !strcmp(argv[0], "crash-after");
 
-	if (argc != 3) {
-		fprintf(stderr, "stalewin-writer %s: expected two arguments, %s, saw %d\n", argv[0],
-			after ? "the file and the path of its copy" : "the writer's file and the export's directory",
+	if (argc != 3 && (after || argc != 4)) {
+		fprintf(stderr, "stalewin-writer %s: expected %s, saw %d arguments\n", argv[0],
+			after ? "two arguments, the file and the path of its copy" :
+				"the writer's file, the export's directory and, optionally, the interface to take down",
 			argc - 1);
 		return 2;
 	}
-	return after ? crash_after(argv[1], argv[2]) : crash_now(argv[1], argv[2]);
+	return after ? crash_after(argv[1], argv[2]) : crash_now(argv[1], argv[2], argc == 4 ? argv[3] : NULL);
 }

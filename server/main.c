@@ -8,7 +8,7 @@
  *                                      the server guest only)
  *   stalewin-writer fill DIR           fill DIR's filesystem (fill.c;
  *                                      --fault enospc)
- *   stalewin-writer crash FILE DIR     write FILE back, shut DIR's ext4
+ *   stalewin-writer crash FILE DIR [IF] write FILE back, shut DIR's ext4
  *   stalewin-writer crash-after FILE COPY  down without a journal
  *                                      commit; after the reboot, FILE's
  *                                      times and a copy (crash.c; --fault

@@ -54,7 +54,7 @@ host_client_reboot() {
 # server-guest-kill does, then boot it again, once, on the same disks and
 # link (the client guest's qemu listens on the link's socket: the new
 # qemu connects to it, vm/run.sh).  Its server.sh sees the request and
-# recovers (vm/guest/server.sh sw_crash_resume).  The client keeps its
+# recovers (vm/guest/server.sh, crash_resume).  The client keeps its
 # hard mount through the outage.  0 when it did.
 host_server_crash() {
 	[ "$crash_planned" = 1 ] && [ "$crashed" = 0 ] && [ -e "$share/sync/server-crash.req" ] || return 1

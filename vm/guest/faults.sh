@@ -19,11 +19,12 @@
 #                 server-crash@S[:R] writes the writer's file back
 #                                    (sync_file_range), shuts the ext4
 #                                    export down without a journal commit
-#                                    (stalewin-writer crash) and asks the
+#                                    and takes eth0 down (stalewin-writer
+#                                    crash), then asks the
 #                                    host (sync/server-crash.req) to
 #                                    SIGKILL this qemu and boot it again;
 #                                    server.sh then recovers
-#                                    (sw_crash_resume); the client reads
+#                                    (its crash_resume); the client reads
 #                                    on R s (default 10) once it is back
 #                 clock-step@S:±D    CLOCK_REALTIME stepped by D s
 #                                    (stalewin-writer clock-step: the step
@@ -180,10 +181,10 @@ sw_fault_do() { # SIDE DIR KIND SPEC DOWN
 	server-crash)
 		# the writeback and the shutdown (one helper: nothing between
 		# them), their times in server/crash.args for the record the
-		# guest writes after its reboot (sw_crash_resume); then the host
+		# guest writes after its reboot (its crash_resume); then the host
 		# kills this qemu and boots it again
 		echo "server: fault $spec: writing $f back, shutting /export/$fs down (no journal commit)"
-		a=$(stalewin-writer crash "$f" "/export/$fs" 2>>"$dir/server/crash.log") || rc=$?
+		a=$(stalewin-writer crash "$f" "/export/$fs" eth0 2>>"$dir/server/crash.log") || rc=$?
 		echo "server: fault $spec: done (rc $rc): $a"
 		[ -n "$a" ] || a="--int t_start_real_ns=$t1"
 		echo "$a --int crash_rc=$rc" >"$dir/server/crash.args"

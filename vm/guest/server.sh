@@ -29,7 +29,7 @@ waitfor() { # FILE TIMEOUT_S: 0 when FILE appears, 1 on timeout or client failur
 }
 echo "server: $(uname -r), $(nproc) cpu, uptime $(cut -d' ' -f1 /proc/uptime)s"
 # back from --fault server-crash (one experiment): this boot recovers the
-# export and serves it again (sw_crash_resume)
+# export and serves it again (crash_resume below)
 crash_resume=0
 [ "${SW_CRASH_PLANNED:-0}" = 1 ] && [ -e "/sw/$SW_EXP_1_NAME/sync/server-crash.req" ] && crash_resume=1
 for kv in $SW_SYSCTLS; do
