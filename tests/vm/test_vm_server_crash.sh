@@ -2,12 +2,15 @@
 # Description: `stalewin vm run --fault server-crash@4:5` on the patched
 # 6.1 kernel, deferred policy, an 8 s run (a store every 50 ms to page 0,
 # a kept-open v3 kernel reader with actimeo=1, the probe at 50/s), twice:
-# vm.mmap_cmtime_ordering=0 and =1.  4 s in, the server guest writes the
-# file back (sync_file_range), shuts its ext4 down without a journal
-# commit, is killed and booted again on the same disk; the client reads
-# on 5 s after it is back.  Asserts, for each run:
+# vm.mmap_cmtime_ordering=0 and =1.  4 s in, the server guest commits its
+# journal, writes the file back (sync_file_range), shuts its ext4 down
+# without a journal commit and takes its link down, is killed and booted
+# again on the same disk; the client reads on 5 s after it is back.
+# Asserts, for each run:
 #  - exit 3 and the report's first line "PARTIAL: server-crash at 4.x s";
-#  - the reboot happened: the second boot's console, its record in
+#  - the crash and the reboot happened: the kernel's shutdown message
+#    (NOLOGFLUSH) in the first boot, ext4's journal recovery in the
+#    second, its console, its record in
 #    faults.json (the shutdown's rc 0, the times the disk kept), the
 #    server's "back" signal, a kernel read that waited through the outage
 #    and reads after it;
@@ -51,6 +54,12 @@ crash_run() {
 	[ "$(jq -r '.faults[0].crash_rc' "$run/faults.json")" = 0 ] || fail "$1: the writeback and shutdown failed: $(cat "$run/server/crash.log")"
 	jq -e '.faults[0].t_mounted_real_ns > .faults[0].t_start_real_ns and .faults[0].mtime_after_ns > 0' "$run/faults.json" >/dev/null ||
 		fail "$1: expected the export mounted again after the crash and the file's times, saw $(jq -c '.faults[0]' "$run/faults.json")"
+	# (the SIGKILL alone, tens of ms after the writeback, would lose the
+	# update too: the shutdown is what rules out any commit in between)
+	grep -q 'EXT4-fs (.*): shut down requested (2)' "$run/vm/server.console" ||
+		fail "$1: expected the kernel's 'shut down requested (2)' (NOLOGFLUSH) in the first boot's console, saw none"
+	grep -q 'recovery complete' "$run/server/crash-recovery-dmesg.txt" ||
+		fail "$1: expected ext4's journal recovery at the second boot's mount, saw: $(tr '\n' ' ' <"$run/server/crash-recovery-dmesg.txt")"
 	[ -e "$run/vm/sync-run/server.back" ] || fail "$1: the server guest never said it was back"
 	"$dump" "$run/kread-0.swlog" >"$T/r.txt" || fail "$1: kread-0.swlog unreadable"
 	# a read that waited through the outage (over 2 s), and reads after it
