@@ -79,6 +79,20 @@
 #   enospc@S            the export's disk (--fs ext4, xfs or btrfs; one
 #                       experiment) filled to the run's end, root's
 #                       reserve too (stalewin-writer fill)
+#   server-crash@S[:R]  (--fs ext4 alone, one experiment, the only
+#                       fault, not --control api) the server guest
+#                       commits the export's journal, writes the
+#                       writer's file back (sync_file_range, data only),
+#                       shuts the ext4 down without a journal commit
+#                       (EXT4_IOC_SHUTDOWN NOLOGFLUSH) and takes its link
+#                       down; the host SIGKILLs its qemu and boots it
+#                       again on the same disks (journal recovery at the
+#                       mount; knfsd, same fsid); the client guest keeps
+#                       its hard mounts, its readers read on R s (default
+#                       10) once the server is back.  The writer dies
+#                       with it (PARTIAL, its log kept); the first line
+#                       gives the stores before the crash on the disk
+#                       after it that the client never saw changed
 #   clock-step@S:+D|-D  the server guest's realtime clock steps by D s
 #                       (signed; the monotonic clock does not move); the
 #                       windows stay on the writer's monotonic clock
