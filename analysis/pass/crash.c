@@ -206,6 +206,7 @@ static void crash_one(struct sw_summary *S, const char *dir, const struct sw_inp
 	rp = probe_replies(S, in, &nrp);
 	F->crash_before = F->crash_on_disk = F->crash_on_read_pages = F->crash_never_read = 0;
 	F->crash_probe_base = F->crash_probe_never = 0;
+	F->ncrash_runs = 0;
 	while (swlog_next(w, &rec) == SWLOG_OK && rec.type != SW_REC_END) {
 		struct sw_rec_store st;
 		if (rec.type != SW_REC_STORE || rec.len < sizeof(st))
@@ -219,8 +220,18 @@ static void crash_one(struct sw_summary *S, const char *dir, const struct sw_inp
 		F->crash_on_disk++;
 		if (readers && maxread[st.page]) { /* a page the readers read */
 			F->crash_on_read_pages++;
-			if (maxread[st.page] - 1 < st.gen)
+			if (maxread[st.page] - 1 < st.gen) {
 				F->crash_never_read++;
+				int64_t *r = F->ncrash_runs && F->ncrash_runs <= SW_MAX_CRASH_RUNS ?
+						     F->crash_run[F->ncrash_runs - 1] : NULL;
+				if (r && r[0] == (int64_t)st.page && r[2] + 1 == (int64_t)st.gen)
+					r[2]++;
+				else if (F->ncrash_runs++ < SW_MAX_CRASH_RUNS) {
+					r = F->crash_run[F->ncrash_runs - 1];
+					r[0] = (int64_t)st.page;
+					r[1] = r[2] = (int64_t)st.gen;
+				}
+			}
 		}
 		int p = probe_saw(rp, nrp, st.t_after_real_ns);
 		if (p >= 0) {

@@ -85,6 +85,7 @@ struct sw_problem {
 };
 
 #define SW_MAX_FAULTS 16
+#define SW_MAX_CRASH_RUNS 16
 struct sw_fault { /* one entry of the run folder's faults.json */
 	char kind[32];           /* partition, ganesha-pause, control-outage... */
 	int64_t t_start_ns;      /* writer realtime (host realtime + offset) */
@@ -106,6 +107,11 @@ struct sw_fault { /* one entry of the run folder's faults.json */
 	int64_t crash_probe_base, crash_probe_never;
 	char file_after[64];     /* server-crash: the file's copy after the
 				    reboot, relative to the run folder */
+	/* server-crash: the stores on disk no reader read, as runs of
+	 * consecutive generations of a page {page, first gen, last gen}, in
+	 * log order; the first SW_MAX_CRASH_RUNS, ncrash_runs counts all */
+	int64_t crash_run[SW_MAX_CRASH_RUNS][3];
+	int ncrash_runs;
 };
 
 /* A step of the writer's realtime clock seen in writer.swlog (clockstep.c,

@@ -148,6 +148,7 @@ crash_file() {
 # server-crash: the stores before the crash against the page the disk
 # kept (generation 90 of 95 made before it) and the reader's reads (2 s
 # late: it read up to ~80): the stores on disk it never read are counted
+# and named (report.json: their generations)
 server_crash() {
 	local d=$T/crash rc before maxr want stores
 	"$SYN" --out "$d" --policy deferred --pages 1 --duration 10 --interval-us 100000 --kread-ms 100 \
@@ -166,7 +167,8 @@ server_crash() {
 	want=$((90 - maxr))
 	[ "$before" -ge 90 ] && [ "$maxr" -lt 90 ] || fail "server-crash: the synthetic run is not what the case needs: $before stores before, the reader read up to $maxr"
 	jq -e --argjson b "$before" --argjson w "$want" '.end.faults[0].crash | .stores_before == $b and .on_disk_after == 90
-		and .on_read_pages == 90 and .never_read == $w and .probe_based <= 90' "$d/report.json" > /dev/null ||
+		and .on_read_pages == 90 and .never_read == $w and .probe_based <= 90
+		and .never_read_stores == [{"page": 0, "gen_first": (91 - $w), "gen_last": 90}]' "$d/report.json" > /dev/null ||
 		fail "server-crash: expected $before stores before, 90 on disk, $want never read, saw $(jq -c '.end.faults[0].crash' "$d/report.json")"
 	[[ $(first "$d") == *"PARTIAL: server-crash at 9.45 s for 0.45 s ("*" stores; $before stores before it, 90 on disk after the reboot; never seen changed: $want of 90 by the kernel readers, "*" by the probe's last times); cut short: "* ]] ||
 		fail "server-crash: status line: $(first "$d")"
