@@ -8,6 +8,11 @@
  *                                      the server guest only)
  *   stalewin-writer fill DIR           fill DIR's filesystem (fill.c;
  *                                      --fault enospc)
+ *   stalewin-writer crash FILE DIR [IF] write FILE back, shut DIR's ext4
+ *   stalewin-writer crash-after FILE COPY  down without a journal
+ *                                      commit; after the reboot, FILE's
+ *                                      times and a copy (crash.c; --fault
+ *                                      server-crash)
  *   stalewin-writer --list policies|workloads|traps
  *                                      the names it takes, one a line: the
  *                                      scripts check names against these
@@ -61,6 +66,8 @@ int main(int argc, char **argv)
 		return sw_clock_step_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "fill") == 0)
 		return sw_fill_main(argc - 1, argv + 1);
+	if (argc > 1 && (!strcmp(argv[1], "crash") || !strcmp(argv[1], "crash-after")))
+		return sw_crash_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "serve") == 0)
 		return sw_control_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "run") == 0) {

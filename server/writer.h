@@ -116,5 +116,7 @@ int sw_clock_step_main(int argc, char **argv);
 /* stalewin-writer fill DIR (fill.c): fill DIR's filesystem for --fault
  * enospc, print what was done as stalewin-runfolder fault options. */
 int sw_fill_main(int argc, char **argv);
+/* `stalewin-writer crash|crash-after` (crash.c): --fault server-crash */
+int sw_crash_main(int argc, char **argv);
 
 #endif

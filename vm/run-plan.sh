@@ -84,6 +84,8 @@ plan_experiments() {
 		vm_usage_die "--fault client-reboot reboots the client guest mid-run: expected one experiment (one --policy, --fs, --workload), saw $nexp"
 	[ "$kill_planned" = 0 ] || [ "$nexp" -le 1 ] ||
 		vm_usage_die "--fault server-guest-kill ends the server guest: expected one experiment (one --policy, --fs, --workload), saw $nexp"
+	[ "$crash_planned" = 0 ] || [ "$nexp" -le 1 ] ||
+		vm_usage_die "--fault server-crash crashes and reboots the server guest: expected one experiment (one --policy, --fs, --workload, --repeats 1), saw $nexp"
 	# the server's disks, in virtio order (vda, vdb, ...): SW_DISKS in the plan
 	disk_fss=()
 	for f in ext4 xfs btrfs; do
@@ -124,6 +126,7 @@ plan_write() {
 		echo "SW_FAULT=${SW_VM_FAULT:-}"  # tests only: knfsd, mkfs-xfs
 		printf 'SW_FAULTS=%q\n' "${faults[*]:-}" # --fault (vm/guest/faults.sh)
 		echo "SW_GRACE=$grace"
+		echo "SW_CRASH_PLANNED=$crash_planned" # --fault server-crash (vm/guest/server.sh, client.sh)
 		echo "SW_QUIET_S=${SW_VM_QUIET_S:-}" # vm matrix: quiet runs of S s (vm/guest/server.sh)
 		printf 'SW_DISKS=%q\n' "${disk_fss[*]:-}"
 		printf 'SW_EXT4_OPTS=%q\n' "${SW_VM_EXT4_OPTS:-}" # ext4 export mount options (vm/guest/server.sh)
@@ -156,10 +159,10 @@ plan_write() {
 
 # faults_check: each --fault the guests can inject, else exit 2 naming
 # what was expected; sets kill_planned reboot_planned ioerr_planned
-# enospc_planned.
+# enospc_planned crash_planned.
 faults_check() {
-	kill_planned=0 reboot_planned=0 ioerr_planned=0 enospc_planned=0 mp_planned=0
-	vm_kinds_down='knfsd-restart|partition|io-error|memory-pressure' vm_kinds_once='server-guest-kill|client-reboot|enospc'
+	kill_planned=0 reboot_planned=0 ioerr_planned=0 enospc_planned=0 mp_planned=0 crash_planned=0
+	vm_kinds_down='knfsd-restart|partition|io-error|memory-pressure|server-crash' vm_kinds_once='server-guest-kill|client-reboot|enospc'
 	for f in "${faults[@]}"; do
 		case ${f%%@*} in # the host path's faults: named as such, not as unknown
 		ganesha-restart|ganesha-pause|writer-kill|probe-kill)
@@ -183,7 +186,18 @@ faults_check() {
 		[[ $f == io-error@* ]] && ioerr_planned=1
 		[[ $f == enospc@* ]] && enospc_planned=1
 		[[ $f == memory-pressure@* ]] && mp_planned=1
+		[[ $f == server-crash@* ]] && crash_planned=1
 	done
+	if [ "$crash_planned" = 1 ]; then
+		# (the shutdown is ext4's ioctl; the guest booted again on the
+		# same disk recovers its journal: one fs, one experiment)
+		[ ${#faults[@]} -eq 1 ] ||
+			vm_usage_die "--fault server-crash reboots the server guest: expected it as the only --fault, saw ${faults[*]}"
+		[ "${fss[*]:-}" = ext4 ] ||
+			vm_usage_die "--fault server-crash shuts an ext4 export down (EXT4_IOC_SHUTDOWN) and recovers its journal at the reboot: expected --fs ext4 alone, saw ${fss[*]:-no --fs (the default matrix has tmpfs)}"
+		[ "$control" != api ] ||
+			vm_usage_die "--fault server-crash: expected --control auto or direct, saw api (the writer's run dies with the server guest it was started in)"
+	fi
 	if [ "$ioerr_planned" = 1 ]; then
 		[ ${#fss[@]} -gt 0 ] && [[ " ${fss[*]} " != *" tmpfs "* ]] ||
 			vm_usage_die "--fault io-error fails the export's block device: expected --fs ext4, xfs or btrfs (a disk), saw ${fss[*]:-no --fs (the default matrix has tmpfs)}"

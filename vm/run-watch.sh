@@ -1,7 +1,7 @@
 # vm/run-watch.sh - the host watching the guests of `stalewin vm run`
 # (sourced by vm/run.sh, never run): watch_for waits for a file in the
-# share while both guests live; host_fault_tick does the one fault the
-# host does.
+# share while both guests live; host_fault_tick, host_server_crash and
+# host_client_reboot do the host's part of the faults.
 
 # --fault server-guest-kill: the server guest asks for it in
 # sync/server-kill.req (its realtime then: the writer's clock); SIGKILL its
@@ -48,6 +48,33 @@ host_client_reboot() {
 	return 0
 }
 
+# --fault server-crash: the server guest wrote its file back and shut
+# its ext4 export down without a journal commit, then asked
+# (sync/server-crash.req, its realtime then); SIGKILL its qemu as
+# server-guest-kill does, then boot it again, once, on the same disks and
+# link (the client guest's qemu listens on the link's socket: the new
+# qemu connects to it, vm/run.sh).  Its server.sh sees the request and
+# recovers (vm/guest/server.sh, crash_resume).  The client keeps its
+# hard mount through the outage.  0 when it did.
+host_server_crash() {
+	[ "$crash_planned" = 1 ] && [ "$crashed" = 0 ] && [ -e "$share/sync/server-crash.req" ] || return 1
+	local t_seen t_dead
+	t_seen=$(vm_now)
+	kill -KILL "$spid" 2>/dev/null || true
+	wait "$spid" 2>/dev/null || true
+	t_dead=$(vm_now)
+	crashed=1
+	# the first boot's output (init's tee would truncate it)
+	[ ! -e "$share/server.out" ] || mv "$share/server.out" "$share/vm/server-before-crash.out"
+	vm_log "fault server-crash: killed the server guest (qemu PID $spid) $(( (t_dead - t_seen) / 1000 )) ms after it asked; booting it again on the same disks"
+	echo "$((t_dead - t_seen))" >"$share/vm/server-crash-kill-delay-us.txt"
+	vm_qemu_start server "$s_vmlinux" "$s_initrd" "$share" "$share/vm/server-after-crash.console" --ip 10.77.0.1/24 \
+		--run server.sh --mac 52:54:00:77:00:01 --append sw.role=server "${disk_args[@]}" \
+		--net "stream,id=n0,server=off,addr.type=unix,addr.path=$sock"
+	spid=$VM_PID s_console=$share/vm/server-after-crash.console
+	return 0
+}
+
 # Wait for FILE while both guests live and no side reported a failure.
 watch_for() { # FILE TIMEOUT WHAT
 	local t0 f=$1
@@ -62,6 +89,7 @@ watch_for() { # FILE TIMEOUT WHAT
 			fi
 		done
 		host_fault_tick
+		host_server_crash && continue
 		if ! vm_alive "$spid" && [ ! -e "$share/server.rc" ] && [ "$killed" = 0 ]; then
 			vm_fail_msg "$3: the server guest died (qemu PID $spid), $(vm_elapsed "$t_cmd") s after the command" "$s_console"
 			return 1
@@ -78,6 +106,6 @@ watch_for() { # FILE TIMEOUT WHAT
 			vm_fail_msg "$3: nothing after waiting $(vm_elapsed "$t0") s" "$cons"
 			return 1
 		fi
-		if [ "$kill_planned" = 1 ] && [ "$killed" = 0 ]; then sleep 0.05; else sleep 0.2; fi
+		if [ $((kill_planned + crash_planned)) -gt 0 ] && [ $((killed + crashed)) = 0 ]; then sleep 0.05; else sleep 0.2; fi
 	done
 }

@@ -79,6 +79,20 @@
 #   enospc@S            the export's disk (--fs ext4, xfs or btrfs; one
 #                       experiment) filled to the run's end, root's
 #                       reserve too (stalewin-writer fill)
+#   server-crash@S[:R]  (--fs ext4 alone, one experiment, the only
+#                       fault, not --control api) the server guest
+#                       commits the export's journal, writes the
+#                       writer's file back (sync_file_range, data only),
+#                       shuts the ext4 down without a journal commit
+#                       (EXT4_IOC_SHUTDOWN NOLOGFLUSH) and takes its link
+#                       down; the host SIGKILLs its qemu and boots it
+#                       again on the same disks (journal recovery at the
+#                       mount; knfsd, same fsid); the client guest keeps
+#                       its hard mounts, its readers read on R s (default
+#                       10) once the server is back.  The writer dies
+#                       with it (PARTIAL, its log kept); the first line
+#                       gives the stores before the crash on the disk
+#                       after it that the client never saw changed
 #   clock-step@S:+D|-D  the server guest's realtime clock steps by D s
 #                       (signed; the monotonic clock does not move); the
 #                       windows stay on the writer's monotonic clock
@@ -267,10 +281,26 @@ plan_write # vm/run-plan.sh
 sock=$work/net.sock
 s_console=$share/vm/server.console
 c_console=$share/vm/client.console
+# the link's socket: the server guest's qemu listens, the client's
+# connects; with --fault server-crash the other way round, so that the
+# server guest booted again connects to the client's (qemu 7.2's stream
+# netdev listens again after a disconnect; a connecting one never
+# reconnects)
+s_srv=on c_srv=off cpid=""
+if [ "$crash_planned" = 1 ] && [ "$shell" = 0 ]; then
+	s_srv=off c_srv=on
+	vm_log "booting the client guest ($c_kdesc) first: it listens on the guests' link (--fault server-crash)"
+	vm_qemu_start client "$c_vmlinux" "$c_initrd" "$share" "$c_console" --ip 10.77.0.2/24 \
+		--run client.sh --mac 52:54:00:77:00:02 --append sw.role=client \
+		--net "stream,id=n0,server=on,addr.type=unix,addr.path=$sock"
+	cpid=$VM_PID
+	for ((i = 0; i < 100; i++)); do [ -S "$sock" ] && break; vm_alive "$cpid" || break; sleep 0.05; done
+	[ -S "$sock" ] || { vm_fail_msg "the client's qemu did not create its network socket $sock within 5 s" "$c_console"; exit 1; }
+fi
 vm_log "booting the server guest ($s_kdesc)"
 vm_qemu_start server "$s_vmlinux" "$s_initrd" "$share" "$s_console" --ip 10.77.0.1/24 \
 	--run server.sh --mac 52:54:00:77:00:01 --append sw.role=server "${disk_args[@]}" \
-	--net "stream,id=n0,server=on,addr.type=unix,addr.path=$sock"
+	--net "stream,id=n0,server=$s_srv,addr.type=unix,addr.path=$sock"
 spid=$VM_PID
 for ((i = 0; i < 100; i++)); do [ -S "$sock" ] && break; vm_alive "$spid" || break; sleep 0.05; done
 if [ ! -S "$sock" ]; then
@@ -304,14 +334,16 @@ if [ "$shell" = 1 ]; then
 	vm_stop_pid "$spid" 20
 	exit 0
 fi
-vm_log "booting the client guest ($c_kdesc)"
-vm_qemu_start client "$c_vmlinux" "$c_initrd" "$share" "$c_console" --ip 10.77.0.2/24 \
-	--run client.sh --mac 52:54:00:77:00:02 --append sw.role=client \
-	--net "stream,id=n0,server=off,addr.type=unix,addr.path=$sock"
-cpid=$VM_PID
+if [ -z "$cpid" ]; then
+	vm_log "booting the client guest ($c_kdesc)"
+	vm_qemu_start client "$c_vmlinux" "$c_initrd" "$share" "$c_console" --ip 10.77.0.2/24 \
+		--run client.sh --mac 52:54:00:77:00:02 --append sw.role=client \
+		--net "stream,id=n0,server=$c_srv,addr.type=unix,addr.path=$sock"
+	cpid=$VM_PID
+fi
 [ "${SW_PROGRESS:-1}" = 0 ] || [ ! -x "$build_dir/client/stalewin-progress" ] || "$build_dir/client/stalewin-progress" --watch "$share" --experiments "$nexp" --duration "$duration" --pid $$ --until-file "$share/client.finished" --prefix "$SW_VM_PROG" --since $((t_cmd / 1000000)) </dev/null >/dev/null & # the progress line
 
-killed=0 kill_args=() rebooted=0 # host_fault_tick, host_client_reboot, watch_for: vm/run-watch.sh
+killed=0 kill_args=() rebooted=0 crashed=0 # host_fault_tick, host_client_reboot, host_server_crash, watch_for: vm/run-watch.sh
 k=0 ndone=0 # (not the plan's counter: a server that never gets ready must fail the run)
 if watch_for "$share/server.ready" 150 "the server guest did not get knfsd ready"; then
 	vm_log "server ready (knfsd up) $(vm_elapsed "$t_cmd") s after the command"
@@ -319,7 +351,7 @@ if watch_for "$share/server.ready" 150 "the server guest did not get knfsd ready
 		n=$(awk -F'[ =]' -v k="$k" '$1=="SW_EXP_"k"_NAME"{print $2}' "$share/plan.sh")
 		watch_for "$share/$n/sync/client.go" 150 "experiment $k never started" || break
 		[ "$k" -eq 1 ] && vm_log "first experiment started $(vm_elapsed "$t_cmd") s after the command"
-		watch_for "$share/$n/sync/client.done" "${timeout:-$((duration + lead + grace + 90 + reboot_planned * 120))}" "experiment $k did not finish" || break
+		watch_for "$share/$n/sync/client.done" "${timeout:-$((duration + lead + grace + 90 + (reboot_planned + crash_planned) * 120))}" "experiment $k did not finish" || break
 		vm_log "experiment $k/$nexp ($n) done"
 		ndone=$k
 	done

@@ -145,6 +145,24 @@ static json_t *end_json(const struct sw_summary *S, int exit_code)
 		json_object_set_new(o, "stores", I(F->stores));
 		if (F->what[0])
 			json_object_set_new(o, "what", json_string(F->what));
+		if (F->crash_before >= 0) /* server-crash (crash.c) */
+			json_object_set_new(o, "crash", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}",
+				"stores_before", (json_int_t)F->crash_before,
+				"on_disk_after", (json_int_t)F->crash_on_disk,
+				"on_read_pages", (json_int_t)F->crash_on_read_pages,
+				"never_read", (json_int_t)F->crash_never_read,
+				"probe_based", (json_int_t)F->crash_probe_base,
+				"probe_never_changed", (json_int_t)F->crash_probe_never));
+		if (F->crash_before >= 0) { /* which: runs of generations per page */
+			json_t *runs = json_array();
+			for (int r = 0; r < F->ncrash_runs && r < SW_MAX_CRASH_RUNS; r++)
+				json_array_append_new(runs, json_pack("{s:I,s:I,s:I}", "page",
+					(json_int_t)F->crash_run[r][0], "gen_first", (json_int_t)F->crash_run[r][1],
+					"gen_last", (json_int_t)F->crash_run[r][2]));
+			json_object_set_new(json_object_get(o, "crash"), "never_read_stores", runs);
+			json_object_set_new(json_object_get(o, "crash"), "never_read_runs",
+					    json_integer(F->ncrash_runs));
+		}
 		json_array_append_new(fa, o);
 	}
 	json_object_set_new(end, "faults", fa);

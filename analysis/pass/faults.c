@@ -117,6 +117,10 @@ void sw_faults_load(struct sw_summary *S, const char *dir)
 		if (!strcmp(F->kind, "io-error"))
 			io_error_what(F, f);
 		F->step_ns = int_of(f, "step_ns", 0);
+		F->crash_before = F->crash_on_disk = F->crash_on_read_pages = F->crash_never_read = -1;
+		F->crash_probe_base = F->crash_probe_never = -1;
+		json_t *fa = json_object_get(f, "file_after");
+		snprintf(F->file_after, sizeof(F->file_after), "%s", json_is_string(fa) ? json_string_value(fa) : "");
 	}
 	json_decref(root);
 }

@@ -85,15 +85,33 @@ struct sw_problem {
 };
 
 #define SW_MAX_FAULTS 16
+#define SW_MAX_CRASH_RUNS 16
 struct sw_fault { /* one entry of the run folder's faults.json */
 	char kind[32];           /* partition, ganesha-pause, control-outage... */
 	int64_t t_start_ns;      /* writer realtime (host realtime + offset) */
 	int64_t t_end_ns;        /* writer realtime; -1: lasted to the end */
 	int cut_short;           /* the orchestrator lost something by it */
 	uint64_t stores;         /* stores with t_s in [t_start, t_end] */
-	char what[120];          /* what it did, "" none: io-error's
-				    filesystem, clock-step's step (faults.c) */
+	char what[200];          /* what it did, "" none: io-error's
+				    filesystem, clock-step's step (faults.c),
+				    server-crash's stores (crash.c) */
 	int64_t step_ns;         /* clock-step: the step made (faults.json) */
+	/* server-crash (crash.c), -1 unknown: the stores the writer logged
+	 * before the shutdown; of them those whose data (or a later store's
+	 * to the page) the disk held after the reboot; of those, the ones on
+	 * a page the kernel readers read, and of these the ones no reader
+	 * ever read (the client never saw them as changed); of the on-disk
+	 * ones the probe had a reply before, those after which no reply's
+	 * times (mtime, ctime, size, change) ever differed */
+	int64_t crash_before, crash_on_disk, crash_on_read_pages, crash_never_read;
+	int64_t crash_probe_base, crash_probe_never;
+	char file_after[64];     /* server-crash: the file's copy after the
+				    reboot, relative to the run folder */
+	/* server-crash: the stores on disk no reader read, as runs of
+	 * consecutive generations of a page {page, first gen, last gen}, in
+	 * log order; the first SW_MAX_CRASH_RUNS, ncrash_runs counts all */
+	int64_t crash_run[SW_MAX_CRASH_RUNS][3];
+	int ncrash_runs;
 };
 
 /* A step of the writer's realtime clock seen in writer.swlog (clockstep.c,
@@ -379,6 +397,10 @@ struct swlog_reader;
 int sw_clock_steps_scan(struct sw_summary *S, const struct swlog_reader *writer);
 /* faults.json of dir into S (after the clock is known; faults.c). */
 void sw_faults_load(struct sw_summary *S, const char *dir);
+/* --fault server-crash: each such fault's stores against the file the
+ * disk kept and what the client's readers and probe saw (crash.c). */
+struct sw_input;
+void sw_crash_figures(struct sw_summary *S, const char *dir, const struct sw_input *in);
 /* A store at t_s (writer realtime): count it in every fault it falls in. */
 void sw_faults_on_store(struct sw_summary *S, int64_t t_s_ns);
 /* After the pass: faults that cut the run short, a writer stopped early. */

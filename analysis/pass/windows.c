@@ -537,6 +537,7 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 	if ((rc = sw_input_load(run_dir, S, in)) != 0)
 		goto out;
 	sw_faults_load(S, run_dir);
+	sw_crash_figures(S, run_dir, in);
 	setup_figures(P);
 	setup_observers(P);
 	if (open_writer(P, &wr)) {

@@ -102,7 +102,7 @@ static int query_axis(struct ctx *c, struct sw_plan_axis *a, const char *val)
 
 /* fault: none, or vm run's --fault KIND@S[:D] (vm/run.sh's list) */
 static const char *const fault_down[] = { "knfsd-restart", "partition", "io-error", "memory-pressure",
-					  NULL };
+					  "server-crash", NULL };
 static const char *const fault_once[] = { "server-guest-kill", "client-reboot", "enospc", NULL };
 
 static int in_list(const char *const *l, const char *v, size_t n)
@@ -128,7 +128,7 @@ static int fault_ok(const char *t)
 		return (sscanf(at + 1, "%lf%c", &s, &tail) == 1 ||
 			(sscanf(at + 1, "%lf:%lf%c", &s, &d, &tail) == 2 && d >= 0)) && s >= 0 &&
 		       !strchr(at + 1, '-');
-	if (k == 10 && !strncmp(t, "clock-step", k))
+	if ((k == 10 && !strncmp(t, "clock-step", k)) || (k == 17 && !strncmp(t, "client-clock-step", k)))
 		return sscanf(at + 1, "%lf:%c%lf%c", &s, &sign, &d, &tail) == 3 && s >= 0 &&
 		       (sign == '+' || sign == '-') && d > 0;
 	return 0;
@@ -142,8 +142,8 @@ static int fault_axis(struct ctx *c, struct sw_plan_axis *a, const char *val)
 	for (char *s, *t = strtok_r(buf, " \t,", &s); t; t = strtok_r(NULL, " \t,", &s)) {
 		if (strcmp(t, "none") && !fault_ok(t))
 			return fail(c, "fault: expected none or a vm run fault: knfsd-restart|partition|io-error|"
-				    "memory-pressure@S[:D], server-guest-kill|client-reboot|enospc@S or "
-				    "clock-step@S:+D|-D (S, D seconds >= 0), saw '%s'%s", t, "");
+				    "memory-pressure|server-crash@S[:D], server-guest-kill|client-reboot|enospc@S or "
+				    "clock-step|client-clock-step@S:+D|-D (S, D seconds >= 0), saw '%s'%s", t, "");
 		if (a->n == SW_PLAN_AX)
 			return fail(c, "fault: expected at most 8 values, saw more ('%s')%s", t, "");
 		snprintf(a->v[a->n++], SW_PLAN_VAL, "%s", t);
@@ -165,7 +165,8 @@ static double fault_at(const char *f)
 static int fault_is_once(const char *f)
 {
 	const char *at = strchr(f, '@');
-	return at && (in_list(fault_once, f, (size_t)(at - f)) || !strncmp(f, "io-error@", 9));
+	return at && (in_list(fault_once, f, (size_t)(at - f)) || !strncmp(f, "io-error@", 9) ||
+		      !strncmp(f, "server-crash@", 13));
 }
 
 static int number(struct ctx *c, int *dst, const char *key, const char *val, int lo, int hi)
@@ -356,6 +357,8 @@ static const char *not_runnable(const char *kernel, const char *policy, const ch
 	if (!strcmp(fs, "tmpfs") && (!strncmp(fault, "io-error@", 9) || !strncmp(fault, "enospc@", 7) ||
 				     !strncmp(fault, "memory-pressure@", 16)))
 		return "this fault needs the export on a disk (ext4, xfs or btrfs), not tmpfs";
+	if (!strncmp(fault, "server-crash@", 13) && strcmp(fs, "ext4"))
+		return "server-crash shuts an ext4 export down (EXT4_IOC_SHUTDOWN): ext4 only";
 	if (patched && !strncmp(fault, "memory-pressure@", 16))
 		return "memory-pressure squeezes a cgroup's memory.high: the patched kernels have no "
 		       "memcg (allnoconfig + the fragment)";

@@ -15,9 +15,10 @@
  *   query_rate GETATTRs a second of the probe per target, 1..1000 or wire
  *              (vm run --query-rate; cells named -qN; default: vm run's)
  *   fault      none | a vm run --fault spec per value (KIND@S[:D]: knfsd-
- *              restart partition io-error memory-pressure with D s;
- *              server-guest-kill client-reboot io-error enospc once, one
- *              experiment a boot; clock-step@S:+D|-D); cells named
+ *              restart partition io-error memory-pressure server-crash
+ *              with D s; server-guest-kill client-reboot enospc once;
+ *              io-error, server-crash and those one experiment a boot;
+ *              clock-step|client-clock-step@S:+D|-D); cells named
  *              -f<spec> (':' as '_'); default none
  *   ordering   off on: vm.mmap_cmtime_ordering of the patched kernel
  *              (0008: the deferred update journalled before the data);

@@ -8,7 +8,9 @@
 # memory-pressure on a kernel without a memcg (a vmlinux whose config,
 # beside it, lacks CONFIG_MEMCG, as the patched kernels' does), client-reboot, io-error
 # or enospc with more than one experiment, client-reboot with --control api, a
-# clock step without its sign, of 0, at a negative time or past the end.  No
+# clock step without its sign, of 0, at a negative time or past the end;
+# server-crash on anything but --fs ext4 alone, with more than one
+# experiment, beside another fault, with --control api, past the end.  No
 # guest is booted (~5 s); 77 when qemu cannot run here (the checks after
 # the qemu check need it).
 set -u
@@ -36,8 +38,8 @@ done <<'CASES'
 --fault partition@12.5:1|--fault partition@12.5:1: expected a time before the run's end (S < --duration 10), saw S = 12.5
 --fault client-reboot@-1|with SEC and DOWN_SEC >= 0, saw 'client-reboot@-1' (a negative time)
 --fault io-error@3:-2|with SEC and DOWN_SEC >= 0, saw 'io-error@3:-2' (a negative time)
---fault io-error@abc|expected knfsd-restart|partition|io-error|memory-pressure@SEC[:DOWN_SEC] or server-guest-kill|client-reboot|enospc@SEC or clock-step|client-clock-step@SEC:+-STEP, saw 'io-error@abc'
---fault client-reboot@3:2|expected knfsd-restart|partition|io-error|memory-pressure@SEC[:DOWN_SEC] or server-guest-kill|client-reboot|enospc@SEC or clock-step|client-clock-step@SEC:+-STEP, saw 'client-reboot@3:2'
+--fault io-error@abc|expected knfsd-restart|partition|io-error|memory-pressure|server-crash@SEC[:DOWN_SEC] or server-guest-kill|client-reboot|enospc@SEC or clock-step|client-clock-step@SEC:+-STEP, saw 'io-error@abc'
+--fault client-reboot@3:2|expected knfsd-restart|partition|io-error|memory-pressure|server-crash@SEC[:DOWN_SEC] or server-guest-kill|client-reboot|enospc@SEC or clock-step|client-clock-step@SEC:+-STEP, saw 'client-reboot@3:2'
 --fault writer-kill@1|saw 'writer-kill@1': writer-kill is injected only on the host path (stalewin run), not in vm run's guests
 --fault memory-pressure@1:2|--fault memory-pressure squeezes the writer's pages into writeback (tmpfs pages have none to force): expected --fs ext4, xfs or btrfs, saw no --fs (the default matrix has tmpfs)
 --fs tmpfs --fault memory-pressure@1:2|expected --fs ext4, xfs or btrfs, saw tmpfs
@@ -55,6 +57,13 @@ done <<'CASES'
 --fault clock-step@-1:+5|expected clock-step@SEC:+STEP or clock-step@SEC:-STEP (SEC >= 0; a step of seconds, not 0, its sign required), saw 'clock-step@-1:+5'
 --fault clock-step@3:+0|expected clock-step@SEC:+STEP or clock-step@SEC:-STEP (SEC >= 0; a step of seconds, not 0, its sign required), saw 'clock-step@3:+0'
 --fault clock-step@12:-5|--fault clock-step@12:-5: expected a time before the run's end (S < --duration 10), saw S = 12
+--fault server-crash@3|--fault server-crash shuts an ext4 export down (EXT4_IOC_SHUTDOWN) and recovers its journal at the reboot: expected --fs ext4 alone, saw no --fs (the default matrix has tmpfs)
+--fs tmpfs --fault server-crash@3|expected --fs ext4 alone, saw tmpfs
+--policy native --fs ext4 --fs xfs --fault server-crash@3|expected --fs ext4 alone, saw ext4 xfs
+--policy native --fs ext4 --workload rewrite --workload burst --fault server-crash@3|--fault server-crash crashes and reboots the server guest: expected one experiment (one --policy, --fs, --workload, --repeats 1), saw 2
+--policy native --fs ext4 --fault server-crash@3 --fault knfsd-restart@5:1|--fault server-crash reboots the server guest: expected it as the only --fault, saw server-crash@3 knfsd-restart@5:1
+--policy native --fs ext4 --control api --fault server-crash@3|--fault server-crash: expected --control auto or direct, saw api
+--policy native --fs ext4 --fault server-crash@10|--fault server-crash@10: expected a time before the run's end (S < --duration 10), saw S = 10
 CASES
-[ $n = 23 ] || fail "expected 23 specs refused, saw $n"
+[ $n = 30 ] || fail "expected 30 specs refused, saw $n"
 sw_done "$n specs refused with exit 2, no guest booted"

@@ -211,6 +211,16 @@ while [ $k -le $SW_NEXP ]; do
 	# --scenario deleg-recall: and the server's wait for our delegation
 	# (server.sh), so that a run where none came still observes the writer
 	[ "$SW_SCENARIO" = deleg-recall ] && lim=$((lim + ${SW_DELEG_WAIT_S:-5}))
+	# --fault server-crash@S[:R]: the readers and the probe read on
+	# through the server guest's crash and reboot (hard mounts: a read
+	# waits for the server) and are ended R s (default 10) after it
+	# serves again (sync/server.back); 180 s for the outage at most
+	crash_read=""
+	if [ "${SW_CRASH_PLANNED:-0}" = 1 ]; then
+		for f in $SW_FAULTS; do case $f in server-crash@*:*) crash_read=${f##*:} ;; server-crash@*) crash_read=10 ;; esac; done
+		crash_read=${crash_read%.*}; [ "${crash_read:-0}" -ge 1 ] || crash_read=1
+		lim=$((lim + 180))
+	fi
 	if [ $api = 1 ]; then
 		# the server picks the run id, so the observers start after the
 		# writer: its first stores may precede their first samples
@@ -245,12 +255,19 @@ while [ $k -le $SW_NEXP ]; do
 	# through outages (a hard mount blocks a reader until the server
 	# answers again): only past their end + SW_GRACE (2 s once the host
 	# killed the server guest) are they stopped, SIGKILL 3 s later.
-	up0=$(cut -d. -f1 /proc/uptime) late=0
+	up0=$(cut -d. -f1 /proc/uptime) late=0 back_up="" crash_ended=0
 	while :; do
 		alive=0
 		for p in $pids; do kill -0 $p 2>/dev/null && alive=1; done
 		[ $alive = 0 ] && break
 		[ -e /sw/stop ] && kill -TERM $pids 2>/dev/null
+		if [ -n "$crash_read" ] && [ $crash_ended = 0 ] && [ -e "$d/sync/server.back" ]; then
+			[ -n "$back_up" ] || { back_up=$(cut -d. -f1 /proc/uptime); echo "client: [$disp] the server is back after its crash: reading on $crash_read s"; }
+			if [ $(($(cut -d. -f1 /proc/uptime) - back_up)) -ge $crash_read ]; then
+				kill -TERM $pids 2>/dev/null
+				crash_ended=1
+			fi
+		fi
 		g=${SW_GRACE:-30}; [ -e /sw/server.killed ] && g=2
 		if [ $(($(cut -d. -f1 /proc/uptime) - up0)) -gt $((lim + g + late)) ]; then
 			sig=TERM; [ $late -gt 0 ] && sig=KILL

@@ -21,6 +21,16 @@
 #                                    squeezed: memory.high a quarter of
 #                                    its memory.current for D s; the
 #                                    cgroup's reclaim counted
+#                 server-crash@S[:R] writes the writer's file back
+#                                    (sync_file_range), shuts the ext4
+#                                    export down without a journal commit
+#                                    and takes eth0 down (stalewin-writer
+#                                    crash), then asks the
+#                                    host (sync/server-crash.req) to
+#                                    SIGKILL this qemu and boot it again;
+#                                    server.sh then recovers
+#                                    (its crash_resume); the client reads
+#                                    on R s (default 10) once it is back
 #                 clock-step@S:±D    CLOCK_REALTIME stepped by D s
 #                                    (stalewin-writer clock-step: the step
 #                                    made, measured against the monotonic
@@ -68,7 +78,7 @@ sw_faults_for() {
 	local f
 	for f in $SW_FAULTS; do
 		case "$1:${f%%@*}" in
-		server:knfsd-restart|server:server-guest-kill|server:io-error|server:clock-step|server:enospc|server:memory-pressure|client:partition|client:client-reboot|client:client-clock-step) echo "$f" ;;
+		server:knfsd-restart|server:server-guest-kill|server:server-crash|server:io-error|server:clock-step|server:enospc|server:memory-pressure|client:partition|client:client-reboot|client:client-clock-step) echo "$f" ;;
 		esac
 	done
 }
@@ -178,6 +188,18 @@ sw_fault_do() { # SIDE DIR KIND SPEC DOWN
 		[ -n "$a" ] || a="--int t_start_real_ns=$t1"
 		sw_fault_rec "$out" --str "kind=$kind" --str "spec=$spec" $([ "$side" = server ] && echo --str clock=writer) \
 			$a --int "rc=$rc" --bool "aborted=$aborted" $([ $rc = 0 ] || echo --bool cut_short=true) ;;
+	server-crash)
+		# the writeback and the shutdown (one helper: nothing between
+		# them), their times in server/crash.args for the record the
+		# guest writes after its reboot (its crash_resume); then the host
+		# kills this qemu and boots it again
+		echo "server: fault $spec: writing $f back, shutting /export/$fs down (no journal commit)"
+		a=$(stalewin-writer crash "$f" "/export/$fs" eth0 2>>"$dir/server/crash.log") || rc=$?
+		echo "server: fault $spec: done (rc $rc): $a"
+		[ -n "$a" ] || a="--int t_start_real_ns=$t1"
+		echo "$a --int crash_rc=$rc" >"$dir/server/crash.args"
+		echo "$t1" >"$dir/sync/server-crash.req.tmp" && mv "$dir/sync/server-crash.req.tmp" "$dir/sync/server-crash.req"
+		nap 3600 ;;
 	server-guest-kill)
 		# the host kills this qemu and records the fault (start = this
 		# request's time, writer clock); nothing after it is ours

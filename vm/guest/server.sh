@@ -28,6 +28,10 @@ waitfor() { # FILE TIMEOUT_S: 0 when FILE appears, 1 on timeout or client failur
 	done
 }
 echo "server: $(uname -r), $(nproc) cpu, uptime $(cut -d' ' -f1 /proc/uptime)s"
+# back from --fault server-crash (one experiment): this boot recovers the
+# export and serves it again (crash_resume below)
+crash_resume=0
+[ "${SW_CRASH_PLANNED:-0}" = 1 ] && [ -e "/sw/$SW_EXP_1_NAME/sync/server-crash.req" ] && crash_resume=1
 for kv in $SW_SYSCTLS; do
 	sysctl -w "$kv" || fail "sysctl -w $kv failed in the server guest (kernel $(uname -r))"
 done
@@ -66,6 +70,17 @@ for dfs in $SW_DISKS; do
 done
 sw_mp_setup >/tmp/mp.why || fail "$(cat /tmp/mp.why)" # --fault memory-pressure: sw_cgx
 cat /tmp/mp.why
+# after the crash: the export was just mounted again (ext4 replayed its
+# journal); what the disk kept of the writer's file, before knfsd serves
+# it: its times and size, and a copy (the report reads its pages' stamps)
+if [ $crash_resume = 1 ]; then
+	cd_=/sw/$SW_EXP_1_NAME
+	t_mounted=$(sw_now_ns)
+	dmesg | grep -i 'ext4\|jbd2\|recover' >"$cd_/server/crash-recovery-dmesg.txt"
+	crash_after=$(stalewin-writer crash-after "/export/$SW_EXP_1_FS/f-1" "$cd_/server/file-after-crash.bin" 2>>"$cd_/server/crash.log") ||
+		echo "server: after the crash: stalewin-writer crash-after failed: $(tail -n 1 "$cd_/server/crash.log")"
+	echo "server: after the crash: /export/$SW_EXP_1_FS mounted again (journal recovery: $(grep -c -i recover "$cd_/server/crash-recovery-dmesg.txt") kernel lines): $crash_after"
+fi
 # --scenario deleg-recall: nfsd grants no delegation while any lock
 # manager is in its grace period (locks_in_grace); nfsd's own is ended
 # (knfsd.sh), lockd's lasts nlm_timeout * 5 = 50 s from its start unless
@@ -121,7 +136,7 @@ sw_trace_ok && ls $SW_TR/events/timestamp $SW_TR/events/nfsd >/sw/vm/trace-event
 # writer alone on each fs, burst workload, once stat-ing after every store
 # (a query) and once never (no query at all); the kernel's timestamp
 # tracepoints count what it set.  /sw/quiet/FS-MODE/{writer.swlog,trace.txt}
-if [ -n "${SW_QUIET_S:-}" ]; then
+if [ -n "${SW_QUIET_S:-}" ] && [ $crash_resume = 0 ]; then
 	qfs=""
 	k=1
 	while [ $k -le $SW_NEXP ]; do
@@ -149,6 +164,27 @@ fi
 lead_arg=""; [ "${SW_FILE_LEAD_S:-0}" -gt 0 ] && lead_arg="--lead-ms ${SW_FILE_LEAD_S}000"
 echo "$(cut -d' ' -f1 /proc/uptime)" >/sw/server.ready
 echo "server: ready at uptime $(cat /sw/server.ready)s"
+# --fault server-crash, this boot: knfsd serves the same exports (same
+# fsid) again; the fault's record (the crash's times from the first boot,
+# what the disk kept), then wait for the client's end as after a run
+if [ $crash_resume = 1 ]; then
+	d=/sw/$SW_EXP_1_NAME
+	for spec in $SW_FAULTS; do case $spec in server-crash@*) break ;; esac; done
+	sw_fault_rec "$d/server/faults.args" --str kind=server-crash --str "spec=$spec" --str clock=writer \
+		$(cat "$d/server/crash.args" 2>/dev/null || echo "--int t_start_real_ns=$(cat "$d/sync/server-crash.req")") \
+		$crash_after --int "t_mounted_real_ns=$t_mounted" --int "t_end_real_ns=$(sw_now_ns)" \
+		--int "kill_delay_us=$(cat /sw/vm/server-crash-kill-delay-us.txt 2>/dev/null || echo -1)" \
+		--str file_after=server/file-after-crash.bin --str recovery_dmesg=server/crash-recovery-dmesg.txt \
+		--bool cut_short=true
+	: >"$d/sync/server.back"
+	echo "server: back after the crash, knfsd up at uptime $(cut -d' ' -f1 /proc/uptime)s"
+	echo done >"$d/sync/server.done"
+	waitfor /sw/client.finished $((SW_DURATION * 2 + ${SW_FILE_LEAD_S:-0} + ${SW_GRACE:-30} + 120)) || echo "server: the client did not finish"
+	kill $clock_pid $serve_pid 2>/dev/null
+	exportfs -ua 2>/dev/null
+	echo "server: finished at uptime $(cut -d' ' -f1 /proc/uptime)s"
+	exit 0
+fi
 
 k=1
 while [ $k -le $SW_NEXP ]; do
@@ -174,6 +210,14 @@ while [ $k -le $SW_NEXP ]; do
 		$sw_cgx dd if=/dev/zero of="$f" bs="$SW_SIZE" count=1 conv=notrunc,fsync 2>/dev/null ||
 			fail "--fault memory-pressure: cannot write $f from the writer's cgroup"
 		echo "server: [$disp] $f written from $SW_MP_CG ($(sw_mp_stat file memory.stat) file bytes charged there)"
+	fi
+	# --fault server-crash: the file's blocks written (zeros) and
+	# committed before the writer starts, so the writer's stores are
+	# overwrites in place (no allocation in the journal transaction the
+	# crash loses) and what the disk keeps of them is their data alone
+	if [ "${SW_CRASH_PLANNED:-0}" = 1 ]; then
+		dd if=/dev/zero of="$f" bs=4096 count=$(($(stat -c %s "$f") / 4096)) conv=notrunc 2>/dev/null && sync ||
+			fail "cannot write $f's blocks on $fs (--fault server-crash)"
 	fi
 	[ "$fs" = ext4 ] && cat /proc/fs/jbd2/${jbd:-vda-8}/info >"$d/server/jbd2-before.txt" 2>/dev/null
 	cat /proc/sys/vm/dirty_writeback_centisecs /proc/sys/vm/dirty_expire_centisecs >"$d/server/vm-sysctl.txt" 2>/dev/null

@@ -11,7 +11,10 @@
 # client-reboot whose end is timed on another clock (end_clock: the end
 # shifted by that file's offset_ns, no dur_ns in faults.json; a missing
 # file a problem, not a partial report), and io-error's filesystem in
-# words from its raw counts.  A status line that hides a fault fails here.
+# words from its raw counts; a server-crash's stores against a crafted
+# copy of the file after the reboot (those on disk, those the lagging
+# kernel reader never read; another run's stamp; no copy at all).  A
+# status line that hides a fault fails here.
 . "$(dirname "$0")/../../lib/test-lib.sh"
 . "$(dirname "$0")/lib.sh"
 RF=$BLD/common/stalewin-runfolder
@@ -127,6 +130,60 @@ io_error() {
 		fail "io-error without errors: $(first "$T/io-none")"
 }
 
+# le64 N: N as 8 little-endian bytes
+le64() {
+	local h i out=""
+	h=$(printf '%016x' "$1")
+	for i in 14 12 10 8 6 4 2 0; do out+="\\x${h:$i:2}"; done
+	printf "$out"
+}
+# crash_file FILE RUN_ID GEN: a one-page file whose page 0 holds the
+# writer's stamp of generation GEN (records.h struct sw_stamp)
+crash_file() {
+	local magic=$((0x504d415453574c53)) rid=$((0x$2)) t=1700000000000000000
+	{ le64 $magic; le64 "$rid"; le64 0; le64 "$3"; le64 $t; le64 $((magic ^ rid ^ 0 ^ $3 ^ t))
+		head -c $((4096 - 48)) /dev/zero; } >"$1"
+}
+
+# server-crash: the stores before the crash against the page the disk
+# kept (generation 90 of 95 made before it) and the reader's reads (2 s
+# late: it read up to ~80): the stores on disk it never read are counted
+# and named (report.json: their generations)
+server_crash() {
+	local d=$T/crash rc before maxr want stores
+	"$SYN" --out "$d" --policy deferred --pages 1 --duration 10 --interval-us 100000 --kread-ms 100 \
+		--kread-lag-ms 2000 --run-id 1234abcd00000001 --no-end > /dev/null || { fail "synth crash"; return; }
+	t0=$("$BLD/common/stalewin-logdump" "$d/writer.swlog" | awk '$2 == "STORE" { sub(/.*t_after=/, ""); sub(/ .*/, ""); print; exit }')
+	mkdir -p "$d/server"
+	crash_file "$d/server/file-after-crash.bin" 1234abcd00000001 90
+	"$RF" fault "$d" --str kind=server-crash --str clock=writer --int "t_start_real_ns=$((t0 + 9450000000))" \
+		--int "t_end_real_ns=$((t0 + 9900000000))" --str file_after=server/file-after-crash.bin --bool cut_short=true ||
+		fail "stalewin-runfolder fault"
+	rc=$(report "$d")
+	[ "$rc" = 3 ] || fail "server-crash: expected exit 3 (PARTIAL), saw $rc"
+	"$BLD/common/stalewin-logdump" "$d/writer.swlog" > "$T/cw.txt"
+	before=$(awk -v t=$((t0 + 9450000000)) '$2 == "STORE" { v = $0; sub(/.*t_after=/, "", v); sub(/ .*/, "", v); if (v + 0 <= t) n++ } END { print n + 0 }' "$T/cw.txt")
+	maxr=$("$BLD/common/stalewin-logdump" "$d/kread-0.swlog" | grep -o ' gen=[0-9]*' | cut -d= -f2 | sort -n | tail -n 1)
+	want=$((90 - maxr))
+	[ "$before" -ge 90 ] && [ "$maxr" -lt 90 ] || fail "server-crash: the synthetic run is not what the case needs: $before stores before, the reader read up to $maxr"
+	jq -e --argjson b "$before" --argjson w "$want" '.end.faults[0].crash | .stores_before == $b and .on_disk_after == 90
+		and .on_read_pages == 90 and .never_read == $w and .probe_based <= 90
+		and .never_read_stores == [{"page": 0, "gen_first": (91 - $w), "gen_last": 90}]' "$d/report.json" > /dev/null ||
+		fail "server-crash: expected $before stores before, 90 on disk, $want never read, saw $(jq -c '.end.faults[0].crash' "$d/report.json")"
+	[[ $(first "$d") == *"PARTIAL: server-crash at 9.45 s for 0.45 s ("*" stores; $before stores before it, 90 on disk after the reboot; never seen changed: $want of 90 by the kernel readers, "*" by the probe's last times); cut short: "* ]] ||
+		fail "server-crash: status line: $(first "$d")"
+	# another run's stamp on the disk: none of its stores is there
+	crash_file "$d/server/file-after-crash.bin" 1234abcd00000002 90
+	report "$d" > /dev/null
+	[ "$(jq '.end.faults[0].crash.on_disk_after' "$d/report.json")" = 0 ] ||
+		fail "server-crash: another run's stamp counted: $(jq -c '.end.faults[0].crash' "$d/report.json")"
+	# no copy of the file: said, no figures
+	rm "$d/server/file-after-crash.bin"
+	report "$d" > /dev/null
+	jq -e '(.end.faults[0] | has("crash") | not) and ([.end.problems[] | select(.message | contains("expected the writer'"'"'s file as the disk kept it"))] | length == 1)' \
+		"$d/report.json" > /dev/null || fail "server-crash without the file's copy: $(jq -c '[.end.faults, .end.problems]' "$d/report.json")"
+}
+
 sw_case no-faults no_faults
 sw_case partition partition
 sw_case cut-short cut_short
@@ -134,4 +191,5 @@ sw_case no-end no_end
 sw_case bad-json bad_json
 sw_case end-clock end_clock
 sw_case io-error io_error
+sw_case server-crash server_crash
 sw_done "status line and exit code from faults.json"
