@@ -279,6 +279,8 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 	json_object_set_new(o, "ordering", json_boolean(c->ordering));
 	/* the probe's GETATTRs a second per target, null: vm run's default */
 	json_object_set_new(o, "query_rate", c->query[0] ? json_string(c->query) : json_null());
+	/* the run's --fault, null: none (the verdict compares like with like) */
+	json_object_set_new(o, "fault", c->fault[0] ? json_string(c->fault) : json_null());
 	json_object_set_new(o, "writeback", json_pack("{s:i,s:i,s:b,s:f}", "writeback_ms", wb, "expire_ms", ex,
 						      "scaled", g->wb_ms != 0, "scale", 30000.0 / ex));
 	json_array_append_new(s->cells, o);
@@ -296,6 +298,10 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 	int nvd = 0, nvc = 0;
 	int64_t res = 0;
 	struct cell_attrs ca = { 0 };
+	/* server-crash: the stores on disk after the reboot, and the ones the
+	 * client never saw changed, summed over the cell's runs (crash.c) */
+	int64_t cr[5] = { 0 };
+	int ncr = 0;
 	json_t *dirs = json_array(), *runs = json_array();
 	if (glob(pat, 0, NULL, &gl) == 0) {
 		for (size_t i = 0; i < gl.gl_pathc && n < SW_REPSTATS_MAX; i++) {
@@ -347,6 +353,19 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 			json_object_set_new(ro, "race_stores", json_integer((json_int_t)s->S->race_stores));
 			json_object_set_new(ro, "race_read_hits", json_integer((json_int_t)rh));
 			attrs_add(&ca, &s->S->attrs, ro);
+			for (int fi = 0; fi < s->S->nfaults && fi < SW_MAX_FAULTS; fi++) {
+				const struct sw_fault *F = &s->S->fault[fi];
+				if (strcmp(F->kind, "server-crash") || F->crash_on_disk < 0)
+					continue;
+				const int64_t v[5] = { F->crash_before, F->crash_on_disk, F->crash_never_read,
+						       F->crash_probe_base, F->crash_probe_never };
+				for (int x = 0; x < 5; x++)
+					cr[x] += v[x] > 0 ? v[x] : 0;
+				ncr++;
+				json_object_set_new(ro, "crash_on_disk", json_integer((json_int_t)F->crash_on_disk));
+				json_object_set_new(ro, "crash_never_read",
+						    json_integer((json_int_t)F->crash_never_read));
+			}
 			/* every kernel reader's view, "view:v3 kept-open" (NFS
 			 * version, reader mode, and the mount's attribute cache
 			 * when not the default): the verdict compares each */
@@ -395,6 +414,15 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 		text_stat(s->txt, "cto p50", vc, nvc, res);
 	fprintf(s->txt, "  %-12s %6.0f  95%% CI %.0f..%.0f\n", "upd/1k", u.median, u.ci_lo, u.ci_hi);
 	attrs_cell(s->txt, o, &ca);
+	if (ncr) {
+		json_object_set_new(o, "crash", json_pack("{s:i,s:I,s:I,s:I,s:I,s:I}", "runs", ncr, "before",
+							  (json_int_t)cr[0], "on_disk", (json_int_t)cr[1],
+							  "never_read", (json_int_t)cr[2], "probe_base",
+							  (json_int_t)cr[3], "probe_never", (json_int_t)cr[4]));
+		fprintf(s->txt, "  %-12s %lld of %lld stores on disk after the reboot never read by the\n"
+			"  %-12s client (%d runs; the probe's times hid %lld of %lld)\n", "crash",
+			(long long)cr[2], (long long)cr[1], "", ncr, (long long)cr[4], (long long)cr[3]);
+	}
 	return 0;
 }
 

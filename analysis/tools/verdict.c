@@ -188,8 +188,8 @@ int sw_verdict(json_t *study, const char *dir, FILE *f, json_t *out)
 			int same = 1;
 			/* the same query rate too: on a multigrain kernel it is
 			 * part of what is measured */
-			static const char *const k[] = { "kernel", "fs", "workload", "query_rate" };
-			for (int x = 0; x < 4 && same; x++) {
+			static const char *const k[] = { "kernel", "fs", "workload", "query_rate", "fault" };
+			for (int x = 0; x < 5 && same; x++) {
 				json_t *a = json_object_get(c, k[x]), *b = json_object_get(e, k[x]);
 				same = (!a && !b) || (a && b && json_equal(a, b)); /* absent: older study.json */
 			}
@@ -219,9 +219,30 @@ int sw_verdict(json_t *study, const char *dir, FILE *f, json_t *out)
 			"never visible: stores no timestamp update followed before the run\n"
 			"ended; update first: stores whose own fault's update came before\n"
 			"their data; old data read: READs that took old data under those new\n"
-			"times; each summed over the runs of the policy / of eager.  Crash\n"
-			"ordering needs a crash (tests/kernel cmtime_cases, crash): not in a\n"
-			"study's runs.\n", SW_REPSTATS_BOOT);
+			"times; each summed over the runs of the policy / of eager.\n",
+			SW_REPSTATS_BOOT);
+	/* crash ordering: the cells whose runs crashed the server (a plan's
+	 * fault = server-crash@S) */
+	int crash = 0;
+	json_array_foreach(cells, i, c) {
+		json_t *cr = json_object_get(c, "crash");
+		if (!cr)
+			continue;
+		if (!crash++)
+			fprintf(f, "\ncrash ordering (--fault server-crash: the server crashed after a\n"
+				"writeback, rebooted on its disk; stores the disk kept that the\n"
+				"client never read as changed, for good):\n");
+		fprintf(f, "  %s: %lld of %lld never seen (%lld runs)\n",
+			json_string_value(json_object_get(c, "id")) ?: "?",
+			(long long)json_integer_value(json_object_get(cr, "never_read")),
+			(long long)json_integer_value(json_object_get(cr, "on_disk")),
+			(long long)json_integer_value(json_object_get(cr, "runs")));
+		if (out)
+			json_object_set_new(out, "crash_ordering", json_true());
+	}
+	if (!crash)
+		fprintf(f, "\nCrash ordering needs a crash: none in this study's runs (a plan's\n"
+			"fault = server-crash@S, or tests/kernel cmtime_cases, crash).\n");
 	return groups;
 }
 

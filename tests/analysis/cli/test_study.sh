@@ -273,6 +273,22 @@ faults() {
 	[ "$(wc -l <"$T/calls")" = 6 ] && [ "$(cat fst/batches/*/vm/experiments.txt | wc -l)" = 6 ] ||
 		fail "fault study: expected 6 boots of one experiment, saw $(wc -l <"$T/calls") boots: $(cat fst/batches/*/vm/experiments.txt)"
 	: >"$T/calls" # (the cases after count their own)
+	# the verdict: a crash cell's counts as a finding, and a faulted cell
+	# never compared with a fault-free eager one
+	mkdir -p cv
+	cat >cv/study.json <<'EOJ'
+{"cells": [
+ {"id": "g/patched_6.1-eager-ext4-rewrite", "kernel": "patched:6.1", "policy": "eager", "fs": "ext4",
+  "workload": "rewrite", "query_rate": null, "fault": null, "n": 3, "writeback": {"scaled": false}},
+ {"id": "g/patched_6.1-deferred-ext4-rewrite-fserver-crash@4_5", "kernel": "patched:6.1",
+  "policy": "deferred", "fs": "ext4", "workload": "rewrite", "query_rate": null,
+  "fault": "server-crash@4:5", "n": 3, "writeback": {"scaled": false},
+  "crash": {"runs": 3, "before": 251, "on_disk": 251, "never_read": 251, "probe_base": 250, "probe_never": 250}}]}
+EOJ
+	"$REP" verdict cv >cv.txt 2>err.txt || true
+	grep -q '^  g/patched_6.1-deferred-ext4-rewrite-fserver-crash@4_5: 251 of 251 never seen (3 runs)$' cv.txt ||
+		fail "verdict: expected the crash cell's finding, saw: $(cat cv.txt err.txt)"
+	grep -q '^no comparison' cv.txt || fail "verdict: a faulted cell was compared with a fault-free eager one: $(cat cv.txt)"
 }
 sw_case bad-plans bad_plans
 sw_case thread-plan thread_plan
