@@ -126,6 +126,7 @@ sw_opt --probe-vers probe_vers 3\|4\|3+4 '' "the probe's targets (3+4: probe-0/t
 sw_opt --query-rate probe_rate N\|wire 100 'GETATTRs/s per probe target'
 sw_opt --probe-rate probe_rate N\|wire '' 'the old name of --query-rate'
 sw_opt --scenario scenario NAME '' 'a set-up on purpose the report explains (vm/scenario.sh): deleg-none, deleg-recall'
+sw_opt --ns-clients ns_clients N '' 'N (1..8) kernel NFS clients, one per network namespace, in place of the mounts'
 sw_opt --reader-every-ms reader_every N 100 "the kernel-mount readers' period"
 sw_opt --reader-page reader_page N 0 'the page they read'
 sw_opt --size size BYTES 1M "the writer's file"
@@ -195,9 +196,10 @@ done
 for m in "${mounts[@]}"; do
 	[[ "$m" != *"|"* && "$m" != *" "* ]] || vm_usage_die "--mount-opts: expected comma-separated options without spaces or '|', saw '$m'"
 done
-[ ${#mounts[@]} -gt 0 ] || case "$vers" in 3) mounts=("vers=3,nolock") ;; 4.2) mounts=("vers=4.2") ;;
+[ ${#mounts[@]} -gt 0 ] || [ -n "$ns_clients" ] || case "$vers" in 3) mounts=("vers=3,nolock") ;; 4.2) mounts=("vers=4.2") ;;
 	*) mounts=("vers=3,nolock" "vers=4.2") ;; esac
 faults_check # vm/run-plan.sh: sets kill_planned reboot_planned ioerr_planned
+ns_clients_check # vm/run-plan.sh: --ns-clients against the mounts, modes and faults
 [[ "$grace" =~ ^[0-9]+$ ]] || vm_usage_die "--outage-grace: expected whole seconds, saw '$grace'"
 [ ${#modes[@]} -gt 0 ] || modes=(kept-open cto)
 
