@@ -173,9 +173,17 @@ static void header(FILE *f, const struct sw_summary *S)
 	kv(f, "clock", b);
 	for (int j = 0; j < S->nkread; j++) {
 		char m[600];
-		snprintf(m, sizeof(m), "kread-%d %s: %s", j,
-			 S->kr[j].mode[0] ? S->kr[j].mode : "?", S->kr[j].mount);
+		snprintf(m, sizeof(m), "kread-%d %s: %s%s%s%s%s", j,
+			 S->kr[j].mode[0] ? S->kr[j].mode : "?", S->kr[j].mount,
+			 S->kr[j].netns[0] ? "; namespace client " : "", S->kr[j].netns,
+			 S->kr[j].netns[0] ? " " : "", S->kr[j].addr);
 		kv(f, "mount", m);
+	}
+	if (S->ns_clients) {
+		snprintf(b, sizeof(b),
+			 "%d of the kreads each a kernel NFS client of its own network namespace, in one guest: they share its clock (one estimate, its error applies to every client)",
+			 S->ns_clients);
+		kv(f, "ns-clients", b);
 	}
 	for (int i = 0; i < S->nobs; i++) {
 		const struct sw_observer *O = &S->obs[i];

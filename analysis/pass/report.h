@@ -255,10 +255,15 @@ struct sw_summary {
 	int kread_rpc_trace;     /* the client's NFS events were traced
 				    (client/trace.txt, nfstrace.h) */
 	int nkread;
+	int ns_clients;          /* of them, namespace clients: each a kernel
+				    NFS client of its own, one guest's clock */
 	struct sw_kread {
 		char file[SW_PATHLEN];
 		char mount[512];      /* mount_options from the log meta */
 		char mode[16];        /* "kept-open" or "cto" */
+		char netns[32];       /* vm run --ns-clients: its network
+					 namespace (client/ns-clients.txt), "" none */
+		char addr[48];        /* and that namespace's address */
 		uint64_t page, reads; /* page read; KREAD records used */
 		struct sw_profile prof; /* replay profile of the same options */
 		struct sw_fig fig, replay; /* stores to `page` only */
