@@ -351,6 +351,11 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 	json_object_set_new(res, "delegations", deleg_json(S));
 	if (S->has_kread)
 		json_object_set_new(res, "kread", kreaders(S, 1));
+	if (S->nfsd.have) /* vm run: knfsd's counters from set-up to the writer's end */
+		json_object_set_new(res, "nfsd", json_pack("{s:i, s:f, s:o, s:o, s:o, s:i}",
+			"threads", S->nfsd.threads, "seconds", S->nfsd.secs,
+			"rpc_calls", I((int64_t)S->nfsd.calls), "getattr_v3", I((int64_t)S->nfsd.getattr3),
+			"getattr_v4", I((int64_t)S->nfsd.getattr4), "client_addresses", S->nfsd.clients));
 	json_object_set_new(root, "results", res);
 
 	json_object_set_new(root, "end", end_json(S, exit_code));

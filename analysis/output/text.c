@@ -185,6 +185,15 @@ static void header(FILE *f, const struct sw_summary *S)
 			 S->ns_clients);
 		kv(f, "ns-clients", b);
 	}
+	if (S->nfsd.have) {
+		uint64_t ga = S->nfsd.getattr3 + S->nfsd.getattr4;
+		snprintf(b, sizeof(b),
+			 "%d threads; %llu RPCs, %llu GETATTRs (v3 %llu, v4 %llu) in %.1f s from the file's set-up to the writer's end: %.0f GETATTRs/s; %d client addresses in its export cache",
+			 S->nfsd.threads, (unsigned long long)S->nfsd.calls, (unsigned long long)ga,
+			 (unsigned long long)S->nfsd.getattr3, (unsigned long long)S->nfsd.getattr4,
+			 S->nfsd.secs, ga / S->nfsd.secs, S->nfsd.clients);
+		kv(f, "nfsd", b);
+	}
 	for (int i = 0; i < S->nobs; i++) {
 		const struct sw_observer *O = &S->obs[i];
 		sw_fmt_dur(d1, sizeof(d1), O->resolution_ns);

@@ -423,6 +423,7 @@ int sw_input_load(const char *dir, struct sw_summary *S, struct sw_input *in)
 		in->nkread = ++S->nkread;
 	}
 	ns_clients_load(S, dir);
+	sw_nfsd_load(S, dir);
 	/* vm run: the client guest's NFS events for the file (nfstrace.h) */
 	if (in->nkread) {
 		snprintf(path, sizeof(path), "%s/client/trace.txt", dir);
