@@ -7,6 +7,8 @@
 # client with a namespace and an address of its own (eight distinct of
 # each) and each a "kread-J kept" figure over the run's stores; each
 # namespace's own /proc/net/nfsfs saw the server (client/ns-J-nfsfs.txt);
+# knfsd's export cache holds at least eight client addresses and its
+# counters moved (the report's nfsd line, server/nfsd-*.txt);
 # the report says the clients share the guest's clock; nothing of the run
 # left running or mounted (~60 s).
 #   test_vm_ns_clients.sh bad-input: --ns-clients 0, 9, x, with two
@@ -83,5 +85,10 @@ for ((j = 0; j < N; j++)); do
 done
 grep -q "ns-clients:${N}ofthekreadseachakernelNFSclient[^;]*theyshareitsclock" "$T/joined.txt" ||
 	fail "report.txt does not say the $N clients share one guest's clock"
+# the server's side: knfsd's export cache saw each namespace's address
+# (and the probe's), its counters moved
+[ "$(jr '.results.nfsd.client_addresses // 0')" -ge $N ] ||
+	fail "knfsd's export cache holds $(jr '.results.nfsd.client_addresses // "no"') client addresses, expected at least $N (server/nfsd-after.txt)"
+[ "$(jr '.results.nfsd.getattr_v3 // 0')" -gt 0 ] || fail "knfsd counted no v3 GETATTR (server/nfsd-*.txt)"
 nothing_left "$run"
 sw_done "$N namespace clients, each its own address and whole log, in $(($(date +%s) - t0)) s"
