@@ -50,6 +50,14 @@
 # are up, 2.5-7.5 s here): that time picks the kernel's writeback regime
 # (server/README.md), so runs meant to be compared, or repeated, give it;
 # probe and readers run S s longer.
+# --ns-clients N (1..8): in place of the kernel mounts, N kernel NFS
+# clients in the one client guest, one per network namespace sw-nsK
+# (vm/guest/nsclients.sh): each a macvlan on eth0 with 10.77.0.(10+K),
+# its own mount (the one --mount-opts; default vers=3,nolock, vers=4.2
+# with --vers 4.2) and one reader in the one --reader-mode (default
+# kept-open), kread-K; client/ns-clients.txt names each kread's namespace
+# and address, the report flags them.  They share the guest's clock: one
+# estimate, its error applies to every client.  Not with client-reboot.
 # One experiment: the run folder is OUT; several: OUT/<n>-<policy>-<fs>/.
 # --repeats N (1..100): every experiment N times in the one boot,
 # interleaved (all experiments once, then again: a drift of the guests
