@@ -112,6 +112,7 @@ plan_write() {
 		printf 'SW_MOUNTS=%q\n' "$(IFS='|'; echo "${mounts[*]}")"
 		printf 'SW_READER_MODES=%q\n' "${modes[*]}"
 		echo "SW_NS_CLIENTS=${ns_clients:-0}" # vm/guest/nsclients.sh
+		echo "SW_PROBES=$probes"
 		echo "SW_READER_EVERY_MS=$reader_every"
 		echo "SW_READER_PAGE=$reader_page"
 		echo "SW_PROBE_VERS=$probe_vers"
@@ -233,4 +234,15 @@ ns_clients_check() {
 	[ "$reboot_planned" = 0 ] ||
 		vm_usage_die "--ns-clients: expected no --fault client-reboot (the namespaces do not come back after it), saw ${faults[*]}"
 	return 0
+}
+
+# probes_check: --probes M (whole, >= 1) with M x the probe's targets at
+# most 8, the observers one report takes (SW_MAX_OBS); exit 2 otherwise.
+probes_check() {
+	local t=1
+	[ "$probe_vers" = 3+4 ] && t=2
+	[[ "$probes" =~ ^[0-9]+$ ]] && [ "$probes" -ge 1 ] && [ $((probes * t)) -le 8 ] ||
+		vm_usage_die "--probes: expected a whole number from 1 to $((8 / t)) (at most 8 probe targets per report; each probe has $t with --probe-vers $probe_vers), saw '$probes'"
+	[ "$probes" = 1 ] || [ "$reboot_planned" = 0 ] ||
+		vm_usage_die "--probes: expected 1 with --fault client-reboot (one probe comes back after it), saw $probes"
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Description: `stalewin vm run --ns-clients 8`: eight kernel NFS clients
-# in the one client guest, one per network namespace (vm/guest/
-# nsclients.sh).  One short native ext4 run (--duration 10, v3 kept-open,
-# a 50/s probe); checks: eight kread logs, each whole (an END record) with
-# KREAD rows; the report's eight kreads each flagged as a namespace
+# Description: `stalewin vm run --ns-clients 8 --probes 4`: eight kernel
+# NFS clients in the one client guest, one per network namespace (vm/
+# guest/nsclients.sh), and four probes.  One short native ext4 run
+# (--duration 10, v3 kept-open, probes at 50/s); checks: eight kread
+# logs, each whole (an END record) with KREAD rows; four probe logs, each
+# whole, eight observers with replies; the report's eight kreads each flagged as a namespace
 # client with a namespace and an address of its own (eight distinct of
 # each) and each a "kread-J kept" figure over the run's stores; each
 # namespace's own /proc/net/nfsfs saw the server (client/ns-J-nfsfs.txt);
@@ -12,8 +13,9 @@
 # the report says the clients share the guest's clock; nothing of the run
 # left running or mounted (~60 s).
 #   test_vm_ns_clients.sh bad-input: --ns-clients 0, 9, x, with two
-# --mount-opts, two --reader-mode or a client reboot are refused with
-# exit 2 and one line naming expected and seen; no guest booted (~3 s).
+# --mount-opts, two --reader-mode or a client reboot, and --probes 0, x,
+# more than 8 targets or more than one with a client reboot are refused
+# with exit 2 and one line naming expected and seen; no guest booted.
 # 77 when qemu cannot run here.
 set -u
 . "$(dirname "$0")/../lib/test-lib.sh"
@@ -42,16 +44,22 @@ if [ "${1:-}" = bad-input ]; then
 --ns-clients 2 --mount-opts vers=3,nolock --mount-opts vers=4.2|--ns-clients: expected one --mount-opts (each namespace mounts it once), saw 2
 --ns-clients 2 --reader-mode cto --reader-mode kept-open|--ns-clients: expected one --reader-mode (one reader per namespace), saw 2
 --ns-clients 2 --fault client-reboot@3|--ns-clients: expected no --fault client-reboot (the namespaces do not come back after it), saw client-reboot@3
+--probes 0|--probes: expected a whole number from 1 to 4 (at most 8 probe targets per report; each probe has 2 with --probe-vers 3+4), saw '0'
+--probes 5|--probes: expected a whole number from 1 to 4 (at most 8 probe targets per report; each probe has 2 with --probe-vers 3+4), saw '5'
+--vers 3 --probes 9|--probes: expected a whole number from 1 to 8 (at most 8 probe targets per report; each probe has 1 with --probe-vers 3), saw '9'
+--probes x|--probes: expected a whole number from 1 to 4 (at most 8 probe targets per report; each probe has 2 with --probe-vers 3+4), saw 'x'
+--probes 2 --fault client-reboot@3|--probes: expected 1 with --fault client-reboot (one probe comes back after it), saw 2
 CASES
-	[ $n = 7 ] || fail "expected 7 refusals, saw $n"
-	sw_done "$n --ns-clients misuses refused with exit 2, no guest booted"
+	[ $n = 12 ] || fail "expected 12 refusals, saw $n"
+	sw_done "$n --ns-clients and --probes misuses refused with exit 2, no guest booted"
 fi
 
 vm_fault_needs
 vm_test_dir vm-ns-clients run report.txt run.err
 N=8
 t0=$(date +%s)
-vm_fault_run "$T/run" --duration 10 --ns-clients $N
+P=4 # --probes: a v3 and a v4 target each, the report's 8 observers
+vm_fault_run "$T/run" --duration 10 --ns-clients $N --probes $P
 [ "$rc" = 0 ] || { cat "$T/report.txt"; fail "vm run --ns-clients $N exited $rc (0 expected: a complete report)"; }
 run=$T/run
 
@@ -65,6 +73,14 @@ for ((j = 0; j < N; j++)); do
 		fail "namespace $j's own NFS client did not list the server: $(cat "$run/client/ns-$j-nfsfs.txt" 2>&1)"
 done
 [ ! -e "$run/kread-$N.swlog" ] || fail "more than $N kread logs"
+# the probes: P logs, each whole, each two observers with replies
+for ((j = 0; j < P; j++)); do
+	"$b/common/stalewin-logdump" "$run/probe-$j.swlog" >"$T/p.txt" 2>&1 || fail "probe-$j.swlog does not read cleanly: $(tail -n 1 "$T/p.txt")"
+	tail -n 1 "$T/p.txt" | grep -q ' END ' || fail "probe-$j.swlog does not end with END: $(tail -n 1 "$T/p.txt")"
+done
+[ ! -e "$run/probe-$P.swlog" ] || fail "more than $P probe logs"
+[ "$(jr "[.results.observers[] | select(.replies > 0)] | length")" = $((2 * P)) ] ||
+	fail "expected $((2 * P)) probe observers with replies, saw: $(jr '[.results.observers[] | "\(.name) \(.replies)"] | join(", ")')"
 
 # the report: N kreads, each a namespace client of its own, each its rows
 [ "$(jr '.results.kread | length')" = $N ] || fail "the report has $(jr '.results.kread | length') kreads, expected $N"

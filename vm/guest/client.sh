@@ -120,10 +120,15 @@ start_observers() {
 			url="nfs://$SW_SERVER_IP/export/$fs/f-$k?version=$v&nfsport=2049&mountport=20048"
 			urls="$urls --url $url"
 		done
-		stalewin-probe $urls --log "$d/probe-0.swlog" --duration "$lim" --rate "$SW_PROBE_RATE" \
-			--run-id "$rid" --writer-run-id "$rid" --quiet $SW_PROBE_ARGS >"$d/client/probe-0.out" 2>&1 &
-		pids="$pids $!"
-		echo "$url" >"$d/client/probe-0.url"
+		# --probes M: M of them side by side, probe-0 .. probe-<M-1>
+		p=0
+		while [ $p -lt "${SW_PROBES:-1}" ]; do
+			stalewin-probe $urls --log "$d/probe-$p.swlog" --duration "$lim" --rate "$SW_PROBE_RATE" \
+				--run-id "$rid" --writer-run-id "$rid" --quiet $SW_PROBE_ARGS >"$d/client/probe-$p.out" 2>&1 &
+			pids="$pids $!"
+			echo "$url" >"$d/client/probe-$p.url"
+			p=$((p + 1))
+		done
 	fi
 }
 
