@@ -52,6 +52,9 @@ SW_MODS_FS="xfs btrfs"
 # only for --fault io-error (sw-insmod-dm.list; empty when the kernel
 # has no such module: the guest then says so)
 SW_MODS_dm="dm_flakey?"
+# macvlan, loaded by the client guest only for vm run --ns-clients (one
+# macvlan on eth0 per network namespace: sw-insmod-ns.list)
+SW_MODS_ns="macvlan"
 mkdir -p "$SW_VM_CACHE" 2>/dev/null || vm_die "cannot create the cache $SW_VM_CACHE (set SW_VM_CACHE to a writable directory)"
 vm_space_check "$SW_VM_CACHE" 400
 # one builder at a time (several runs/tests may start together); a cache
@@ -105,10 +108,11 @@ build_kernel_part() {
 			vm_die "found no ELF payload in $tmp/root/boot/vmlinuz-$kver"
 		depmod -b "$tmp/root" "$kver" || vm_die "depmod -b failed for $kver"
 		mkdir -p "$tmp/mods/lib/modules/$kver"
-		for role in all server client dm $(printf 'fs-%s ' $SW_MODS_FS); do
+		for role in all server client dm ns $(printf 'fs-%s ' $SW_MODS_FS); do
 			case "$role" in
 			fs-*) list=${role#fs-} ;;
 			dm) list=$SW_MODS_dm ;;
+			ns) list=$SW_MODS_ns ;;
 			*) eval "list=\"\$SW_MODS_common \$SW_MODS_$role\"" ;;
 			esac
 			for m in $list; do mod_closure "$tmp/root" "$kver" "$m" "$pkg $ver"; done |
@@ -172,7 +176,7 @@ build_named_kernel() {
 build_userland() {
 	local vers key tmp deb r f p
 	vers=""
-	for p in busybox-static rpcbind nfs-common libc6 libtirpc3 kmod xfsprogs btrfs-progs e2fsprogs dmsetup; do
+	for p in busybox-static rpcbind nfs-common libc6 libtirpc3 kmod xfsprogs btrfs-progs e2fsprogs dmsetup iproute2; do
 		vers+="$p=$(vm_pkg_installed "$p") "
 	done
 	[ -x /bin/busybox ] && busybox --list | grep -x insmod >/dev/null ||
@@ -210,6 +214,9 @@ build_userland() {
 	# dmsetup for --fault io-error (the export's disk under a dm table);
 	# absent on the host: the guest says so when that fault is asked for
 	[ -x /sbin/dmsetup ] && vm_copy_with_libs "$r" /sbin/dmsetup
+	# vm run --ns-clients: iproute2's ip as sw-ip (busybox's has no
+	# netns nor macvlan); busybox's nsenter and unshare do the rest
+	[ ! -x /sbin/ip ] || vm_copy_with_libs "$r" /sbin/ip /usr/local/sbin/sw-ip
 	vm_copy_with_libs "$r" /sbin/rpcinfo 2>/dev/null || vm_copy_with_libs "$r" /usr/sbin/rpcinfo 2>/dev/null || true
 	# what `./stalewin run` (bash) needs beyond busybox, as on a user's VM:
 	# bash, jq, coreutils' date (+%N) and numfmt, util-linux's flock (the
@@ -261,7 +268,7 @@ build_project() {
 
 # a kernel part depends on how it is made, not on every edit of these files
 kernel_hash=$( (declare -f build_kernel_part mod_closure vm_extract_vmlinux vm_cpio
-	echo "$SW_MODS_common|$SW_MODS_server|$SW_MODS_client|$SW_MODS_FS|$SW_MODS_dm") | vm_hash)
+	echo "$SW_MODS_common|$SW_MODS_server|$SW_MODS_client|$SW_MODS_FS|$SW_MODS_dm|$SW_MODS_ns") | vm_hash)
 vm_apt_facts
 mods_cpio= SW_VM_KPKG=
 if [ -n "$kernel" ] && vm_kernel_known "$kernel"; then

@@ -45,8 +45,11 @@ vm_query_meta_args() { # D
 	local -a mounts
 	targets=$(echo "$SW_PROBE_VERS" | tr + '\n' | grep -c .)
 	[ -s "$d/client/probe-0.url" ] || targets=0
+	targets=$((targets * ${SW_PROBES:-1})) # --probes M
 	IFS='|' read -r -a mounts <<<"$SW_MOUNTS"
 	readers=$(vm_query_readers_hz "$SW_READER_EVERY_MS" "$SW_READER_MODES" "${mounts[@]}")
+	# --ns-clients N: the one mount's reader N times
+	[ "${SW_NS_CLIENTS:-0}" = 0 ] || readers=$(awk -v r="$readers" -v n="$SW_NS_CLIENTS" 'BEGIN { printf "%.3f", r * n }')
 	if [ "$SW_PROBE_RATE" = wire ] && [ "$targets" -gt 0 ]; then
 		probe_hz=null total=null
 	else

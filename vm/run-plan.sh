@@ -113,6 +113,8 @@ plan_write() {
 		printf 'SW_SYSCTLS=%q\n' "${sysctls[*]:-}"
 		printf 'SW_MOUNTS=%q\n' "$(IFS='|'; echo "${mounts[*]}")"
 		printf 'SW_READER_MODES=%q\n' "${modes[*]}"
+		echo "SW_NS_CLIENTS=${ns_clients:-0}" # vm/guest/nsclients.sh
+		echo "SW_PROBES=$probes"
 		echo "SW_READER_EVERY_MS=$reader_every"
 		echo "SW_READER_PAGE=$reader_page"
 		echo "SW_PROBE_VERS=$probe_vers"
@@ -225,4 +227,36 @@ mp_kernel_check() {
 	[ -s "$cfg" ] || return 0
 	grep -q '^CONFIG_MEMCG=y' "$cfg" ||
 		vm_usage_die "--fault memory-pressure: expected a server kernel with CONFIG_MEMCG=y (cgroup v2 memory.high), saw none in $cfg: the patched kernels are allnoconfig + vm/kernel/config.fragment; run it on a stock kernel"
+}
+
+# ns_clients_check: --ns-clients N (1..8: the report's kernel readers,
+# SW_MAX_KREAD) replaces the kernel mounts by N namespace clients, each
+# one mount of the one --mount-opts set (default vers=3,nolock, or
+# vers=4.2 with --vers 4.2) read by one reader in the one --reader-mode
+# (default kept-open); exit 2 otherwise.  The client guest reboot has no
+# namespaces to come back to: refused with it.
+ns_clients_check() {
+	[ -n "$ns_clients" ] || return 0
+	[[ "$ns_clients" =~ ^[0-9]+$ ]] && [ "$ns_clients" -ge 1 ] && [ "$ns_clients" -le 8 ] ||
+		vm_usage_die "--ns-clients: expected a whole number from 1 to 8 (one kernel reader each, at most 8 per report), saw '$ns_clients'"
+	[ ${#mounts[@]} -le 1 ] ||
+		vm_usage_die "--ns-clients: expected one --mount-opts (each namespace mounts it once), saw ${#mounts[@]}: ${mounts[*]}"
+	[ ${#modes[@]} -le 1 ] ||
+		vm_usage_die "--ns-clients: expected one --reader-mode (one reader per namespace), saw ${#modes[@]}: ${modes[*]}"
+	[ ${#modes[@]} -eq 1 ] || modes=(kept-open)
+	[ ${#mounts[@]} -eq 1 ] || case "$vers" in 4.2) mounts=("vers=4.2") ;; *) mounts=("vers=3,nolock") ;; esac
+	[ "$reboot_planned" = 0 ] ||
+		vm_usage_die "--ns-clients: expected no --fault client-reboot (the namespaces do not come back after it), saw ${faults[*]}"
+	return 0
+}
+
+# probes_check: --probes M (whole, >= 1) with M x the probe's targets at
+# most 8, the observers one report takes (SW_MAX_OBS); exit 2 otherwise.
+probes_check() {
+	local t=1
+	[ "$probe_vers" = 3+4 ] && t=2
+	[[ "$probes" =~ ^[0-9]+$ ]] && [ "$probes" -ge 1 ] && [ $((probes * t)) -le 8 ] ||
+		vm_usage_die "--probes: expected a whole number from 1 to $((8 / t)) (at most 8 probe targets per report; each probe has $t with --probe-vers $probe_vers), saw '$probes'"
+	[ "$probes" = 1 ] || [ "$reboot_planned" = 0 ] ||
+		vm_usage_die "--probes: expected 1 with --fault client-reboot (one probe comes back after it), saw $probes"
 }

@@ -50,6 +50,17 @@
 # are up, 2.5-7.5 s here): that time picks the kernel's writeback regime
 # (server/README.md), so runs meant to be compared, or repeated, give it;
 # probe and readers run S s longer.
+# --probes M: M stalewin-probe processes side by side, each with the
+# --probe-vers targets at --query-rate (probe-J.swlog); M x targets at
+# most 8, the report's observers (so 8 with --vers 3, 4 with both).
+# --ns-clients N (1..8): in place of the kernel mounts, N kernel NFS
+# clients in the one client guest, one per network namespace sw-nsK
+# (vm/guest/nsclients.sh): each a macvlan on eth0 with 10.77.0.(10+K),
+# its own mount (the one --mount-opts; default vers=3,nolock, vers=4.2
+# with --vers 4.2) and one reader in the one --reader-mode (default
+# kept-open), kread-K; client/ns-clients.txt names each kread's namespace
+# and address, the report flags them.  They share the guest's clock: one
+# estimate, its error applies to every client.  Not with client-reboot.
 # One experiment: the run folder is OUT; several: OUT/<n>-<policy>-<fs>/.
 # --repeats N (1..100): every experiment N times in the one boot,
 # interleaved (all experiments once, then again: a drift of the guests
@@ -142,7 +153,9 @@ sw_opt --vers vers 3\|4.2\|both both 'the mounts and probe targets: 3 or 4.2 alo
 sw_opt --probe-vers probe_vers 3\|4\|3+4 '' "the probe's targets (3+4: probe-0/t0 v3, t1 v4, side by side)"
 sw_opt --query-rate probe_rate N\|wire 100 'GETATTRs/s per probe target'
 sw_opt --probe-rate probe_rate N\|wire '' 'the old name of --query-rate'
+sw_opt --probes probes M 1 'libnfs probes side by side (probe-0 .. probe-<M-1>), at most 8 targets in all'
 sw_opt --scenario scenario NAME '' 'a set-up on purpose the report explains (vm/scenario.sh): deleg-none, deleg-recall'
+sw_opt --ns-clients ns_clients N '' 'N (1..8) kernel NFS clients, one per network namespace, in place of the mounts'
 sw_opt --reader-every-ms reader_every N 100 "the kernel-mount readers' period"
 sw_opt --reader-page reader_page N 0 'the page they read'
 sw_opt --size size BYTES 1M "the writer's file"
@@ -212,9 +225,11 @@ done
 for m in "${mounts[@]}"; do
 	[[ "$m" != *"|"* && "$m" != *" "* ]] || vm_usage_die "--mount-opts: expected comma-separated options without spaces or '|', saw '$m'"
 done
-[ ${#mounts[@]} -gt 0 ] || case "$vers" in 3) mounts=("vers=3,nolock") ;; 4.2) mounts=("vers=4.2") ;;
+[ ${#mounts[@]} -gt 0 ] || [ -n "$ns_clients" ] || case "$vers" in 3) mounts=("vers=3,nolock") ;; 4.2) mounts=("vers=4.2") ;;
 	*) mounts=("vers=3,nolock" "vers=4.2") ;; esac
 faults_check # vm/run-plan.sh: sets kill_planned reboot_planned ioerr_planned
+ns_clients_check # vm/run-plan.sh: --ns-clients against the mounts, modes and faults
+probes_check # vm/run-plan.sh: --probes M against the report's 8 probe targets
 [[ "$grace" =~ ^[0-9]+$ ]] || vm_usage_die "--outage-grace: expected whole seconds, saw '$grace'"
 [ ${#modes[@]} -gt 0 ] || modes=(kept-open cto)
 

@@ -102,8 +102,8 @@ static json_t *revalmatch(const struct sw_revalmatch_out *m)
 static json_t *kreaders(const struct sw_summary *S, int results)
 {
 	json_t *a = json_array();
-	for (int j = 0; j < S->nkread; j++)
-		json_array_append_new(a, results ?
+	for (int j = 0; j < S->nkread; j++) {
+		json_t *o = results ?
 			json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "file", S->kr[j].file,
 				  "mode", S->kr[j].mode, "mount_options", S->kr[j].mount,
 				  "page", I(S->kr[j].page), "reads", I(S->kr[j].reads),
@@ -122,7 +122,14 @@ static json_t *kreaders(const struct sw_summary *S, int results)
 				  /* of fig.n stores, served by the same read */
 				  "replay_same_read", I(S->kr[j].replay_same_read)) :
 			json_pack("{s:s, s:s, s:o}", "mount_options", S->kr[j].mount,
-				  "mode", S->kr[j].mode, "profile", profile(&S->kr[j].prof)));
+				  "mode", S->kr[j].mode, "profile", profile(&S->kr[j].prof));
+		/* vm run --ns-clients: a kernel client of its own namespace */
+		if (o && S->kr[j].netns[0]) {
+			json_object_set_new(o, "netns", json_string(S->kr[j].netns));
+			json_object_set_new(o, "address", json_string(S->kr[j].addr));
+		}
+		json_array_append_new(a, o);
+	}
 	return a;
 }
 
@@ -368,6 +375,11 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 	json_object_set_new(res, "delegations", deleg_json(S));
 	if (S->has_kread)
 		json_object_set_new(res, "kread", kreaders(S, 1));
+	if (S->nfsd.have) /* vm run: knfsd's counters from set-up to the writer's end */
+		json_object_set_new(res, "nfsd", json_pack("{s:i, s:f, s:o, s:o, s:o, s:i}",
+			"threads", S->nfsd.threads, "seconds", S->nfsd.secs,
+			"rpc_calls", I((int64_t)S->nfsd.calls), "getattr_v3", I((int64_t)S->nfsd.getattr3),
+			"getattr_v4", I((int64_t)S->nfsd.getattr4), "client_addresses", S->nfsd.clients));
 	json_object_set_new(root, "results", res);
 
 	json_object_set_new(root, "end", end_json(S, exit_code));

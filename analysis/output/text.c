@@ -180,9 +180,26 @@ static void header(FILE *f, const struct sw_summary *S)
 	kv(f, "clock", b);
 	for (int j = 0; j < S->nkread; j++) {
 		char m[600];
-		snprintf(m, sizeof(m), "kread-%d %s: %s", j,
-			 S->kr[j].mode[0] ? S->kr[j].mode : "?", S->kr[j].mount);
+		snprintf(m, sizeof(m), "kread-%d %s: %s%s%s%s%s", j,
+			 S->kr[j].mode[0] ? S->kr[j].mode : "?", S->kr[j].mount,
+			 S->kr[j].netns[0] ? "; namespace client " : "", S->kr[j].netns,
+			 S->kr[j].netns[0] ? " " : "", S->kr[j].addr);
 		kv(f, "mount", m);
+	}
+	if (S->ns_clients) {
+		snprintf(b, sizeof(b),
+			 "%d of the kreads each a kernel NFS client of its own network namespace, in one guest: they share its clock (one estimate, its error applies to every client)",
+			 S->ns_clients);
+		kv(f, "ns-clients", b);
+	}
+	if (S->nfsd.have) {
+		uint64_t ga = S->nfsd.getattr3 + S->nfsd.getattr4;
+		snprintf(b, sizeof(b),
+			 "%d threads; %llu RPCs, %llu GETATTRs (v3 %llu, v4 %llu) in %.1f s from the file's set-up to the writer's end: %.0f GETATTRs/s; %d client addresses in its export cache",
+			 S->nfsd.threads, (unsigned long long)S->nfsd.calls, (unsigned long long)ga,
+			 (unsigned long long)S->nfsd.getattr3, (unsigned long long)S->nfsd.getattr4,
+			 S->nfsd.secs, ga / S->nfsd.secs, S->nfsd.clients);
+		kv(f, "nfsd", b);
 	}
 	for (int i = 0; i < S->nobs; i++) {
 		const struct sw_observer *O = &S->obs[i];

@@ -279,10 +279,23 @@ struct sw_summary {
 	int kread_rpc_trace;     /* the client's NFS events were traced
 				    (client/trace.txt, nfstrace.h) */
 	int nkread;
+	int ns_clients;          /* of them, namespace clients: each a kernel
+				    NFS client of its own, one guest's clock */
+	struct sw_nfsd_load {    /* vm run: knfsd's counters (nfsdstat.c) */
+		int have;        /* server/nfsd-before.txt and -after.txt */
+		int threads;     /* nfsd threads at the end ("th") */
+		double secs;     /* between the two samples */
+		uint64_t calls;  /* RPC calls ("rpc", first field) */
+		uint64_t getattr3, getattr4; /* v3 GETATTR; v4 GETATTR ops */
+		int clients;     /* distinct addresses in knfsd's export cache */
+	} nfsd;
 	struct sw_kread {
 		char file[SW_PATHLEN];
 		char mount[512];      /* mount_options from the log meta */
 		char mode[16];        /* "kept-open" or "cto" */
+		char netns[32];       /* vm run --ns-clients: its network
+					 namespace (client/ns-clients.txt), "" none */
+		char addr[48];        /* and that namespace's address */
 		uint64_t page, reads; /* page read; KREAD records used */
 		struct sw_profile prof; /* replay profile of the same options */
 		struct sw_fig fig, replay; /* stores to `page` only */
@@ -395,6 +408,9 @@ void sw_deleg_finish(struct sw_summary *S, const char *dir, const char *writer_l
  * S->clock_step; 0, or -1 (no reader, no memory). */
 struct swlog_reader;
 int sw_clock_steps_scan(struct sw_summary *S, const struct swlog_reader *writer);
+/* vm run: knfsd's counters around the writer's run, server/nfsd-before.txt
+ * and nfsd-after.txt of dir, into S->nfsd (nfsdstat.c); absent: have 0. */
+void sw_nfsd_load(struct sw_summary *S, const char *dir);
 /* faults.json of dir into S (after the clock is known; faults.c). */
 void sw_faults_load(struct sw_summary *S, const char *dir);
 /* --fault server-crash: each such fault's stores against the file the

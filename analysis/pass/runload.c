@@ -292,6 +292,48 @@ static void client_tick(json_t *m, struct sw_summary *S, const char *path,
 	}
 }
 
+/* vm run --ns-clients: client/ns-clients.txt, lines "J NETNS ADDRESS"
+ * ('#' comments): kread-J is the kernel NFS client of network namespace
+ * NETNS, its address ADDRESS.  Two kreads of one namespace or address
+ * are not two clients: a problem, the second left unflagged. */
+static void ns_clients_load(struct sw_summary *S, const char *dir)
+{
+	char path[SW_PATHLEN + 32], line[256];
+	snprintf(path, sizeof(path), "%s/client/ns-clients.txt", dir);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	for (int64_t no = 1; fgets(line, sizeof(line), f); no++) {
+		char ns[32], addr[48], extra[2];
+		int j;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (sscanf(line, "%d %31s %47s %1s", &j, ns, addr, extra) != 3 || j < 0 ||
+		    j >= S->nkread) {
+			line[strcspn(line, "\n")] = 0;
+			sw_problem(S, path, no, 0,
+				   "expected \"KREAD NETNS ADDRESS\" with KREAD 0..%d (the kread logs), saw '%s'",
+				   S->nkread - 1, line);
+			continue;
+		}
+		int dup = -1;
+		for (int i = 0; i < S->nkread && dup < 0; i++)
+			if (i != j && S->kr[i].netns[0] &&
+			    (!strcmp(S->kr[i].netns, ns) || !strcmp(S->kr[i].addr, addr)))
+				dup = i;
+		if (dup >= 0 || S->kr[j].netns[0]) {
+			sw_problem(S, path, no, 0,
+				   "expected one namespace and address per kread, saw kread-%d in %s %s as kread-%d is: not a client of its own",
+				   j, ns, addr, dup >= 0 ? dup : j);
+			continue;
+		}
+		snprintf(S->kr[j].netns, sizeof(S->kr[j].netns), "%s", ns);
+		snprintf(S->kr[j].addr, sizeof(S->kr[j].addr), "%s", addr);
+		S->ns_clients++;
+	}
+	fclose(f);
+}
+
 int sw_input_load(const char *dir, struct sw_summary *S, struct sw_input *in)
 {
 	char path[SW_PATHLEN + 32], err[SWLOG_ERRLEN];
@@ -390,6 +432,8 @@ int sw_input_load(const char *dir, struct sw_summary *S, struct sw_input *in)
 		reader_opts(path, in, n);
 		in->nkread = ++S->nkread;
 	}
+	ns_clients_load(S, dir);
+	sw_nfsd_load(S, dir);
 	/* vm run: the client guest's NFS events for the file (nfstrace.h) */
 	if (in->nkread) {
 		snprintf(path, sizeof(path), "%s/client/trace.txt", dir);

@@ -7,6 +7,7 @@
 . /sw/plan.sh
 . /opt/stalewin/guest/faults.sh # SW_FAULTS: partition; control-API outages
 . /opt/stalewin/guest/trace.sh # the NFS client's own times for the file
+. /opt/stalewin/guest/nsclients.sh # --ns-clients: a kernel client per network namespace
 fail() { echo "$*" >/sw/client.failed; echo "client: FAILED: $*"; exit 1; }
 stopped() { echo "client: stop requested by the host"; echo "$(cut -d' ' -f1 /proc/uptime)" >/sw/client.finished; exit 0; }
 waitfor() { # FILE TIMEOUT_S
@@ -89,6 +90,7 @@ start_observers() {
 	# "# pid: J PID" to its process
 	: >/tmp/trace-devs
 	[ -s "$d/sync/file.ino" ] && sw_trace_start_nfs "$(cat "$d/sync/file.ino")"
+	[ "${SW_NS_CLIENTS:-0}" -eq 0 ] || { sw_ns_readers "$k" "$fs" "$rid"; : >/tmp/mounts; }
 	while read -r opts; do
 		[ -n "$opts" ] || continue
 		for mode in $SW_READER_MODES; do
@@ -118,10 +120,15 @@ start_observers() {
 			url="nfs://$SW_SERVER_IP/export/$fs/f-$k?version=$v&nfsport=2049&mountport=20048"
 			urls="$urls --url $url"
 		done
-		stalewin-probe $urls --log "$d/probe-0.swlog" --duration "$lim" --rate "$SW_PROBE_RATE" \
-			--run-id "$rid" --writer-run-id "$rid" --quiet $SW_PROBE_ARGS >"$d/client/probe-0.out" 2>&1 &
-		pids="$pids $!"
-		echo "$url" >"$d/client/probe-0.url"
+		# --probes M: M of them side by side, probe-0 .. probe-<M-1>
+		p=0
+		while [ $p -lt "${SW_PROBES:-1}" ]; do
+			stalewin-probe $urls --log "$d/probe-$p.swlog" --duration "$lim" --rate "$SW_PROBE_RATE" \
+				--run-id "$rid" --writer-run-id "$rid" --quiet $SW_PROBE_ARGS >"$d/client/probe-$p.out" 2>&1 &
+			pids="$pids $!"
+			echo "$url" >"$d/client/probe-$p.url"
+			p=$((p + 1))
+		done
 	fi
 }
 
@@ -298,7 +305,11 @@ while [ $k -le $SW_NEXP ]; do
 		# for good (seen with knfsd down); the guest powers off instead
 		echo "client: [$disp] leaving the mounts of a server that does not answer"
 	else
+		i=0
+		while [ "$i" -lt "${SW_NS_CLIENTS:-0}" ]; do sw_ns_record $i "$d/client/ns-$i-nfsfs.txt"; i=$((i + 1)); done
+		i=0
 		while [ -d /mnt/$k-$i ]; do umount /mnt/$k-$i 2>/dev/null || umount -f -l /mnt/$k-$i; i=$((i + 1)); done
+		[ "${SW_NS_CLIENTS:-0}" -eq 0 ] || sw_ns_down "$SW_NS_CLIENTS"
 	fi
 	echo "$rc" >"$d/sync/client.done"
 	[ -e /sw/stop ] && stopped

@@ -51,3 +51,14 @@ sw_knfsd_again() {
 	sw_knfsd_threads || return 1
 	echo "knfsd: up again, threads $(cat /proc/fs/nfsd/threads)"
 }
+
+# sw_nfsd_stats OUT: the uptime, knfsd's RPC counters (/proc/net/rpc/nfsd)
+# and the client addresses its export cache holds, as the kernel gives
+# them (analysis/pass/nfsdstat.c reads them)
+sw_nfsd_stats() {
+	{
+		echo "uptime $(cut -d' ' -f1 /proc/uptime)"
+		cat /proc/net/rpc/nfsd
+		grep -v '^#' /proc/net/rpc/auth.unix.ip/content | sed 's/^/auth.unix.ip /'
+	} >"$1" 2>/dev/null
+}

@@ -220,6 +220,7 @@ while [ $k -le $SW_NEXP ]; do
 			fail "cannot write $f's blocks on $fs (--fault server-crash)"
 	fi
 	[ "$fs" = ext4 ] && cat /proc/fs/jbd2/${jbd:-vda-8}/info >"$d/server/jbd2-before.txt" 2>/dev/null
+	sw_nfsd_stats "$d/server/nfsd-before.txt" # knfsd's RPC counters (the report reads them)
 	cat /proc/sys/vm/dirty_writeback_centisecs /proc/sys/vm/dirty_expire_centisecs >"$d/server/vm-sysctl.txt" 2>/dev/null
 	# --scenario deleg-none: a local writer holds the file open for write
 	# from before any client opens it (knfsd then grants no read
@@ -295,6 +296,7 @@ while [ $k -le $SW_NEXP ]; do
 	sw_trace_stop "$d/server/trace.txt"
 	[ "$SW_SCENARIO" = deleg-none ] && exec 9>&-
 	[ "$fs" = ext4 ] && cat /proc/fs/jbd2/${jbd:-vda-8}/info >"$d/server/jbd2-after.txt" 2>/dev/null
+	sw_nfsd_stats "$d/server/nfsd-after.txt"
 	echo done >"$d/sync/server.done"
 	[ -e /sw/stop ] && stopped
 	k=$((k + 1))

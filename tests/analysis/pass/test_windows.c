@@ -349,6 +349,49 @@ static void check_kread(const struct sw_synth_cfg *c, int j)
 	      (unsigned long long)K->fig.n, (unsigned long long)K->fig.unresolved);
 }
 
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[700];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	CHECK(f && fputs(text, f) >= 0 && fclose(f) == 0, "cannot write %s", path);
+}
+
+/* vm run --ns-clients: client/ns-clients.txt flags each kread as the
+ * client of a namespace; two kreads of one namespace are not two clients
+ * (a note, the second unflagged).  And knfsd's counters (nfsdstat.c). */
+static void ns_clients(const char *dir)
+{
+	char cmd[700];
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/client' '%s/server'", dir, dir);
+	CHECK(system(cmd) == 0, "%s", cmd);
+	put(dir, "client/ns-clients.txt", "# kread netns address\n0 sw-ns0 10.77.0.10\n1 sw-ns1 10.77.0.11\n");
+	put(dir, "server/nfsd-before.txt", "uptime 100.5\nth 8 0 0\nrpc 100 0 0 0 0\n"
+	    "proc3 22 1 40 0 0\nproc4ops 72 0 0 0 0 0 0 0 0 0 5 0\nauth.unix.ip nfsd 10.77.0.2 *\n");
+	put(dir, "server/nfsd-after.txt", "uptime 110.5\nth 8 0 0\nrpc 1100 0 0 0 0\n"
+	    "proc3 22 1 540 0 0\nproc4ops 72 0 0 0 0 0 0 0 0 0 105 0\nauth.unix.ip nfsd 10.77.0.2 *\n"
+	    "auth.unix.ip nfsd 10.77.0.10 *\nauth.unix.ip nfsd 10.77.0.11 *\nauth.unix.ip nfsd 10.77.0.11 *\n");
+	CHECK(analyze(dir) == 0, "ns-clients: expected complete");
+	CHECK(S.ns_clients == 2 && !strcmp(S.kr[0].netns, "sw-ns0") && !strcmp(S.kr[1].addr, "10.77.0.11"),
+	      "ns-clients: expected kread-0 sw-ns0, kread-1 10.77.0.11, saw %d: '%s' '%s'",
+	      S.ns_clients, S.kr[0].netns, S.kr[1].addr);
+	CHECK(S.nfsd.have && S.nfsd.threads == 8 && S.nfsd.calls == 1000 && S.nfsd.getattr3 == 500 &&
+	      S.nfsd.getattr4 == 100 && S.nfsd.clients == 3 && S.nfsd.secs > 9.9 && S.nfsd.secs < 10.1,
+	      "nfsd: expected 8 threads, 1000 calls, 500 + 100 GETATTRs, 3 clients in 10 s, saw %d %llu %llu %llu %d %.1f",
+	      S.nfsd.threads, (unsigned long long)S.nfsd.calls, (unsigned long long)S.nfsd.getattr3,
+	      (unsigned long long)S.nfsd.getattr4, S.nfsd.clients, S.nfsd.secs);
+	put(dir, "client/ns-clients.txt", "0 sw-ns0 10.77.0.10\n1 sw-ns0 10.77.0.10\n");
+	put(dir, "server/nfsd-after.txt", "uptime 90\n");
+	CHECK(analyze(dir) == 0, "ns-clients, one namespace twice: expected complete (a note)");
+	int noted = 0;
+	for (int i = 0; i < S.nprob; i++)
+		noted += strstr(S.prob[i].msg, "not a client of its own") != NULL;
+	CHECK(S.ns_clients == 1 && !S.kr[1].netns[0] && noted == 1,
+	      "ns-clients, one namespace twice: expected 1 flagged and 1 note, saw %d, '%s', %d",
+	      S.ns_clients, S.kr[1].netns, noted);
+	CHECK(!S.nfsd.have, "nfsd: expected no load from an after sample without counters");
+}
+
 static void kread(void)
 {
 	struct sw_synth_cfg c;
@@ -371,6 +414,7 @@ static void kread(void)
 	CHECK(S.nkread == 2, "kread x2: expected 2 readers, saw %d", S.nkread);
 	check_kread(&c, 0);
 	check_kread(&c, 1);
+	ns_clients(dir);
 }
 
 /* the writer's set-up stamp (SETUP record): a v3 kept-open reader
