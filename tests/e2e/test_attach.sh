@@ -19,7 +19,6 @@
 # before its clients joined, fails one_run.  ~25 s.
 . "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/e2e_lib.sh"
-[ -x "$B/analysis/stalewin-fanin" ] || skip "$B/analysis/stalewin-fanin not built"
 G=$E2E_TMP/g EXP=$E2E_TMP/exp
 mkdir -p "$EXP"
 mount -t tmpfs -o size=64m sw-e2e-attach "$EXP"
@@ -54,7 +53,7 @@ in_ns "$S/scripts/stalewin-run" "${remote[@]}" --writer-file attach.dat --run-id
 pids+=($!)
 for _ in $(seq 200); do ctl get "/v1/runs/$X" >/dev/null 2>&1 && break; sleep 0.05; done
 for c in c1 c2; do
-	in_ns "$S/scripts/stalewin-run" "${remote[@]}" --attach "${SW_TEST_ATTACH_ID:-$X}" \
+	in_ns "$S/scripts/stalewin-run" "${remote[@]}" --attach "$X" \
 		--client-id "$c" --jitter-ms 500 --out "$E2E_TMP/$c" > "$E2E_TMP/$c.out" 2> "$E2E_TMP/$c.err" &
 	pids+=($!)
 done
@@ -101,17 +100,17 @@ done
 sw_case three_clocks c_three_clocks
 
 c_fanin() {
-"$B/analysis/stalewin-fanin" "$E2E_TMP/lead" "$E2E_TMP/c1" "$E2E_TMP/c2" > "$E2E_TMP/fanin.txt" ||
+"$S/scripts/stalewin-fanin" "$E2E_TMP/lead" "$E2E_TMP/c1" "$E2E_TMP/c2" > "$E2E_TMP/fanin.txt" ||
 	fail "stalewin-fanin exited $?"
 cat "$E2E_TMP/fanin.txt"
-"$B/analysis/stalewin-fanin" --json "$E2E_TMP/lead" "$E2E_TMP/c1" "$E2E_TMP/c2" > "$E2E_TMP/fanin.json"
+"$S/scripts/stalewin-fanin" --json "$E2E_TMP/lead" "$E2E_TMP/c1" "$E2E_TMP/c2" > "$E2E_TMP/fanin.json"
 jq -e --arg x "$X" '.run_id == $x and (.clients | length) == 3 and
 	([.clients[].client] | sort) == ["c1", "c2", "lead"] and .worst != null' "$E2E_TMP/fanin.json" >/dev/null ||
 	fail "fanin: expected three clients of run $X, saw $(jq -c . "$E2E_TMP/fanin.json")"
 cp -r "$E2E_TMP/c2" "$E2E_TMP/other"
 jq '.run_id = "00000000000000ff"' "$E2E_TMP/c2/meta.json" > "$E2E_TMP/other/meta.json"
 set +e
-"$B/analysis/stalewin-fanin" "$E2E_TMP/lead" "$E2E_TMP/other" > /dev/null 2> "$E2E_TMP/fanin.err"
+"$S/scripts/stalewin-fanin" "$E2E_TMP/lead" "$E2E_TMP/other" > /dev/null 2> "$E2E_TMP/fanin.err"
 rc=$?
 set -e
 [ $rc = 2 ] && grep -q "$X" "$E2E_TMP/fanin.err" && grep -q 00000000000000ff "$E2E_TMP/fanin.err" ||
