@@ -100,17 +100,17 @@ done
 sw_case three_clocks c_three_clocks
 
 c_fanin() {
-"$S/scripts/stalewin-fanin" "$E2E_TMP/lead" "$E2E_TMP/c1" "$E2E_TMP/c2" > "$E2E_TMP/fanin.txt" ||
+"$B/analysis/stalewin-report" fanin "$E2E_TMP/lead" "$E2E_TMP/c1" "$E2E_TMP/c2" > "$E2E_TMP/fanin.txt" ||
 	fail "stalewin-fanin exited $?"
 cat "$E2E_TMP/fanin.txt"
-"$S/scripts/stalewin-fanin" --json "$E2E_TMP/lead" "$E2E_TMP/c1" "$E2E_TMP/c2" > "$E2E_TMP/fanin.json"
+"$B/analysis/stalewin-report" fanin --json "$E2E_TMP/lead" "$E2E_TMP/c1" "$E2E_TMP/c2" > "$E2E_TMP/fanin.json"
 jq -e --arg x "$X" '.run_id == $x and (.clients | length) == 3 and
 	([.clients[].client] | sort) == ["c1", "c2", "lead"] and .worst != null' "$E2E_TMP/fanin.json" >/dev/null ||
 	fail "fanin: expected three clients of run $X, saw $(jq -c . "$E2E_TMP/fanin.json")"
 cp -r "$E2E_TMP/c2" "$E2E_TMP/other"
 jq '.run_id = "00000000000000ff"' "$E2E_TMP/c2/meta.json" > "$E2E_TMP/other/meta.json"
 set +e
-"$S/scripts/stalewin-fanin" "$E2E_TMP/lead" "$E2E_TMP/other" > /dev/null 2> "$E2E_TMP/fanin.err"
+"$B/analysis/stalewin-report" fanin "$E2E_TMP/lead" "$E2E_TMP/other" > /dev/null 2> "$E2E_TMP/fanin.err"
 rc=$?
 set -e
 [ $rc = 2 ] && grep -q "$X" "$E2E_TMP/fanin.err" && grep -q 00000000000000ff "$E2E_TMP/fanin.err" ||
