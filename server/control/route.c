@@ -189,7 +189,7 @@ void ctl_route(struct ctl_runs *runs, const struct ctl_request *rq, struct ctl_r
 {
 	const char *url = rq->url, *method = rq->method;
 	json_t *resp = NULL;
-	char m[600];
+	char m[700];
 
 	if (rq->too_large) {
 		snprintf(m, sizeof(m), "expected a request body of at most %d bytes", SW_CTL_MAX_BODY);
