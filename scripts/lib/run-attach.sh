@@ -41,7 +41,7 @@ attach_lookup() {
 	local state wroot f
 	if ! ctl get "/v1/runs/$attach" > "$work/attach.json" 2>"$work/ctl.err"; then
 		grep -q 'HTTP 404' "$work/ctl.err" &&
-			die "--attach $attach: $(sed 's/^.*"error":"\(.*\)"}.*$/\1/' "$work/ctl.err" | tail -n 1)"
+			die "--attach $attach: $(sed 's/^.*"error":"\(.*\)"}.*$/\1/; s/\\"/"/g' "$work/ctl.err" | tail -n 1)"
 		fail "--attach $attach: $(tail -n 1 "$work/ctl.err")"
 	fi
 	state=$(jq -r '.state // "?"' "$work/attach.json")
