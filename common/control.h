@@ -63,10 +63,12 @@
  *     What the server is: {"version","hostname","kernel","pid","root",
  *     "runs","writer"} (writer = the executable a run starts).
  *
- * POST /v1/files       body: {"file":"x.dat", "size":BYTES}
+ * POST /v1/files       body: {"file":"x.dat", "size":BYTES[, "run-id":ID]}
  *     Create the file (or extend it to size) under --root, same
  *     confinement as a run's "file", so the client's probes can look it up
  *     before the run starts.  200 {"file":"/canonical/path","size":N}.
+ *     With "run-id" (16 hex digits) the run is announced: other clients
+ *     may join it (below) before its lead starts it with that id.
  *
  * POST /v1/runs        body: {"policy":"eager","workload":"rewrite",
  *                             "file":"x.dat","duration":5, ...}
@@ -95,8 +97,17 @@
  *     "run_id":null}.
  *
  * GET /v1/runs/<run_id>
- *     Same shape as /v1/status, for a given run of this server (404 if the
- *     id is unknown).
+ *     Same shape as /v1/status, for a given run of this server, plus
+ *     "state": "pending" (announced, not started), "running" or "ended";
+ *     "clients": how many joined it; "file": its file (404 if the id is
+ *     neither announced nor known).
+ *
+ * POST /v1/runs/<run_id>/clients   body: {"client":"NAME"}
+ *     A client joins a pending or running run (server/control/attach.c):
+ *     200, the GET object above with "clients" counted after the join
+ *     (a name counts once).  404 unknown id, 409 the run ended.  The lead
+ *     waits for N joined clients before it starts the run, so each of
+ *     them observes from the writer's first store.
  *
  * POST /v1/stop        (body ignored)
  *     SIGTERM the active run's child (by PID; the server is its parent, so

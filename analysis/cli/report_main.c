@@ -4,6 +4,7 @@
  *                     [--profiles FILE]
  * stalewin-report compare RUN|@RUN_ID ... [--format text|json] [--db F]
  * stalewin-report summary RUN... [--json] [--profiles FILE]
+ * stalewin-report fanin RUN... [--json]   the clients of one writer run
  * stalewin-report mail RUN... [--to LIST] [--subject S] [--attach F]...
  * stalewin-report archive add RUN --db F | list --db F | query --db F ...
  * Exit: 0 complete, 4 complete with faults (faults.json: the first line
@@ -28,6 +29,7 @@ static void usage(FILE *f)
 	      "                           [--replay-log FILE (each kernel reader's replay step)]\n"
 	      "       stalewin-report compare RUN|@RUN_ID... [--format text|json] [--db F]\n"
 	      "       stalewin-report summary RUN... [--json] [--profiles FILE]\n"
+	      "       stalewin-report fanin RUN... [--json]  (the clients of one writer run)\n"
 	      "       stalewin-report mail RUN... [--to LIST] [--subject S] [--attach F]...\n"
 	      "       stalewin-report plan PLAN [--json]\n"
 	      "       stalewin-report study DIR [--json]\n"
@@ -194,6 +196,8 @@ int main(int argc, char **argv)
 		return sw_compare_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "summary"))
 		return sw_summary_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "fanin"))
+		return sw_fanin_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "mail"))
 		return sw_mail_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "plan"))

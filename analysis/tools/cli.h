@@ -13,6 +13,8 @@ int sw_mail_main(int argc, char **argv);
 int sw_plan_main(int argc, char **argv);
 int sw_study_main(int argc, char **argv);
 int sw_verdict_main(int argc, char **argv);
+/* fanin.c: `fanin RUN... [--json]`, the clients of one writer run */
+int sw_fanin_main(int argc, char **argv);
 /* costsec.c: `cost-section FILE [--json]`; the Cost section of a study
  * folder's cost/cost.json, printed to f with its JSON returned (NULL:
  * none), for verdict; for mail, the section's text (malloc'd; NULL: no

@@ -10,6 +10,8 @@
  *     prepare file=NAME [size=N]     create the file under the root first
  *     status | stop                  the current / last run
  *     fetch RUN_ID DEST [--stderr]   the run's writer.swlog (or stderr)
+ *     join RUN_ID NAME               join a pending or running run as
+ *                                    client NAME (many clients, one run)
  *     get ROUTE                      GET any route (debugging)
  *   --get KEY: print only that top-level field of the reply (text bare).
  *
@@ -48,6 +50,7 @@ static void usage(FILE *f)
 "  prepare file=NAME [size=N]    create the run's file under the root first\n"
 "  status | stop                 current / last run (stop: SIGTERM, wait)\n"
 "  fetch RUN_ID DEST [--stderr]  the run's ground-truth log (or its stderr)\n"
+"  join RUN_ID NAME              join a pending or running run as client NAME\n"
 "  get ROUTE                     GET any route\n"
 "https: the server's key must be the token file's pin; plain http only to\n"
 "127.x (or the token file's insecure-private-link address)\n"
@@ -109,7 +112,9 @@ static char *args_object(int n, char **kv)
 		json_t *jv;
 		errno = 0;
 		long long ll = strtoll(v, &end, 10);
-		if (v[0] && !*end && !errno) {
+		if (!strcmp(key, "run-id")) { /* hex digits, even when all decimal */
+			jv = json_string(v);
+		} else if (v[0] && !*end && !errno) {
 			jv = json_integer(ll);
 		} else if (!strcmp(v, "true")) {
 			jv = json_true();
@@ -260,12 +265,22 @@ int main(int argc, char **argv)
 		char what[300];
 		snprintf(what, sizeof(what), "GET %s", args[0]);
 		rc = request(h, "GET", args[0], NULL, 0, what, &reply, err, sizeof(err));
+	} else if (!strcmp(cmd, "join") && nargs == 2) {
+		char route[200], what[200];
+		json_t *b = json_pack("{s:s}", "client", args[1]);
+		char *body = b ? json_dumps(b, JSON_COMPACT) : NULL;
+		json_decref(b);
+		snprintf(route, sizeof(route), "%s/%.40s/clients", SW_CTL_ROUTE_RUNS, args[0]);
+		snprintf(what, sizeof(what), "join run %.40s", args[0]);
+		rc = body ? request(h, "POST", route, body, 1, what, &reply, err, sizeof(err))
+			  : SWCTL_E_PROTO;
+		free(body);
 	} else if (!strcmp(cmd, "fetch") && nargs == 2) {
 		rc = swctl_fetch(h, args[0], want_stderr ? "stderr" : "log", args[1], err,
 				 sizeof(err));
 	} else {
 		fprintf(stderr, PROG ": unknown command or wrong arguments: '%s' (expected clock, "
-			"info, start KEY=VAL..., status, stop, fetch RUN_ID DEST, get ROUTE)\n", cmd);
+			"info, start KEY=VAL..., status, stop, fetch RUN_ID DEST, join RUN_ID NAME, get ROUTE)\n", cmd);
 		swctl_close(h);
 		return 2;
 	}

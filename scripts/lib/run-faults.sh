@@ -98,7 +98,9 @@ watch_run() {
 	while :; do
 		[ $interrupted = 1 ] && break
 		t_poll=$(now_ns) # an outage began when its first failed poll was sent
-		if ! ctl --timeout 2 status > "$work/status.new" 2>"$work/status.err"; then
+		# an attached client asks about its run by id, at its phase
+		if ! if [ -n "$attach" ]; then ctl --timeout 2 get "/v1/runs/$run_id"; else ctl --timeout 2 status; fi \
+			> "$work/status.new" 2>"$work/status.err"; then
 			sleep 0.2 || true # a Ctrl-C reaches stalewin-ctl first; the trap runs after it
 			[ $interrupted = 1 ] && break
 			now=$(now_ns)
@@ -136,7 +138,7 @@ watch_run() {
 			phase "probe $i exited early (exit $prc): $(tail -n 1 "$work/probe-$i.stderr" 2>/dev/null)"
 			probe_exits+=("$i $(now_ns) $prc")
 		done
-		sleep 0.5 || true
+		if [ -n "$attach" ]; then sleep 0.5; attach_nap; else sleep 0.5 || true; fi
 	done
 }
 

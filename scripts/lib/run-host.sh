@@ -23,7 +23,10 @@ finish_sides() { # stop writer run, probes; fetch; idempotent
 	for p in "${fault_pids[@]}"; do pid_alive "$p" && kill -TERM "$p" 2>/dev/null; done
 	for p in "${fault_pids[@]}"; do wait "$p" 2>/dev/null; done
 	fault_pids=()
-	if [ $started = 1 ]; then
+	if [ $started = 1 ] && [ -n "$attach" ]; then # the lead's writer: never stopped by a client
+		ctl --timeout 5 get "/v1/runs/$run_id" > "$work/stop.json" 2>"$work/stop.err" || rm -f "$work/stop.json"
+		sleep 0.5 || true
+	elif [ $started = 1 ]; then
 		ctl --timeout "$([ $gave_up = 1 ] && echo 5 || echo 60)" stop > "$work/stop.json" 2>"$work/stop.err" ||
 			echo "$prog: stop: $(cat "$work/stop.err")" >&2
 		sleep 0.5 || true # let the probes see the writer's last update (munmap)
@@ -40,6 +43,7 @@ finish_sides() { # stop writer run, probes; fetch; idempotent
 	done
 	probe_exits=()
 	if [ $started = 1 ]; then
+		attach_nap # an attached client samples at its phase
 		ctl clock --samples 50 --json > "$work/clock-after.json" 2>"$work/clock.err" ||
 			echo "$prog: clock after the run: $(cat "$work/clock.err")" >&2
 		if ! ctl fetch "$run_id" "$RUN/writer.swlog" 2>"$work/fetch.err"; then
@@ -177,6 +181,7 @@ server_side() {
 		fail "expected stalewin-writer serve answering at $url, saw: $(sed 's/^stalewin-ctl: //' "$work/ctl.err" | tail -n 1) (is it running there, listening on an address this host reaches?)"
 	fi
 	phase "clock offset estimate (before)"
+	attach_nap # an attached client samples at its phase (run-attach.sh)
 	ctl clock --samples 100 --json > "$work/clock-before.json" 2>"$work/ctl.err" ||
 		{ cat "$work/ctl.err" >&2; fail "clock estimate failed"; }
 	cerr=$(jq .err_ns "$work/clock-before.json")

@@ -29,8 +29,11 @@ int ctl_runs_stop(struct ctl_runs *R, json_t **resp);
 int ctl_runs_file(struct ctl_runs *R, const char *run_id, const char *name,
 		  char *path, size_t pathlen, json_t **resp);
 /* Create (or extend to "size") a regular file under the root, so probes
- * can attach before the run starts. */
+ * can attach before the run starts; with "run-id", the run is announced:
+ * clients may join it before it starts (control_attach.h). */
 int ctl_runs_prepare(struct ctl_runs *R, json_t *args, json_t **resp);
+/* The clients attached to its runs (control_attach.h). */
+struct ctl_board *ctl_runs_board(struct ctl_runs *R);
 /* {"root","runs","writer"} into obj. */
 void ctl_runs_info(struct ctl_runs *R, json_t *obj);
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "control_attach.h"
 #include "control_route.h"
 #include "swtime.h"
 
@@ -109,9 +110,23 @@ static void route_post_json(struct ctl_runs *runs, const struct ctl_request *rq,
 	reply(out, (unsigned)code, resp);
 }
 
-/* GET /v1/runs/<id>[/log|/stderr]; 0 when the path is not one of them */
-static int route_run(struct ctl_runs *runs, const char *url, int get, struct ctl_reply *out)
+/* POST /v1/runs/<id>/clients: a client joins the run (attach.c) */
+static void route_join(struct ctl_runs *runs, const char *id, const struct ctl_request *rq,
+		       struct ctl_reply *out)
 {
+	json_t *args = json_loadb(rq->body ? rq->body : "", rq->body ? rq->len : 0, 0, NULL);
+	json_t *resp = NULL;
+	int code = ctl_board_join(runs, ctl_runs_board(runs), id, args, &resp);
+	json_decref(args);
+	reply(out, (unsigned)code, resp);
+}
+
+/* GET /v1/runs/<id>[/log|/stderr], POST /v1/runs/<id>/clients; 0 when
+ * the path is not one of them */
+static int route_run(struct ctl_runs *runs, const struct ctl_request *rq, struct ctl_reply *out)
+{
+	const char *url = rq->url;
+	int get = !strcmp(rq->method, "GET");
 	char id[64];
 	const char *rest = url + sizeof(SW_CTL_ROUTE_RUNS);
 	const char *slash = strchr(rest, '/');
@@ -126,12 +141,19 @@ static int route_run(struct ctl_runs *runs, const char *url, int get, struct ctl
 	}
 	memcpy(id, rest, idlen);
 	id[idlen] = 0;
+	if (slash && !strcmp(what, "clients")) {
+		if (strcmp(rq->method, "POST"))
+			err(out, SW_CTL_HTTP_BAD_METHOD, "expected POST /v1/runs/<id>/clients");
+		else
+			route_join(runs, id, rq, out);
+		return 1;
+	}
 	if (!get) {
 		err(out, SW_CTL_HTTP_BAD_METHOD, "expected GET on /v1/runs/<id>[/log|/stderr]");
 		return 1;
 	}
 	if (!slash) {
-		code = ctl_runs_status(runs, id, &resp);
+		code = ctl_board_status(runs, ctl_runs_board(runs), id, &resp);
 		reply(out, (unsigned)code, resp);
 		return 1;
 	}
@@ -167,7 +189,7 @@ void ctl_route(struct ctl_runs *runs, const struct ctl_request *rq, struct ctl_r
 {
 	const char *url = rq->url, *method = rq->method;
 	json_t *resp = NULL;
-	char m[600];
+	char m[700];
 
 	if (rq->too_large) {
 		snprintf(m, sizeof(m), "expected a request body of at most %d bytes", SW_CTL_MAX_BODY);
@@ -196,11 +218,12 @@ void ctl_route(struct ctl_runs *runs, const struct ctl_request *rq, struct ctl_r
 		if (!wrong_method(method, "POST", url, out))
 			route_post_json(runs, rq, !strcmp(url, SW_CTL_ROUTE_FILES), out);
 	} else if (strncmp(url, SW_CTL_ROUTE_RUNS "/", sizeof(SW_CTL_ROUTE_RUNS)) ||
-		   !route_run(runs, url, !strcmp(method, "GET"), out)) {
+		   !route_run(runs, rq, out)) {
 		snprintf(m, sizeof(m), "unknown operation %.20s %.400s (expected one of GET %s, "
-			 "GET %s, POST %s, POST %s, GET %s, POST %s, GET %s/<id>[/log])", method, url,
+			 "GET %s, POST %s, POST %s, GET %s, POST %s, GET %s/<id>[/log], "
+			 "POST %s/<id>/clients)", method, url,
 			 SW_CTL_ROUTE_CLOCK, SW_CTL_ROUTE_INFO, SW_CTL_ROUTE_FILES, SW_CTL_ROUTE_RUNS,
-			 SW_CTL_ROUTE_STATUS, SW_CTL_ROUTE_STOP, SW_CTL_ROUTE_RUNS);
+			 SW_CTL_ROUTE_STATUS, SW_CTL_ROUTE_STOP, SW_CTL_ROUTE_RUNS, SW_CTL_ROUTE_RUNS);
 		err(out, SW_CTL_HTTP_NOT_FOUND, m);
 	}
 }

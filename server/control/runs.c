@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "control_attach.h"
 #include "control_runs.h"
 #include "swtime.h"
 
@@ -52,6 +53,7 @@ struct ctl_runs {
 	char writer[PATH_MAX];  /* executable started for a run */
 	struct ctl_run *cur;    /* current or last run, NULL before the first */
 	int starting;           /* a start request holds the slot */
+	struct ctl_board *board; /* the clients attached to a run (attach.c) */
 };
 
 static json_t *jerr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -92,6 +94,10 @@ int ctl_runs_init(struct ctl_runs **out, const char *root,
 		return -EINVAL;
 	}
 	snprintf(R->writer, sizeof(R->writer), "%s", writer ? writer : "/proc/self/exe");
+	if (!(R->board = ctl_board_new())) {
+		free(R);
+		return -ENOMEM;
+	}
 	pthread_mutex_init(&R->lock, NULL);
 	pthread_cond_init(&R->cond, NULL);
 	*out = R;
@@ -618,11 +624,14 @@ int ctl_runs_prepare(struct ctl_runs *R, json_t *args, json_t **resp)
 	char path[PATH_MAX], err[1024];
 	json_t *f = json_is_object(args) ? json_object_get(args, SW_CTL_F_FILE) : NULL;
 	json_t *z = json_is_object(args) ? json_object_get(args, "size") : NULL;
+	json_t *rid = json_is_object(args) ? json_object_get(args, "run-id") : NULL;
 	struct stat st;
 	int fd;
 
-	if (!json_is_string(f) || (z && (!json_is_integer(z) || json_integer_value(z) < 0))) {
-		*resp = jerr("expected {\"file\":\"path under the root\", \"size\":BYTES}");
+	if (!json_is_string(f) || (z && (!json_is_integer(z) || json_integer_value(z) < 0)) ||
+	    (rid && (!json_is_string(rid) || !valid_run_id(json_string_value(rid))))) {
+		*resp = jerr("expected {\"file\":\"path under the root\", \"size\":BYTES"
+			     "[, \"run-id\":\"16 hex digits\"]}");
 		return SW_CTL_HTTP_BAD_REQUEST;
 	}
 	if (ctl_resolve_under_root(R->root, json_string_value(f), path, sizeof(path), err,
@@ -645,7 +654,11 @@ int ctl_runs_prepare(struct ctl_runs *R, json_t *args, json_t **resp)
 	}
 	fstat(fd, &st);
 	close(fd);
+	if (rid) /* the lead announces its run: clients may join it (attach.c) */
+		ctl_board_announce(R->board, json_string_value(rid), path);
 	*resp = json_pack("{s:s,s:I}", SW_CTL_F_FILE, path, "size", (json_int_t)st.st_size);
+	if (rid)
+		json_object_set(*resp, SW_CTL_F_RUN_ID, rid);
 	return SW_CTL_HTTP_OK;
 }
 
@@ -657,6 +670,11 @@ void ctl_runs_info(struct ctl_runs *R, json_t *obj)
 	json_object_set_new(obj, "root", json_string(R->root));
 	json_object_set_new(obj, "runs", json_string(R->runs));
 	json_object_set_new(obj, "writer", json_string(n > 0 ? exe : R->writer));
+}
+
+struct ctl_board *ctl_runs_board(struct ctl_runs *R)
+{
+	return R->board;
 }
 
 void ctl_runs_shutdown(struct ctl_runs *R)
@@ -676,5 +694,6 @@ void ctl_runs_shutdown(struct ctl_runs *R)
 	}
 	pthread_mutex_destroy(&R->lock);
 	pthread_cond_destroy(&R->cond);
+	ctl_board_free(R->board);
 	free(R);
 }
