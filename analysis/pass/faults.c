@@ -134,100 +134,75 @@ void sw_faults_on_store(struct sw_summary *S, int64_t t_s_ns)
 	}
 }
 
-/* clock-step: the step the writer's log shows (clockstep.c) beside the
- * one the guest made; a step of the log no fault made is said too (an
- * NTP step, a date -s by hand): either way the windows are on the
- * writer's monotonic clock (writer_events.c). */
-static void clock_steps_what(struct sw_summary *S)
+/* A side whose realtime a fault steps: the writer's (clock-step, its
+ * steps from clockstep.c) or the client's (client-clock-step, from
+ * obsclock.c, on the client's clock: to_writer_ns converts). */
+struct step_side {
+	const char *kind, *log, *who, *pre, *keeps, *kept;
+	const struct sw_clock_step *st;
+	int nall;
+	int64_t to_writer_ns;
+};
+
+/* Each fault of the side's kind beside the step its log shows (the first
+ * unclaimed one within 5 s of it); a step of the log no fault made is
+ * said too (an NTP step, a date -s by hand): either way the records are
+ * on their monotonic clock (writer_events.c, obsclock.c). */
+static void steps_what(struct sw_summary *S, const struct step_side *d)
 {
-	int n = S->nclock_steps < SW_MAX_CLOCK_STEPS ? S->nclock_steps : SW_MAX_CLOCK_STEPS;
+	int n = d->nall < SW_MAX_CLOCK_STEPS ? d->nall : SW_MAX_CLOCK_STEPS;
 	int used[SW_MAX_CLOCK_STEPS] = { 0 };
 
 	for (int i = 0; i < S->nfaults; i++) {
 		struct sw_fault *F = &S->fault[i];
 		int best = -1;
-		if (strcmp(F->kind, "clock-step"))
+		if (strcmp(F->kind, d->kind))
 			continue;
-		for (int j = 0; j < n; j++) { /* the first unclaimed one within 5 s */
-			int64_t d = ss(S->clock_step[j].t_ns, F->t_start_ns);
-			if (!used[j] && d > -5000000000ll && d < 5000000000ll) {
+		for (int j = 0; j < n; j++) {
+			int64_t dt = ss(sa(d->st[j].t_ns, d->to_writer_ns), F->t_start_ns);
+			if (!used[j] && dt > -5000000000ll && dt < 5000000000ll) {
 				best = j;
 				break;
 			}
 		}
 		if (best < 0) {
-			snprintf(F->what, sizeof(F->what), "realtime %+.3f s; no step seen in writer.swlog",
-				 F->step_ns / 1e9);
+			snprintf(F->what, sizeof(F->what), "%srealtime %+.3f s; no step seen in %s", d->pre,
+				 F->step_ns / 1e9, d->log);
 			sw_problem(S, "faults.json", i, 0,
-				   "clock-step at %.2f s: expected the writer's realtime to step by %+.3f s, saw no step in writer.swlog (realtime - monotonic moved less than %lld ms)",
-				   ss(F->t_start_ns, S->t_start_ns) / 1e9, F->step_ns / 1e9,
-				   SW_CLOCK_STEP_MIN_NS / 1000000);
+				   "%s at %.2f s: expected the %s realtime to step by %+.3f s, saw no step in %s (realtime - monotonic moved less than %lld ms)",
+				   d->kind, ss(F->t_start_ns, S->t_start_ns) / 1e9, d->who, F->step_ns / 1e9,
+				   d->log, SW_CLOCK_STEP_MIN_NS / 1000000);
 			continue;
 		}
 		used[best] = 1;
-		snprintf(F->what, sizeof(F->what), "realtime %+.3f s, seen in writer.swlog at %.2f s: windows on its monotonic clock",
-			 S->clock_step[best].step_ns / 1e9,
-			 ss(S->clock_step[best].t_ns, S->t_start_ns) / 1e9);
+		snprintf(F->what, sizeof(F->what), "%srealtime %+.3f s, seen in %s at %.2f s: %s", d->pre,
+			 d->st[best].step_ns / 1e9, d->log,
+			 ss(sa(d->st[best].t_ns, d->to_writer_ns), S->t_start_ns) / 1e9, d->keeps);
 	}
 	for (int j = 0; j < n; j++)
 		if (!used[j])
-			sw_problem(S, "writer.swlog", -1, 0,
-				   "the writer's realtime stepped by %+.3f s at %.2f s (no fault of this run): its records are kept on its monotonic clock%s",
-				   S->clock_step[j].step_ns / 1e9,
-				   ss(S->clock_step[j].t_ns, S->t_start_ns) / 1e9,
+			sw_problem(S, d->log, -1, 0,
+				   "the %s realtime stepped by %+.3f s at %.2f s (no fault of this run): %s%s",
+				   d->who, d->st[j].step_ns / 1e9,
+				   ss(sa(d->st[j].t_ns, d->to_writer_ns), S->t_start_ns) / 1e9, d->kept,
 				   S->clock_after_raw_ns ? ", the clock estimate after the run corrected by the step" : "");
-	if (S->nclock_steps > SW_MAX_CLOCK_STEPS)
-		sw_problem(S, "writer.swlog", -1, 0, "%d realtime steps in writer.swlog: the first %d are named",
-			   S->nclock_steps, SW_MAX_CLOCK_STEPS);
-}
-
-/* client-clock-step: the step the client's first observer log shows
- * (obsclock.c), as clock_steps_what does for the writer's */
-static void obs_steps_what(struct sw_summary *S)
-{
-	int n = S->nobs_steps < SW_MAX_CLOCK_STEPS ? S->nobs_steps : SW_MAX_CLOCK_STEPS;
-	int used[SW_MAX_CLOCK_STEPS] = { 0 };
-
-	for (int i = 0; i < S->nfaults; i++) {
-		struct sw_fault *F = &S->fault[i];
-		int best = -1;
-		if (strcmp(F->kind, "client-clock-step"))
-			continue;
-		for (int j = 0; j < n; j++) { /* the first unclaimed one within 5 s */
-			int64_t d = ss(sa(S->obs_step[j].t_ns, S->offset_ns), F->t_start_ns);
-			if (!used[j] && d > -5000000000ll && d < 5000000000ll) {
-				best = j;
-				break;
-			}
-		}
-		if (best < 0) {
-			snprintf(F->what, sizeof(F->what), "client realtime %+.3f s; no step seen in %s",
-				 F->step_ns / 1e9, S->obs_step_log[0] ? S->obs_step_log : "an observer log");
-			sw_problem(S, "faults.json", i, 0,
-				   "client-clock-step at %.2f s: expected the client's realtime to step by %+.3f s, saw no step in %s (realtime - monotonic moved less than %lld ms)",
-				   ss(F->t_start_ns, S->t_start_ns) / 1e9, F->step_ns / 1e9,
-				   S->obs_step_log[0] ? S->obs_step_log : "its observer logs",
-				   SW_CLOCK_STEP_MIN_NS / 1000000);
-			continue;
-		}
-		used[best] = 1;
-		snprintf(F->what, sizeof(F->what), "client realtime %+.3f s, seen in %s at %.2f s: observers on their monotonic clock",
-			 S->obs_step[best].step_ns / 1e9, S->obs_step_log,
-			 ss(sa(S->obs_step[best].t_ns, S->offset_ns), S->t_start_ns) / 1e9);
-	}
-	for (int j = 0; j < n; j++)
-		if (!used[j])
-			sw_problem(S, S->obs_step_log, -1, 0,
-				   "the client's realtime stepped by %+.3f s at %.2f s (no fault of this run): the observers' records are kept on their monotonic clock%s",
-				   S->obs_step[j].step_ns / 1e9,
-				   ss(sa(S->obs_step[j].t_ns, S->offset_ns), S->t_start_ns) / 1e9,
-				   S->clock_after_raw_ns ? ", the clock estimate after the run corrected by the step" : "");
+	if (d->nall > SW_MAX_CLOCK_STEPS)
+		sw_problem(S, d->log, -1, 0, "%d realtime steps in %s: the first %d are named", d->nall,
+			   d->log, SW_MAX_CLOCK_STEPS);
 }
 
 void sw_faults_finish(struct sw_summary *S)
 {
-	clock_steps_what(S);
-	obs_steps_what(S);
+	const struct step_side writer = {
+		"clock-step", "writer.swlog", "writer's", "", "windows on its monotonic clock",
+		"its records are kept on its monotonic clock", S->clock_step, S->nclock_steps, 0 };
+	const struct step_side client = {
+		"client-clock-step", S->obs_step_log[0] ? S->obs_step_log : "the client's observer logs",
+		"client's", "client ", "observers on their monotonic clock",
+		"the observers' records are kept on their monotonic clock", S->obs_step, S->nobs_steps,
+		S->offset_ns };
+	steps_what(S, &writer);
+	steps_what(S, &client);
 	for (int i = 0; i < S->nfaults; i++)
 		if (!strcmp(S->fault[i].kind, "client-reboot"))
 			/* not partial: the logs end whole (END), the run went on */
