@@ -84,3 +84,27 @@ vm_test_dir() {
 	_vm_keep="$*"
 	trap '[ -z "${SW_TEST_KEEP:-}" ] || (cd "$T" && cp -a $_vm_keep "$SW_TEST_KEEP/" 2>/dev/null); rm -rf "$T"' EXIT
 }
+
+# vm_refused ARGS... < CASES: each line "OPTIONS|WANT" (@T@ in OPTIONS is
+# $T) run as vm/run.sh ARGS OPTIONS must be refused before any guest
+# boots or any run folder is made: exit 2 and one line holding WANT.
+# Sets n, the cases refused so.
+vm_refused() {
+	local a want err rc
+	n=0
+	while IFS='|' read -r a want; do
+		[ -n "$a" ] || continue
+		a=${a//@T@/$T}
+		# (stdin: not the cases; a spec let through must not eat the rest;
+		# timeout: nor boot guests for long)
+		# shellcheck disable=SC2086
+		err=$(timeout 60 "$top/vm/run.sh" "$@" --build-dir "$b" --out "$T/run-bad" $a 2>&1 >/dev/null </dev/null)
+		rc=$?
+		if [ $rc = 2 ] && [ "$(printf '%s' "$err" | grep -c '')" = 1 ] && [[ $err == *"$want"* ]]; then
+			n=$((n + 1)); echo "$a: $err"
+		else
+			fail "$a: expected exit 2 and one line with '$want', saw exit $rc: $err"
+		fi
+		[ ! -e "$T/run-bad" ] || { fail "$a: a run folder was made ($T/run-bad)"; rm -rf "$T/run-bad"; }
+	done
+}
