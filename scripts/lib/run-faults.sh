@@ -97,13 +97,15 @@ watch_run() {
 	local out_t0="" out_n=0 backoff=0.2 t_poll now prc i
 	while :; do
 		[ $interrupted = 1 ] && break
-		t_poll=$(now_ns) # an outage began when its first failed poll was sent
+		# (no child where a Ctrl-C to the process group may land: under
+		# set -e a child it ends ends the run, exit 130, seen; below too)
+		t_poll=${EPOCHREALTIME/[.,]/}000 # an outage began when its first failed poll was sent
 		# an attached client asks about its run by id, at its phase
 		if ! if [ -n "$attach" ]; then ctl --timeout 2 get "/v1/runs/$run_id"; else ctl --timeout 2 status; fi \
 			> "$work/status.new" 2>"$work/status.err"; then
 			sleep 0.2 || true # a Ctrl-C reaches stalewin-ctl first; the trap runs after it
 			[ $interrupted = 1 ] && break
-			now=$(now_ns)
+			now=${EPOCHREALTIME/[.,]/}000
 			if [ -z "$out_t0" ]; then
 				out_t0=$t_poll out_n=0
 				phase "control API not answering ($(tail -n 1 "$work/status.err")): the writer runs on; retrying until its planned end + ${grace} s"
@@ -118,17 +120,17 @@ watch_run() {
 				break
 			fi
 			sleep "$backoff" || true
-			backoff=$(awk -v b="$backoff" 'BEGIN { b *= 2; printf "%.1f", (b > 2 ? 2 : b) }')
+			backoff=$(awk -v b="$backoff" 'BEGIN { b *= 2; printf "%.1f", (b > 2 ? 2 : b) }') || backoff=2
 			continue
 		fi
-		mv "$work/status.new" "$work/status.json"
+		mv "$work/status.new" "$work/status.json" || continue
 		if [ -n "$out_t0" ]; then
 			now=$t_poll # the first poll that was answered
 			phase "control API answers again after $(awk -v d=$((now - out_t0)) 'BEGIN { printf "%.1f", d / 1e9 }') s ($out_n failed polls)"
 			rf_fault --str kind=control-outage --int "t_start_real_ns=$out_t0" --int "t_end_real_ns=$now" --int "attempts=$out_n"
 			out_t0="" backoff=0.2
 		fi
-		[ "$(jq -r .active "$work/status.json")" = true ] || { state=$(jq -r '.status.state // "?"' "$work/status.json"); break; }
+		[ "$(jq -r .active "$work/status.json")" = true ] || { state=$(jq -r '.status.state // "?"' "$work/status.json") || state="?"; break; }
 		for ((i = 0; i < probes; i++)); do # a probe that ended before the run
 			[ -n "${probe_seen_dead[$i]:-}" ] && continue
 			pid_alive "${probe_pids[$i]}" && continue

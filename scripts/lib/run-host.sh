@@ -81,7 +81,7 @@ cleanup() {
 	exit $rc
 }
 on_signal() {
-	if [ $started = 0 ]; then
+	if [ $started = 0 ] && [ "${starting:-0}" = 0 ]; then
 		echo "$prog: interrupted before the run started; cleaning up" >&2
 		exit 130
 	fi
