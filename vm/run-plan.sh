@@ -200,18 +200,15 @@ faults_check() {
 		[ "$control" != api ] ||
 			vm_usage_die "--fault server-crash: expected --control auto or direct, saw api (the writer's run dies with the server guest it was started in)"
 	fi
-	if [ "$ioerr_planned" = 1 ]; then
-		[ ${#fss[@]} -gt 0 ] && [[ " ${fss[*]} " != *" tmpfs "* ]] ||
-			vm_usage_die "--fault io-error fails the export's block device: expected --fs ext4, xfs or btrfs (a disk), saw ${fss[*]:-no --fs (the default matrix has tmpfs)}"
-	fi
-	if [ "$enospc_planned" = 1 ]; then
-		[ ${#fss[@]} -gt 0 ] && [[ " ${fss[*]} " != *" tmpfs "* ]] ||
-			vm_usage_die "--fault enospc fills the export's disk (a tmpfs export would take the guest's memory): expected --fs ext4, xfs or btrfs, saw ${fss[*]:-no --fs (the default matrix has tmpfs)}"
-	fi
-	if [ "$mp_planned" = 1 ]; then
-		[ ${#fss[@]} -gt 0 ] && [[ " ${fss[*]} " != *" tmpfs "* ]] ||
-			vm_usage_die "--fault memory-pressure squeezes the writer's pages into writeback (tmpfs pages have none to force): expected --fs ext4, xfs or btrfs, saw ${fss[*]:-no --fs (the default matrix has tmpfs)}"
-	fi
+	# the disk faults: every --fs a disk, none on tmpfs (the message's
+	# head says why for each)
+	disk_fs_only() { # PLANNED WHY EXPECTED-TAIL
+		[ "$1" = 0 ] || { [ ${#fss[@]} -gt 0 ] && [[ " ${fss[*]} " != *" tmpfs "* ]]; } ||
+			vm_usage_die "$2: expected --fs ext4, xfs or btrfs$3, saw ${fss[*]:-no --fs (the default matrix has tmpfs)}"
+	}
+	disk_fs_only "$ioerr_planned" "--fault io-error fails the export's block device" " (a disk)"
+	disk_fs_only "$enospc_planned" "--fault enospc fills the export's disk (a tmpfs export would take the guest's memory)" ""
+	disk_fs_only "$mp_planned" "--fault memory-pressure squeezes the writer's pages into writeback (tmpfs pages have none to force)" ""
 	[ "$reboot_planned" = 0 ] || [ "$control" != api ] ||
 		vm_usage_die "--fault client-reboot: expected --control auto or direct, saw api (the client that starts and fetches the writer's run is the one rebooted)"
 }
