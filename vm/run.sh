@@ -190,48 +190,7 @@ fi
 [ -x "$build_dir/client/stalewin-reader" ] || vm_die "no stalewin-reader in $build_dir/client (./stalewin build)"
 
 # ------------------------------------------------------------ validation
-[ ${#workloads[@]} -gt 0 ] || workloads=(rewrite)
-# lang-mem is only the patched kernel's (vm/kernel 0009: the fault's
-# in-memory times persisted at the flush), no emulated policy: checked
-# with --kernel below
-wpols=()
-for p in "${policies[@]}"; do [ "$p" = lang-mem ] || wpols+=("$p"); done
-[ ${#wpols[@]} -eq 0 ] ||
-	{ e=$(sw_name_check "$build_dir" policies --policy "${wpols[@]}") || vm_usage_die "$e"; }
-e=$(sw_name_check "$build_dir" workloads --workload "${workloads[@]}") || vm_usage_die "$e"
-for f in "${fss[@]}"; do
-	case "$f" in tmpfs|ext4|xfs|btrfs) ;; *) vm_usage_die "--fs: expected tmpfs, ext4, xfs or btrfs, saw '$f'" ;; esac
-done
-for m in "${modes[@]}"; do
-	case "$m" in kept-open|cto) ;; *) vm_usage_die "--reader-mode: expected kept-open or cto, saw '$m'" ;; esac
-done
-case "$control" in auto|api|direct) ;;
-*) vm_usage_die "--control: expected auto, api or direct, saw '$control'" ;; esac
-[ -z "$timeout" ] || [[ "$timeout" =~ ^[0-9]+$ ]] || vm_usage_die "--timeout: expected seconds per experiment, saw '$timeout'"
-[[ "$lead" =~ ^[0-9]+$ ]] && [ "$lead" -le 600 ] || vm_usage_die "--lead: expected whole seconds from 0 to 600, saw '$lead'"
-[[ "$repeats" =~ ^[0-9]+$ ]] && [ "$repeats" -ge 1 ] && [ "$repeats" -le 100 ] || vm_usage_die "--repeats: expected a whole number from 1 to 100, saw '$repeats'"
-[[ "$duration" =~ ^[0-9]+$ ]] && [ "$duration" -ge 1 ] || vm_usage_die "--duration: expected whole seconds >= 1, saw '$duration'"
-case "$vers" in 3) pv=3 ;; 4.2) pv=4 ;; both) pv=3+4 ;;
-*) vm_usage_die "--vers: expected 3, 4.2 or both, saw '$vers'" ;; esac
-probe_vers=${probe_vers:-$pv}
-[[ "$probe_vers" =~ ^(3|4|3\+4)$ ]] || vm_usage_die "--probe-vers: expected 3, 4 or 3+4, saw '$probe_vers'"
-vm_query_check "$probe_rate"
-vm_scenario_check "$scenario" "$vers" "$control"
-[[ "$reader_every" =~ ^[0-9]+$ ]] && [ "$reader_every" -ge 1 ] || vm_usage_die "--reader-every-ms: expected ms >= 1, saw '$reader_every'"
-[[ "$reader_page" =~ ^[0-9]+$ ]] || vm_usage_die "--reader-page: expected a page index, saw '$reader_page'"
-for kv in "${sysctls[@]}"; do
-	[[ "$kv" =~ ^[a-z0-9_.]+=[^[:space:]]+$ ]] || vm_usage_die "--sysctl: expected KEY=VALUE (e.g. vm.dirty_expire_centisecs=500), saw '$kv'"
-done
-for m in "${mounts[@]}"; do
-	[[ "$m" != *"|"* && "$m" != *" "* ]] || vm_usage_die "--mount-opts: expected comma-separated options without spaces or '|', saw '$m'"
-done
-[ ${#mounts[@]} -gt 0 ] || [ -n "$ns_clients" ] || case "$vers" in 3) mounts=("vers=3,nolock") ;; 4.2) mounts=("vers=4.2") ;;
-	*) mounts=("vers=3,nolock" "vers=4.2") ;; esac
-faults_check # vm/run-plan.sh: sets kill_planned reboot_planned ioerr_planned
-ns_clients_check # vm/run-plan.sh: --ns-clients against the mounts, modes and faults
-probes_check # vm/run-plan.sh: --probes M against the report's 8 probe targets
-[[ "$grace" =~ ^[0-9]+$ ]] || vm_usage_die "--outage-grace: expected whole seconds, saw '$grace'"
-[ ${#modes[@]} -gt 0 ] || modes=(kept-open cto)
+check_options # vm/run-plan.sh
 
 why=$(vm_qemu_check) || { echo "$SW_VM_PROG: $why" >&2; exit 1; }
 

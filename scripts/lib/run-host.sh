@@ -1,7 +1,9 @@
 # run-host.sh - the host path's own processes (sourced by
 # scripts/stalewin-run, never run): the export and the writer's serve
-# (server_side), the first-record waits, stopping both sides and the
-# clean-up.  Reads and sets stalewin-run's globals.
+# (server_side), the file (prepare_file), the observers and their
+# first-record waits (start_observers), stopping both sides, the run
+# folder's clock and meta (write_folder) and the clean-up.  Reads and
+# sets stalewin-run's globals.
 
 pid_alive() { [ -n "$1" ] && [ -d "/proc/$1" ] && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != Z ]; }
 stop_pid() { # pid [grace_s]
@@ -188,4 +190,130 @@ server_side() {
 	if [ "$cerr" -gt $((max_clock_err_us * 1000)) ]; then
 		fail "clock offset error +-$((cerr / 1000)) us is larger than --max-clock-err-us $max_clock_err_us: windows would not be resolved; use a closer network path or raise the limit"
 	fi
+}
+
+# prepare_file: the run id (the lead's when attached), the file created
+# at its size under the writer's root before any observer starts (each
+# then has a reference reply before the first store), each kernel mount
+# checked to show it.  Sets run_id size_b (and the lead's run's names).
+prepare_file() {
+	# Room for the end of the run: if the logs fill the run folder's file
+	# system, the reserve is freed when both sides have stopped, so the writer
+	# log, meta.json, faults.json and the report still fit (a log that ended
+	# early on ENOSPC is then named by the report).
+	fallocate -l 8M "$RUN/.space-reserve" 2>/dev/null ||
+		phase "warning: cannot reserve 8 MiB in $RUN ($(df -h --output=avail "$RUN" | tail -n 1 | tr -d ' ') free): if the logs fill it, the run's end cannot be written"
+	# The file exists (at its size) before the probes start, so each has a
+	# reference reply before the first store.
+	# one run id for the writer and every probe log (the report checks it),
+	# announced with the file so that other clients may join it (--attach)
+	run_id=${attach:-${run_id_opt:-$(od -An -N8 -tx8 /dev/urandom | tr -d ' \n')}}
+	if [ -n "$attach" ]; then
+		attach_lookup # sets wfile, policy... from the lead's run; dies unless pending/running
+		size=$(attach_arg size); size=${size:-1M}
+	fi
+	size_b=$(numfmt --from=iec "${size%[bB]}" 2>/dev/null) || die "expected --size BYTES (K/M/G suffix), saw '$size'"
+	if [ -z "$attach" ]; then
+		ctl prepare "file=$wfile" "size=$size_b" "run-id=$run_id" > "$work/prepare.json" 2>"$work/ctl.err" ||
+			{ cat "$work/ctl.err" >&2; fail "the writer side refused to create $wfile under its root"; }
+	fi
+	# each kernel mount must show the file just created: else it mounts
+	# another export (or another server) than the writer writes to
+	for ((j = 0; j < ${#kmounts[@]}; j++)); do
+		kd=${kmounts[$j]} ksrc=$(jq -r .source <<< "${kmount_json[$j]}")
+		ksz=$(stat -c %s "$kd/$wfile" 2>/dev/null || echo none)
+		# (an attached client may not know the size yet: the file must exist)
+		[ "$ksz" = "$size_b" ] || { [ -n "$attach" ] && [ "$ksz" != none ]; } || die "--kernel-mount $kd: expected the file the writer just created, $wfile ($size_b bytes, under its root $(jq -r '.root // "?"' "$work/info.json"), exported as $base), at $kd/$wfile; saw $([ "$ksz" = none ] && echo "no such file" || echo "a file of $ksz bytes"): $kd mounts $ksrc, not the writer's export"
+	done
+}
+
+# start_observers: the probes, then the kernel-mount readers, each waited
+# for until its first record (as vm run's client guest starts them: before
+# the writer, so each has read the file once before the first store).
+start_observers() {
+	urls=()
+	IFS=, read -ra vlist <<< "$vers"
+	for v in "${vlist[@]}"; do urls+=(--url "$base/$wfile?$(nfs_q "$v")"); done
+	popts=(--duration 0 --rate "$probe_rate" --depth "$probe_depth" --quiet --run-id "$run_id")
+	[ -n "$read_page" ] && popts+=(--read-page "$read_page" --read-every "${read_every:-10}")
+	phase "starting $probes probe(s) on $base/$wfile (NFSv$vers)"
+	for ((i = 0; i < probes; i++)); do
+		setsid "${in_ns[@]}" stalewin-probe "${urls[@]}" --log "$RUN/probe-$i.swlog" "${popts[@]}" \
+			> "$work/probe-$i.stderr" 2>&1 < /dev/null &
+		probe_pids+=($!)
+	done
+	# wait until every probe has logged a reply (or died)
+	for ((i = 0; i < probes; i++)); do
+		wait_first "${probe_pids[$i]}" "$RUN/probe-$i.swlog" ATTR 20 "$work/probe-$i.stderr" "probe $i exited before its first reply"
+	done
+
+	# kernel-mount readers (as vm run's client guest starts them): before the
+	# writer, so each has read the file once before the first store
+	for ((j = 0; j < ${#kreaders[@]}; j++)); do
+		set -- ${kreaders[$j]}
+		kd=${kmounts[$2]}
+		lab=${kmount_label:-$(jq -r .options <<< "${kmount_json[$2]}")}
+		echo "$j $1 $lab $kd" >> "$work/readers.txt"
+		setsid stalewin-reader --path "$kd/$wfile" --page "$reader_page" --every-ms "$reader_every" \
+			--mode "$1" --log "$RUN/kread-$j.swlog" --duration 0 --run-id "$run_id" --quiet \
+			> "$work/kread-$j.stderr" 2>&1 < /dev/null &
+		reader_pids+=($!)
+	done
+	if [ ${#kreaders[@]} -gt 0 ]; then
+		phase "started ${#kreaders[@]} kernel-mount reader(s) on ${kmounts[*]} (every $reader_every ms, page $reader_page)"
+		kshared=true
+		[ ${#kmounts[@]} -eq 2 ] && [ "$(jq -r .dev <<< "${kmount_json[0]}")" != "$(jq -r .dev <<< "${kmount_json[1]}")" ] && kshared=false
+		[ $kshared = false ] ||
+			phase "note: the kept-open and the close-to-open reader share one page cache (one superblock): a second mount made with nosharecache, as a second --kernel-mount, separates them"
+	fi
+	for ((j = 0; j < ${#reader_pids[@]}; j++)); do
+		wait_first "${reader_pids[$j]}" "$RUN/kread-$j.swlog" KREAD 5 "$work/kread-$j.stderr" "kernel-mount reader $j exited before its first read"
+	done
+
+}
+
+# write_folder: clock.json (or clock-measured.json on one host) and
+# meta.json, by stalewin-runfolder, in the shape vm/run.sh writes too
+# (common/runfolder.h); ns integers stay exact.
+write_folder() {
+	clock_name=clock-measured.json same_host=true # same host: offset is 0 exactly
+	[ -n "$writer_url" ] && clock_name=clock.json same_host=false
+	stalewin-runfolder clock "$RUN" --before "$work/clock-before.json" \
+		--after "$work/clock-after.json" --name "$clock_name" || fail "cannot write $RUN/$clock_name"
+	dpkg-query -W -f='${Package}\t${Version}\n' nfs-ganesha nfs-ganesha-vfs libnfs13 libnfs-utils \
+		libmicrohttpd12 libcurl4 libjansson4 rpcbind > "$work/packages.txt" 2>/dev/null || true
+	for k in dirty_writeback_centisecs dirty_expire_centisecs dirty_background_bytes \
+		dirty_background_ratio dirty_bytes dirty_ratio max_map_count unprivileged_userfaultfd; do
+		printf '%s\t%s\n' "vm.$k" "$(cat /proc/sys/vm/$k 2>/dev/null || echo '?')"
+	done > "$work/sysctls.txt"
+	partial=false; [ $interrupted = 1 ] && partial=true
+	kargs=() # the kernel mounts and their readers, as vm run lists them
+	if [ ${#kmounts[@]} -gt 0 ]; then
+		printf '%s\n' "${kmount_json[@]}" | jq -s . > "$work/kmounts.json"
+		kargs=(--json-file "kernel_mounts=$work/kmounts.json" --str "kernel_mount_label=$kmount_label"
+			--bool "kernel_readers_share_cache=$kshared" --int "reader_every_ms=$reader_every"
+			--int "reader_page=$reader_page"
+			--table "$(sw_readers_table "$work/readers.txt")")
+	fi
+	[ -s "$work/stop.json" ] || echo null > "$work/stop.json"
+	# sysctl_pin: pinned for this run (stalewin demo); no process
+	# substitution: the guests' image has no /dev/fd (seen: vm_own_hosts)
+	pin=$(sw_sysctl_pin_meta "$RUN") pinargs=()
+	[ -z "$pin" ] || mapfile -t pinargs <<< "$pin"
+	aargs=(--int "wait_clients=$wait_clients" --int "clients_joined=$clients_joined") # many clients, one run
+	[ -z "$attach" ] || aargs=(--bool attached=true --str "attached_run_id=$attach" --str "client_id=$client_id"
+		--int "jitter_ms=$jitter_ms" --int "jitter_phase_ms=$jitter_phase_ms" --bool "joined_before_start=$joined_before_start")
+	stalewin-runfolder meta "$RUN" --str tool=stalewin-run --str setup=local \
+		--str "version=$(git -C "$SW_TOP" describe --always --dirty 2>/dev/null || echo unknown)" \
+		--argv ${#orig_argv[@]} "${orig_argv[@]}" --str "run_id=$run_id" \
+		--int "t_start_real_ns=$t_start_real_ns" --bool "partial=$partial" --bool "interrupted=$partial" \
+		--str "policy=$policy" --str "workload=$workload" "${fsargs[@]}" \
+		--str "server.kind=${server:-ganesha}" --str "server.nfs_base=$base" --str "server.vers=$vers" \
+		--str "server.control_url=$url" --json-file "server.info=$work/info.json" \
+		--int "probes=$probes" --json-file "writer.start=$work/start.json" \
+		--json-file "writer.final=$work/stop.json" \
+		--str "clock_file=$clock_name" --bool "clock_same_host=$same_host" \
+		--kv-file "sysctls=$work/sysctls.txt" --kv-file "packages=$work/packages.txt" \
+		--str "environment.LANG=${LANG:-}" --str "environment.TZ=${TZ:-}" "${kargs[@]}" "${pinargs[@]}" "${aargs[@]}" ||
+		fail "cannot write $RUN/meta.json"
 }

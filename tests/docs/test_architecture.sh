@@ -4,7 +4,10 @@
 # is not named there by its whole path (a file added without a room), and
 # when the document names a .c path under those folders or tests/ that
 # does not exist (a file moved, renamed or removed without the document),
-# and when a comment or document cites a tracker's issue number.
+# and when a comment or document cites a tracker's issue number, and
+# when a C file of the tree is over 800 lines or a runtime shell script
+# (the front command, scripts/, vm/) over 400 (the house's limits: a file
+# a reviewer reads whole).
 # Reads the source tree only: no build, no root.
 . "$(dirname "$0")/../lib/test-lib.sh"
 set -u
@@ -47,7 +50,20 @@ no_tracker_numbers() {
 		xargs -r grep -nE '\b[Ii]ssues? #?[0-9]+' 2>/dev/null | head -n 5)
 	[ -z "$hits" ] || fail "expected no tracker issue numbers in the tree's comments and documents, saw: $hits"
 }
+# the house's size limits, on what git tracks (tests/ apart: a test file
+# is as long as its cases)
+file_sizes() {
+	local over
+	over=$(cd "$S" && git ls-files -- '*.c' '*.h' 2>/dev/null | grep -v '^tests/' |
+		xargs -r wc -l | awk '$2 != "total" && $1 > 800 { print $2 " " $1 " lines" }')
+	[ -z "$over" ] || fail "expected no C file over 800 lines, saw: $over"
+	over=$(cd "$S" && git ls-files -- stalewin 'scripts/*' 'vm/*' 2>/dev/null | while IFS= read -r f; do
+		case $f in *.sh) echo "$f" ;; *) head -n 1 "$f" | grep -qE '^#!.*\b(ba)?sh\b' && echo "$f" ;; esac
+	done | xargs -r wc -l | awk '$2 != "total" && $1 > 400 { print $2 " " $1 " lines" }')
+	[ -z "$over" ] || fail "expected no runtime shell script over 400 lines, saw: $over"
+}
 sw_case every-file-named every_file_named
 sw_case every-name-a-file every_name_a_file
 sw_case no-tracker-numbers no_tracker_numbers
+sw_case file-sizes file_sizes
 sw_done "docs/architecture.md names all $n .c files of ${rooms[*]}, and no .c file that is not there"
