@@ -232,6 +232,20 @@ static json_t *attrs_json(const struct sw_summary *S)
 /* results.delegations: the counts, each grant and recall with its times
  * (server CLOCK_MONOTONIC ns, nfsd's trace clock, whole us), each
  * reader's first read of new data after the first recall (deleg.c) */
+/* the (flusher pass, page) pairs whose trap count moves when the pass
+ * moves by each window (analysis/pass/cleanedge.h): the updates two runs
+ * of the same stores can differ by, their passes agreeing within it */
+static json_t *clean_edge(const struct sw_summary *S)
+{
+	json_t *w = json_array(), *n = json_array();
+	for (int k = 0; k < SW_EDGE_WINDOWS; k++) {
+		json_array_append_new(w, json_integer(sw_edge_window_ms[k]));
+		json_array_append_new(n, json_integer((json_int_t)S->edge_pairs[k]));
+	}
+	return json_pack("{s:i,s:o,s:o}", "flusher_passes", S->edge_passes,
+			 "window_ms", w, "page_pairs", n);
+}
+
 static json_t *deleg_json(const struct sw_summary *S)
 {
 	const struct sw_deleg *D = &S->deleg;
@@ -366,6 +380,8 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 	json_object_set_new(cost, "trap_p50_ns", I(sw_hist_quantile(&S->trap_ns, 0.5)));
 	json_object_set_new(cost, "trap_p99_ns", I(sw_hist_quantile(&S->trap_ns, 0.99)));
 	json_object_set_new(cost, "update_call_p50_ns", I(sw_hist_quantile(&S->upd_cost_ns, 0.5)));
+	if (S->edge_passes && !S->edge_void)
+		json_object_set_new(cost, "clean_edge", clean_edge(S));
 	json_object_set_new(res, "cost", cost);
 	json_object_set_new(race, "stores_after_own_update", I(S->race_stores));
 	json_object_set_new(race, "gap_p50_ns", I(sw_hist_quantile(&S->race_gap_ns, 0.5)));

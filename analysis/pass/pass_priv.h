@@ -7,6 +7,7 @@
 #ifndef STALEWIN_PASS_PRIV_H
 #define STALEWIN_PASS_PRIV_H
 
+#include "cleanedge.h"
 #include "obsclock.h"
 #include "nfstrace.h"
 #include "observer.h"
@@ -70,6 +71,7 @@ struct pass {
 	int have_trap;
 	struct sw_rec_setup setup; /* the writer's set-up stamp (SETUP) */
 	int have_setup;
+	struct sw_cleanedge edge; /* the updates hinging on a pass's time */
 	uint64_t open_stores;     /* stores since the last update not covered */
 	uint64_t nstore;
 	struct sw_store_row row;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cleanedge.h"
 #include "hist.h"
 #include "records.h"
 #include "replay.h"
@@ -264,6 +265,12 @@ struct sw_summary {
 				    CLOCK_MONOTONIC ns (0: no store) */
 	struct sw_reveal attrs;  /* attrs.c */
 	struct sw_deleg deleg;   /* attrs.c */
+	/* flusher passes (CLEAN, kupdate or background, pages > 0) and the
+	 * (pass, page) pairs whose trap count moves with a pass moved by
+	 * sw_edge_window_ms[k] (cleanedge.h); edge_void: not counted (a page
+	 * table out of memory) */
+	int edge_passes, edge_void;
+	uint64_t edge_pairs[SW_EDGE_WINDOWS];
 	uint64_t race_stores;    /* stores whose own trap update preceded them */
 	struct sw_hist race_gap_ns; /* t_s - t_update of those */
 	struct sw_fig truth;

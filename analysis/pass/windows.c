@@ -373,15 +373,21 @@ static int writer_pass(struct pass *P, struct sw_wev_reader *wr)
 			S->t_end_ns = ev.store.t_after_real_ns;
 			sw_faults_on_store(S, ev.store.t_after_real_ns);
 			on_store(P, &ev.store, ev.own);
+			sw_edge_store(&P->edge, ev.store.page, ev.store.t_after_real_ns);
 			if (ev.own && P->races)
 				sw_races_pair(P->races, &ev);
 			break;
 		case SW_REC_UPDATE:
 			on_update(P, &ev.upd);
 			break;
-		case SW_REC_CLEAN:
+		case SW_REC_CLEAN: {
+			struct sw_rec_clean c;
+			memcpy(&c, rec.payload, sizeof(c));
 			S->cleans++;
+			if (c.pages && (c.cause == SW_CAUSE_KUPDATE || c.cause == SW_CAUSE_BACKGROUND))
+				sw_edge_clean(&P->edge, ev.t_real_ns);
 			break;
+		}
 		case SW_REC_SYNC:
 			S->syncs++;
 			break;
@@ -484,6 +490,7 @@ static void close_pass(struct pass *P, struct sw_wev_reader *wr)
 	if (P->tc.opened)
 		sw_wev_close(&P->tc.w);
 	sw_races_free(P->races);
+	sw_edge_free(&P->edge);
 	for (int j = 0; j < SW_MAX_KREAD; j++) {
 		if (j < P->S->nkread) {
 			P->S->kr[j].replay_traced = P->kc[j].sim.traced;
@@ -534,6 +541,7 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 	P->S = S;
 	P->o = o;
 	P->in = in;
+	sw_edge_init(&P->edge);
 	if ((rc = sw_input_load(run_dir, S, in)) != 0)
 		goto out;
 	sw_faults_load(S, run_dir);
@@ -546,6 +554,9 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 		goto out;
 	}
 	writer_pass(P, &wr);
+	S->edge_void = sw_edge_finish(&P->edge) != 0;
+	S->edge_passes = P->edge.ncleans;
+	memcpy(S->edge_pairs, P->edge.pairs, sizeof(S->edge_pairs));
 	check_observers(S);
 	sw_attrs_finish(S, run_dir, in->writer);
 	sw_faults_finish(S);

@@ -265,6 +265,32 @@ json_t *sw_band_disturbance(const char *trace, const char *bdi, char *err, size_
 	return json_pack("{s:I,s:I,s:I}", "sync", sync, "vmscan", vmscan, "other", other);
 }
 
+/* The model run's (flusher pass, page) pairs whose trap count moves when
+ * a pass moves within the pair's timing (report.json cost.clean_edge,
+ * analysis/pass/cleanedge.h; the smallest window at or above it): a
+ * kernel whose passes agree with the model's that closely may differ by
+ * that many updates.  The timing is the pair's resolution, but never past
+ * EDGE_MAX_MS: the model claims the kernel's timer-wheel bucket for each
+ * pass (a 1 s delay fires on a 32 ms boundary at HZ 250), not less, so a
+ * pair of coarse resolution (burst-silence's 2.5 s) does not widen its
+ * band by pairs a pass could only reach by moving more.  0 without the
+ * figure. */
+#define EDGE_MAX_MS 32
+static json_int_t edge_pairs(json_t *model, double res_ms, double *window_ms)
+{
+	json_t *ce = get(get(get(model, "results"), "cost"), "clean_edge");
+	json_t *w = get(ce, "window_ms"), *n = get(ce, "page_pairs");
+	size_t k, len = json_array_size(w);
+
+	if (!len || json_array_size(n) != len)
+		return 0;
+	for (k = 0; k + 1 < len; k++)
+		if (dbl(json_array_get(w, k)) >= res_ms)
+			break;
+	*window_ms = dbl(json_array_get(w, k));
+	return json_integer_value(json_array_get(n, k));
+}
+
 json_t *sw_band_row(const struct sw_band_pair *p, char *err, size_t errlen)
 {
 	json_t *M, *R, *fails, *row, *dist = NULL;
@@ -281,7 +307,10 @@ json_t *sw_band_row(const struct sw_band_pair *p, char *err, size_t errlen)
 		return NULL;
 	}
 	res_ns = dbl(p->resolution_ms) * 1e6;
-	upd_tol = max2(1, dbl(p->duration_s) / 10);
+	double edge_ms = dbl(p->resolution_ms) < EDGE_MAX_MS ? dbl(p->resolution_ms) : EDGE_MAX_MS;
+	double window_ms = 0;
+	json_int_t edge = edge_pairs(p->model, edge_ms, &window_ms);
+	upd_tol = max2(1, dbl(p->duration_s) / 10) + (double)edge;
 	fails = json_array();
 	fails_common(fails, M, R, res_ns);
 	if (!within(get(M, "max"), get(R, "max"), dbl(p->writeback_ms) * 1e6))
@@ -319,6 +348,13 @@ json_t *sw_band_row(const struct sw_band_pair *p, char *err, size_t errlen)
 			"within", json_array_size(fails) == 0, "fails", fails);
 	json_decref(M);
 	json_decref(R);
+	/* a band widened by the pass-hinged updates says so; rows without
+	 * them stay as they were */
+	if (row && edge) {
+		json_object_set_new(row, "updates_tolerance", json_real(upd_tol));
+		json_object_set_new(row, "clean_edge_pairs", json_integer(edge));
+		json_object_set_new(row, "clean_edge_window_ms", json_real(window_ms));
+	}
 	/* traced pairs only: untraced rows stay as they were */
 	if (row && dist)
 		json_object_set_new(row, "host_writebacks_not_flusher", dist);

@@ -213,6 +213,11 @@ static int one_line(FILE *f, const json_t *row)
 	}
 	if (json_is_object(at(row, "runs")))
 		runs_line(f, row);
+	if (json_is_number(at(row, "clean_edge_pairs"))) {
+		fprintf(f, "  updates band: +-%s (1 per 10 s, and ", V(row, "updates_tolerance"));
+		fprintf(f, "%s of the model's (pass, page) pairs trap once or twice ", V(row, "clean_edge_pairs"));
+		fprintf(f, "as a pass moves by %s ms)\n", V(row, "clean_edge_window_ms"));
+	}
 	fprintf(f, "  err:   p50 %s ", P(row, "rel_err.p50"));
 	fprintf(f, "p90 %s ", P(row, "rel_err.p90"));
 	fprintf(f, "p99 %s  -> ", P(row, "rel_err.p99"));

@@ -2,7 +2,9 @@
 # Description: the bands and verdicts of `stalewin validate` (stalewin-report
 # validate, analysis/validate/bands.c).  Each band just inside and just
 # outside (p50/p90 10 % or one resolution, max one writeback interval,
-# uncovered 10 % or 2, updates 1 per 10 s, ">end" equal only to ">end"),
+# uncovered 10 % or 2, updates 1 per 10 s plus the model's updates that
+# hinge on a flusher pass within the resolution, ">end" equal only to
+# ">end"),
 # the summary's verdict (exit 0, 1, 3).  And validate --vm-runs N (modes
 # median-run, runs, row, line): of N runs of one side, the one compared is the run
 # whose truth p50 is the median of the side's, ">end" (null) above every
@@ -140,6 +142,43 @@ disturbed() {
 	[ "$got" = '[false,{"sync":1,"vmscan":1,"other":0},["disturbed: 2 writebacks of the disk not the flusher'"'"'s (sync 1, reclaim 1)"]]' ] ||
 		fail "a sync and a reclaim of the disk: expected the pair disturbed, saw $got"
 }
+# the updates band widened by the model's (pass, page) pairs that trap
+# once or twice as a pass moves within the resolution (cost.clean_edge,
+# analysis/pass/cleanedge.h): random stores over 4096 pages, 20 s (base
+# band 2), model 3728 updates against the kernel's 3732
+edge() { # NAME RES_MS WANT_FAILS [PAIRS: the model's clean_edge page_pairs]
+	local n=$1 res=$2 want=$3 got
+	fig $T/edge/$n/m.json 2000000000 4000000000 5000000000 5100000000 0 4000 3728
+	fig $T/edge/real.json 2000000000 4000000000 5000000000 5100000000 0 4000 3732
+	if [ -n "${4:-}" ]; then
+		jq --argjson p "$4" '.results.cost.clean_edge = {flusher_passes: 5,
+			window_ms: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024], page_pairs: $p}' \
+			$T/edge/$n/m.json >$T/edge/$n/m2.json && mv $T/edge/$n/m2.json $T/edge/$n/m.json
+	fi
+	"$R" validate row --name "$n" --fs ext4 --workload random --writeback-ms 1000 \
+		--expire-ms 3000 --duration-s 20 --resolution-ms "$res" --load x \
+		--model $T/edge/$n/m.json --real $T/edge/real.json >$T/edge/$n/row.json ||
+		{ fail "$n: the row did not compute"; return; }
+	got=$(jq -r '.fails | join(",")' $T/edge/$n/row.json)
+	[ "$got" = "$want" ] || fail "$n: expected fails '$want', saw '$got' ($(jq -c '[.updates_tolerance, .clean_edge_pairs]' $T/edge/$n/row.json))"
+}
+# (windows 1, 2, 4 .. 1024 ms; the pair's resolution picks the smallest
+# at or above it, but never one past 32 ms: one timer-wheel bucket)
+clean_edge() {
+	edge none 10 updates
+	edge at-10ms 10 "" '[0, 1, 1, 1, 2, 5, 9, 15, 30, 60, 99]'
+	edge too-few 10 updates '[0, 1, 1, 2, 1, 5, 9, 15, 30, 60, 99]'
+	# 8 ms: the 8 ms window's; 2.5 s: the 32 ms window's, not 1024's
+	edge at-8ms 8 "" '[0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0]'
+	edge coarse 2500 "" '[0, 0, 0, 0, 0, 2, 9, 15, 30, 60, 99]'
+	edge coarse-few 2500 updates '[0, 0, 0, 0, 0, 1, 9, 15, 30, 60, 99]'
+	got=$(jq -c '[.updates_tolerance, .clean_edge_pairs]' $T/edge/at-10ms/row.json)
+	[ "$got" = '[4,2]' ] || fail "at-10ms: expected the band 2 + 2 pairs, saw $got"
+	"$R" validate line $T/edge/at-10ms/row.json | grep -q 'updates band: +-4 (1 per 10 s, and 2 of the model.* as a pass moves by 16 ms)' ||
+		fail "expected the text line to give the widened band, saw: $("$R" validate line $T/edge/at-10ms/row.json)"
+	[ "$(jq 'has("updates_tolerance")' $T/edge/none/row.json)" = false ] ||
+		fail "a row without the figure: expected no updates_tolerance key (rows as they were), saw one"
+}
 # the summary's verdict is the exit status of validate: 0, 1, 3
 verdict() {
 	local rc
@@ -174,6 +213,7 @@ sw_case even even
 sw_case row row
 sw_case bands bands
 sw_case disturbed disturbed
+sw_case clean-edge clean_edge
 sw_case verdict verdict
 sw_case bad-input bad_input
 sw_done
