@@ -104,7 +104,7 @@ struct opt_row {
 
 static opt_fn opt_policy, opt_workload, opt_duration, opt_run_id, opt_trap,
 	opt_help, opt_rate, opt_pages, opt_hot_share, opt_bg_bytes, opt_bg_share,
-	opt_uffd_spin, opt_none;
+	opt_uffd_spin, opt_jiffies, opt_none;
 
 #define F(field) offsetof(struct sw_opts, field)
 #define ROW(n, k, kd, f, a, h, ...)                                           \
@@ -148,6 +148,7 @@ static const struct opt_row rows[] = {
 	ROW("journal-commit-ms", 0, K_MS, F(journal_commit_ms), "N",
 	  "jbd2 commit of ext4 (5000; 0: lazytime)"),
 	ROW("wb-bg-share", 0, K_FN, 0, "none|zero|fprop", "the wb's share of the background threshold: none = never over (default, the host), zero = every flusher run writes the dirty inode, fprop = 6.1 on one CPU", .fn = opt_bg_share),
+	ROW("jiffies", 0, K_FN, 0, "host|mono", "the kernel's jiffies, on which the timer wheel places the flusher's wake-ups: host (default) = this kernel's own count and tick phase, read from /proc/timer_list at the start; mono = CLOCK_MONOTONIC / tick (up to one wheel granularity off per arming: 32 ms for a 1 s interval at HZ 250)", .fn = opt_jiffies),
 	ROW("create-meta-pages", 0, K_META, F(create_meta_pages), "N", "block-device pages the file's creation journals, written at the first checkpoint writeback; ext4, a new file: 5, traced in the 6.1 guest; default 0: not modelled"),
 	ROW("alloc-meta-pages", 0, K_META, F(alloc_meta_pages), "N", "block-device pages the first writeback of a page with no block yet adds to the next commit; ext4 delalloc: 2, traced in the 6.1 guest; default 0: not modelled"),
 	ROW("wb-run-commit-us", 0, K_NUM, F(wb_run_commit_us), "N", "how long a flusher run that writes the file takes: the commit it waits for (0008); 4200 traced in the patched 6.1 guest; default 0: runs take no time"),
@@ -319,6 +320,16 @@ static int opt_bg_share(const struct opt_row *r, struct sw_opts *o, struct cli *
 	(void)r, (void)c;
 	if ((o->bg_share = sw_bg_share_parse(optarg)) < 0)
 		BAD("expected --wb-bg-share none|zero|fprop, saw '%s'", optarg);
+	return 0;
+}
+
+static int opt_jiffies(const struct opt_row *r, struct sw_opts *o, struct cli *c,
+		       char *err, size_t errlen)
+{
+	(void)r, (void)c;
+	if (strcmp(optarg, "host") && strcmp(optarg, "mono"))
+		BAD("expected --jiffies host or mono, saw '%s'", optarg);
+	o->jiffies_mono = !strcmp(optarg, "mono");
 	return 0;
 }
 

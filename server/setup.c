@@ -282,6 +282,14 @@ static int map_file(struct sw_run *R, char *err, size_t errlen)
 		.atime_read_ns = (int64_t)o->atime_read_ms * SW_NS_PER_MS,
 		.first_read_mono_ns = R->t_first_read_mono_ns,
 	};
+	if (!o->jiffies_mono && mc.jiffy_ns > 0 &&
+	    sw_model_host_jiffy_origin("/proc/timer_list", mc.jiffy_ns, &mc.jiffy_origin_ns,
+				       &mc.jiffy_origin_count, e2, sizeof(e2))) {
+		char msg[400];
+		snprintf(msg, sizeof(msg), "model: jiffies as CLOCK_MONOTONIC / tick, not this kernel's own (%s): the flusher's wake-ups may be up to one timer-wheel granularity off",
+			 e2);
+		sw_run_note(R, SW_NOTE_INFO, msg);
+	}
 	if (sw_model_init(&R->model, &mc, o->policy, sw_mono_ns(), e2, sizeof(e2)))
 		return say(err, errlen, 1, "%s", e2);
 	R->mp.model = &R->model;

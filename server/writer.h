@@ -35,6 +35,7 @@ struct sw_opts {
 	int64_t background_bytes;             /* -1: default */
 	int64_t journal_commit_ms;            /* model: jbd2 commit, 0: none */
 	int bg_share;                         /* model: --wb-bg-share, enum sw_bg_share */
+	int jiffies_mono;                     /* model: --jiffies mono (default host) */
 	uint32_t create_meta_pages;           /* model: --create-meta-pages */
 	uint32_t alloc_meta_pages;            /* model: --alloc-meta-pages */
 	uint64_t wb_run_commit_us;            /* model: --wb-run-commit-us, us */

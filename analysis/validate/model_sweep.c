@@ -12,7 +12,7 @@
  *     [--wb-run-commit-us N] [--wb-run-alloc-us N] [--wb-run-pass-us N]
  *     [--wb-run-io-us N] [--wb-run-submit-us N] [--ino N]
  *     [--period-timer traced|wheel|exact] [--atime-read-ms N]
- *     [--store-time start|end]
+ *     [--store-time start|end] [--jiffies mono]
  *
  * The model options mean what they mean to stalewin-writer.  --policy
  * defaults to the log's kernel_cmtime_policy (a native run on the patched
@@ -87,7 +87,8 @@ static int usage(const char *why)
 		"         [--kernel-trace TRACE.txt --bdi MAJ:MIN [--created-s S]]\n"
 		"         [--wb-run-commit-us N] [--wb-run-alloc-us N] [--wb-run-pass-us N] [--wb-run-io-us N]\n"
 		"         [--wb-run-submit-us N] [--ino N]\n"
-		"         [--period-timer traced|wheel|exact] [--atime-read-ms N] [--store-time start|end]\n", why);
+		"         [--period-timer traced|wheel|exact] [--atime-read-ms N] [--store-time start|end]\n"
+		"         [--jiffies mono]\n", why);
 	return 2;
 }
 
@@ -566,6 +567,7 @@ int main(int argc, char **argv)
 		SW_OPT_ARG("period-timer", 'D'),
 		SW_OPT_ARG("atime-read-ms", 'r'),
 		SW_OPT_ARG("store-time", 'X'),
+		SW_OPT_ARG("jiffies", 'J'),
 		SW_OPT_END,
 	};
 	const char *log = NULL, *pname = NULL, *ktrace = NULL, *bdi = NULL;
@@ -603,6 +605,12 @@ int main(int argc, char **argv)
 				return usage(err);
 			}
 			store_time = !strcmp(optarg, "start") ? 1 : -1;
+			continue;
+		case 'J': /* a profile's: a replay's jiffies are the trace's or mono's */
+			if (strcmp(optarg, "mono")) {
+				snprintf(err, sizeof(err), "expected --jiffies mono (a replay takes the kernel's jiffies from --kernel-trace, never this machine's now), saw '%s'", optarg);
+				return usage(err);
+			}
 			continue;
 		case 'D':
 			if (strcmp(optarg, "traced") && strcmp(optarg, "wheel") && strcmp(optarg, "exact")) {

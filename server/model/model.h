@@ -540,6 +540,14 @@ int64_t sw_model_cfg_jiffy_start(const struct sw_model_cfg *cfg, int64_t j);
 /* The running kernel's tick length (1/CONFIG_HZ) in ns, from
  * /boot/config-RELEASE; 4 ms (HZ=250, Debian's) when it cannot be read. */
 int64_t sw_model_host_jiffy_ns(void);
+/* The running kernel's jiffies as the model's jiffy_origin_ns/_count:
+ * from a /proc/timer_list (path; "now at N nsecs", "jiffies: J" and the
+ * tick timer's next expiry, which starts jiffy J + 1), read again until
+ * "now" falls in the middle of a jiffy (the tick that began it has run,
+ * so J is current).  0, or -1 with err (unreadable: not root, no such
+ * file, no tick timer line). */
+int sw_model_host_jiffy_origin(const char *path, int64_t jiffy_ns, int64_t *origin_ns,
+			       int64_t *count, char *err, size_t errlen);
 /* Next kupdate tick (INT64_MAX when periodic writeback is off). */
 int64_t sw_model_next_tick(const struct sw_model *m);
 /* Runs every tick due at t (returns how many ran, 0 if none); d describes

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* model_clock.c - the model's kernel clock: jiffies and the timer wheel
  * (see model.h, model_int.h). */
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/utsname.h>
 
 #include "model.h"
@@ -84,8 +87,12 @@ int64_t swm_jiffy_start(const struct sw_model *m, int64_t j)
  * late.  Measured on this host (HZ=250, bench/validate_trace.sh): a 1 s
  * interval runs every 256 jiffies = 1.024 s.  Jiffies are taken as
  * CLOCK_MONOTONIC / jiffy_ns, or from jiffy_origin_ns/_count when the
- * kernel's own phase and count are known (without them the error is below
- * one granularity, 32 ms, per arming).
+ * kernel's own phase and count are known: the writer reads them from
+ * /proc/timer_list (sw_model_host_jiffy_origin, --jiffies host), a
+ * replay from a trace.  Without them the error is below one granularity,
+ * 32 ms, per arming, and one run draws it (seen on this host: the
+ * emulated flusher 2-42 ms before the kernel's, a few of 4000 random
+ * stores trapping on one side only: docs/validation-log.md).
  */
 int64_t swm_wheel_fires(int64_t now, int64_t expires)
 {
@@ -142,4 +149,67 @@ int64_t sw_model_host_jiffy_ns(void)
 		fclose(f);
 	}
 	return hz >= 24 && hz <= 10000 ? 1000000000 / hz : 4000000;
+}
+
+/* One read of a timer_list: now, jiffies and the earliest tick-timer
+ * expiry after now (tick_nohz_handler, or tick_sched_timer before 6.x);
+ * 0 when all three were found. */
+static int timer_list_read(const char *path, int64_t *now, int64_t *jif, int64_t *next,
+			   char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+	int tick = 0, have_now = 0, have_jif = 0;
+	int64_t e0, e1;
+
+	if (!f) {
+		snprintf(err, errlen, "expected a readable %s (root), saw: %s", path, strerror(errno));
+		return -1;
+	}
+	*next = INT64_MAX;
+	while (fgets(line, sizeof(line), f)) {
+		if (!have_now && sscanf(line, "now at %" SCNd64 " nsecs", now) == 1)
+			have_now = 1;
+		else if (!have_jif && sscanf(line, "jiffies: %" SCNd64, jif) == 1)
+			have_jif = 1;
+		else if (strstr(line, "tick_nohz_handler") || strstr(line, "tick_sched_timer"))
+			tick = 1;
+		else if (tick && sscanf(line, " # expires at %" SCNd64 "-%" SCNd64, &e0, &e1) == 2) {
+			if (have_now && e0 > *now && e0 < *next)
+				*next = e0;
+			tick = 0;
+		} else
+			tick = 0;
+	}
+	fclose(f);
+	if (!have_now || !have_jif || *next == INT64_MAX) {
+		snprintf(err, errlen, "expected \"now at\", \"jiffies:\" and a tick timer's expiry in %s, saw %s%s%s",
+			 path, have_now ? "" : "no now ", have_jif ? "" : "no jiffies ",
+			 *next == INT64_MAX ? "no tick timer after now" : "");
+		return -1;
+	}
+	return 0;
+}
+
+int sw_model_host_jiffy_origin(const char *path, int64_t jiffy_ns, int64_t *origin_ns,
+			       int64_t *count, char *err, size_t errlen)
+{
+	int64_t now = 0, jif = 0, next = 0;
+
+	if (jiffy_ns <= 0) {
+		snprintf(err, errlen, "expected a tick length above 0, saw %" PRId64 " ns", jiffy_ns);
+		return -1;
+	}
+	for (int i = 0; i < 50; i++) {
+		if (timer_list_read(path, &now, &jif, &next, err, errlen))
+			return -1;
+		int64_t left = next - now;
+		/* the middle of a jiffy: its tick ran, the next has not */
+		if (left >= jiffy_ns / 4 && left <= 3 * jiffy_ns / 4)
+			break;
+	}
+	/* the tick at next starts jiffy jif + 1; jif began one tick before */
+	*origin_ns = next - jiffy_ns;
+	*count = jif;
+	return 0;
 }

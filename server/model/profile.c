@@ -12,7 +12,7 @@ static const char *const model_keys[] = {
 	"writeback-ms", "expire-ms", "dirty-background-bytes", "journal-commit-ms",
 	"wb-bg-share", "create-meta-pages", "alloc-meta-pages", "wb-run-commit-us",
 	"wb-run-alloc-us", "wb-run-pass-us", "wb-run-io-us", "wb-run-submit-us",
-	"atime-read-ms", NULL,
+	"atime-read-ms", "jiffies", NULL,
 };
 
 struct ctx {
