@@ -221,6 +221,14 @@ char *sw_meta_json(const struct sw_opts *o, const struct sw_resolved *r)
 	json_object_set_new(wb, "atime_read_ms", json_integer((json_int_t)o->atime_read_ms));
 	json_object_set_new(wb, "background_bytes", json_integer(r->background_bytes));
 	json_object_set_new(wb, "background_basis", json_string(r->background_basis));
+	/* the jiffies its timer wheel counts (--jiffies): the kernel's own
+	 * origin, which a replay of this log takes (stalewin-model-sweep) */
+	json_object_set_new(wb, "jiffies", json_string(r->jiffies_host ? "host" : "mono"));
+	json_object_set_new(wb, "jiffy_ns", json_integer(r->jiffy_ns));
+	if (r->jiffies_host) {
+		json_object_set_new(wb, "jiffy_origin_mono_ns", json_integer(r->jiffy_origin_ns));
+		json_object_set_new(wb, "jiffy_origin_count", json_integer(r->jiffy_origin_count));
+	}
 	/* the profile its options came from, and what it rests on */
 	json_object_set_new(wb, "profile", o->profile ? json_string(o->profile->name) : json_null());
 	json_object_set_new(wb, "profile_kernel",

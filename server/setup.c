@@ -269,7 +269,9 @@ static int map_file(struct sw_run *R, char *err, size_t errlen)
 		.writeback_ns = R->r.writeback_ms * SW_NS_PER_MS,
 		.expire_ns = R->r.expire_ms * SW_NS_PER_MS,
 		.background_bytes = (uint64_t)R->r.background_bytes,
-		.jiffy_ns = sw_model_host_jiffy_ns(),
+		.jiffy_ns = R->r.jiffy_ns,
+		.jiffy_origin_ns = R->r.jiffies_host ? R->r.jiffy_origin_ns : 0,
+		.jiffy_origin_count = R->r.jiffies_host ? R->r.jiffy_origin_count : 0,
 		.journal_commit_ns = o->journal_commit_ms * SW_NS_PER_MS,
 		.bg_share = o->bg_share,
 		.create_meta_pages = o->create_meta_pages,
@@ -282,12 +284,10 @@ static int map_file(struct sw_run *R, char *err, size_t errlen)
 		.atime_read_ns = (int64_t)o->atime_read_ms * SW_NS_PER_MS,
 		.first_read_mono_ns = R->t_first_read_mono_ns,
 	};
-	if (!o->jiffies_mono && mc.jiffy_ns > 0 &&
-	    sw_model_host_jiffy_origin("/proc/timer_list", mc.jiffy_ns, &mc.jiffy_origin_ns,
-				       &mc.jiffy_origin_count, e2, sizeof(e2))) {
-		char msg[400];
+	if (!o->jiffies_mono && !R->r.jiffies_host) {
+		char msg[480];
 		snprintf(msg, sizeof(msg), "model: jiffies as CLOCK_MONOTONIC / tick, not this kernel's own (%s): the flusher's wake-ups may be up to one timer-wheel granularity off",
-			 e2);
+			 R->r.jiffies_why);
 		sw_run_note(R, SW_NOTE_INFO, msg);
 	}
 	if (sw_model_init(&R->model, &mc, o->policy, sw_mono_ns(), e2, sizeof(e2)))
@@ -440,6 +440,12 @@ static int setup(struct sw_run *R, char *err, size_t errlen)
 			    (ssize_t)sizeof(R->r.run_id))
 				R->r.run_id = (uint64_t)sw_real_ns() ^ ((uint64_t)getpid() << 32);
 
+	R->r.jiffy_ns = sw_model_host_jiffy_ns();
+	if (o->policy->emulated && !o->jiffies_mono)
+		R->r.jiffies_host = !sw_model_host_jiffy_origin("/proc/timer_list", R->r.jiffy_ns,
+								&R->r.jiffy_origin_ns,
+								&R->r.jiffy_origin_count, R->r.jiffies_why,
+								sizeof(R->r.jiffies_why));
 	char *meta_json = sw_meta_json(o, &R->r);
 	char lerr[SWLOG_ERRLEN];
 	rc = swlog_create(&R->log, o->log, o->force, SWLOG_KIND_WRITER,

@@ -102,6 +102,10 @@ struct sw_resolved {
 	int64_t expire_ms;           /* model: dirtied_when age */
 	int64_t background_bytes;    /* model: background limit, 0 = none */
 	const char *background_basis;/* where background_bytes came from */
+	int jiffies_host;            /* model: jiffy_origin_* read from this
+					kernel (--jiffies host) */
+	int64_t jiffy_ns, jiffy_origin_ns, jiffy_origin_count;
+	char jiffies_why[320];       /* why not, when --jiffies host failed */
 	struct sw_fsinfo fs;
 };
 
