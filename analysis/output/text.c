@@ -444,7 +444,9 @@ static void many_observers(FILE *f, const struct sw_summary *S)
 		return;
 	snprintf(b, sizeof(b), "%d probe targets: the table, resolution, race, consistency "
 		 "and CDF lines, the CSV's columns and the plots hold the first %d; each "
-		 "one's figures are in report.json (results.observers)", S->nobs, SW_ROWS_OBS);
+		 "one's figures are in report.json (results.observers); all are timed on "
+		 "the one client clock of the clock line: its error applies to each",
+		 S->nobs, SW_ROWS_OBS);
 	kv(f, "observers", b);
 	if (sw_obs_spread(S, &sp)) {
 		kv(f, "spread", "not computed: no memory");
