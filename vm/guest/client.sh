@@ -80,10 +80,27 @@ echo "client: server ready; uptime $(cut -d' ' -f1 /proc/uptime)s; clock offset 
 have_probe=1
 command -v stalewin-probe >/dev/null || { have_probe=0; echo "client: stalewin-probe is not in the image (not built): no probe log"; }
 
-# start_observers K NAME FS RUNID: mounts + readers + probe; sets pids, j
+# mem_note OUT PID...: the guest's MemTotal and MemAvailable and the
+# PIDs' summed VmRSS (kB, /proc), with shell builtins only (no fork per
+# PID under TCG): what M probes cost a guest of qemu -m SW_VM_MEM
+mem_note() {
+	local out=$1 p k v u rss=0 n=0
+	shift
+	for p in "$@"; do
+		[ -r "/proc/$p/status" ] || continue
+		while read -r k v u; do
+			[ "$k" = VmRSS: ] && { rss=$((rss + v)); n=$((n + 1)); break; }
+		done <"/proc/$p/status"
+	done
+	{ grep -E '^(MemTotal|MemAvailable):' /proc/meminfo
+	  echo "probes: $n running, VmRSS summed $rss kB"; } >"$out"
+}
+
+# start_observers K NAME FS RUNID: mounts + readers + probe; sets pids
+# (all), ppids (the probes'), j
 start_observers() {
 	local k=$1 name=$2 fs=$3 rid=$4 opts mode mp url
-	pids="" j=0
+	pids="" ppids="" j=0
 	echo "$SW_MOUNTS" | tr '|' '\n' >/tmp/mounts
 	# the client's own RPC times for the file, from before the first
 	# mount; "# dev: J MAJOR:MINOR" ties reader J to its superblock,
@@ -120,12 +137,14 @@ start_observers() {
 			url="nfs://$SW_SERVER_IP/export/$fs/f-$k?version=$v&nfsport=2049&mountport=20048"
 			urls="$urls --url $url"
 		done
-		# --probes M: M of them side by side, probe-0 .. probe-<M-1>
+		# --probes M (up to 128): M of them side by side, probe-0 ..
+		# probe-<M-1>, started back to back (each connects on its own;
+		# the go waits SW_LEAD s after the last)
 		p=0
 		while [ $p -lt "${SW_PROBES:-1}" ]; do
 			stalewin-probe $urls --log "$d/probe-$p.swlog" --duration "$lim" --rate "$SW_PROBE_RATE" \
 				--run-id "$rid" --writer-run-id "$rid" --quiet $SW_PROBE_ARGS >"$d/client/probe-$p.out" 2>&1 &
-			pids="$pids $!"
+			pids="$pids $!" ppids="$ppids $!"
 			echo "$url" >"$d/client/probe-$p.url"
 			p=$((p + 1))
 		done
@@ -262,11 +281,16 @@ while [ $k -le $SW_NEXP ]; do
 	# through outages (a hard mount blocks a reader until the server
 	# answers again): only past their end + SW_GRACE (2 s once the host
 	# killed the server guest) are they stopped, SIGKILL 3 s later.
-	up0=$(cut -d. -f1 /proc/uptime) late=0 back_up="" crash_ended=0
+	up0=$(cut -d. -f1 /proc/uptime) late=0 back_up="" crash_ended=0 mem_done=""
 	while :; do
 		alive=0
-		for p in $pids; do kill -0 $p 2>/dev/null && alive=1; done
+		for p in $pids; do kill -0 $p 2>/dev/null && { alive=1; break; }; done
 		[ $alive = 0 ] && break
+		# once, 3 s after go: every observer up (client/mem.txt)
+		if [ -z "$mem_done" ] && [ $(($(cut -d. -f1 /proc/uptime) - up0)) -ge 3 ]; then
+			mem_done=1
+			mem_note "$d/client/mem.txt" $ppids
+		fi
 		[ -e /sw/stop ] && kill -TERM $pids 2>/dev/null
 		if [ -n "$crash_read" ] && [ $crash_ended = 0 ] && [ -e "$d/sync/server.back" ]; then
 			[ -n "$back_up" ] || { back_up=$(cut -d. -f1 /proc/uptime); echo "client: [$disp] the server is back after its crash: reading on $crash_read s"; }
