@@ -106,7 +106,7 @@ static void many_observers(json_t *res, const struct sw_summary *S)
 		"worst", sp.worst >= 0 ? json_string(S->obs[sp.worst].name) : json_null(),
 		"checked", I(sp.checked), "consistent", I(sp.consistent),
 		"early", I(sp.low), "late", I(sp.high), "achieved_replies_per_s", hz,
-		"what", "min, median (the lower middle one), max over the observers that judged a store; ns of the writer's CLOCK_REALTIME; worst: the longest p99, then max"));
+		"what", "min, median (the lower middle one), max over the observers that judged a store; ns of the writer's CLOCK_REALTIME; worst: the longest p99, then max, then the largest share unresolved, then p50"));
 }
 
 static json_t *profile(const struct sw_profile *p)

@@ -3,6 +3,7 @@
  * sink and compare/archive read the same numbers (figstats.h). */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "figstats.h"
 
@@ -128,7 +129,7 @@ int sw_obs_spread(const struct sw_summary *S, struct sw_obs_spread *sp)
 		rc = -1;
 		goto out;
 	}
-	int64_t worst99 = 0, worstmax = 0;
+	int64_t worst[4] = { 0 }; /* p99, max, unresolved per million, p50 */
 	for (int i = 0; i < n; i++) {
 		const struct sw_observer *O = &S->obs[i];
 		sp->checked += O->checked;
@@ -142,12 +143,16 @@ int sw_obs_spread(const struct sw_summary *S, struct sw_obs_spread *sp)
 			continue;
 		p50[nj] = q_key(sw_fig_quantile(&O->fig, 0.5));
 		p99[nj] = q_key(sw_fig_quantile(&O->fig, 0.99));
-		int64_t mx = q_key(sw_fig_quantile(&O->fig, 1.0));
-		/* the worst: the longest p99, then the longest max */
-		if (sp->worst < 0 || p99[nj] > worst99 || (p99[nj] == worst99 && mx > worstmax)) {
+		/* the worst: the longest p99, then max, then the most stores
+		 * it never saw revealed, then the longest p50 */
+		int64_t key[4] = { p99[nj], q_key(sw_fig_quantile(&O->fig, 1.0)),
+				   (int64_t)(O->fig.unresolved * 1000000 / O->fig.n), p50[nj] };
+		int k = 0;
+		while (k < 4 && key[k] == worst[k])
+			k++;
+		if (sp->worst < 0 || (k < 4 && key[k] > worst[k])) {
 			sp->worst = i;
-			worst99 = p99[nj];
-			worstmax = mx;
+			memcpy(worst, key, sizeof(worst));
 		}
 		nj++;
 	}

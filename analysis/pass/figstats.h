@@ -51,9 +51,10 @@ double sw_obs_achieved_hz(const struct sw_observer *O);
 /* Every observer at once, for a report of more than SW_ROWS_OBS of them:
  * the spread of their W_obs p50 and p99 over the observers that judged a
  * store (min, median: the lower middle one, max; ns, writer clock; -1
- * "> run end", -2 none judged), the worst (longest p99, then longest
- * max; -1 none), the consistency counts summed, the achieved rates'
- * spread (replies/s, -1 none). */
+ * "> run end", -2 none judged), the worst (longest p99, then max, then
+ * the largest share of stores never seen revealed, then longest p50; -1
+ * none), the consistency counts summed, the achieved rates' spread
+ * (replies/s, -1 none). */
 struct sw_obs_spread {
 	int nobs, in_rows;       /* observers; of them in the table and rows */
 	int judged;              /* observers whose figure has stores */
