@@ -80,20 +80,22 @@ echo "client: server ready; uptime $(cut -d' ' -f1 /proc/uptime)s; clock offset 
 have_probe=1
 command -v stalewin-probe >/dev/null || { have_probe=0; echo "client: stalewin-probe is not in the image (not built): no probe log"; }
 
-# mem_note OUT PID...: the guest's MemTotal and MemAvailable and the
-# PIDs' summed VmRSS (kB, /proc), with shell builtins only (no fork per
+# mem_note OUT PID...: the guest's MemTotal and MemAvailable, how many
+# of the PIDs are alive and the VmRSS summed over those whose
+# /proc/PID/status gave one (kB), with shell builtins only (no fork per
 # PID under TCG): what M probes cost a guest of qemu -m SW_VM_MEM
 mem_note() {
-	local out=$1 p k v u rss=0 n=0
+	local out=$1 p k v u rss=0 n=0 alive=0
 	shift
 	for p in "$@"; do
+		kill -0 "$p" 2>/dev/null && alive=$((alive + 1))
 		[ -r "/proc/$p/status" ] || continue
 		while read -r k v u; do
 			[ "$k" = VmRSS: ] && { rss=$((rss + v)); n=$((n + 1)); break; }
 		done <"/proc/$p/status"
 	done
 	{ grep -E '^(MemTotal|MemAvailable):' /proc/meminfo
-	  echo "probes: $n running, VmRSS summed $rss kB"; } >"$out"
+	  echo "probes: $alive alive of $#; VmRSS read for $n of them, summed $rss kB"; } >"$out"
 }
 
 # start_observers K NAME FS RUNID: mounts + readers + probe; sets pids
