@@ -124,7 +124,7 @@ start_observers() {
 			echo "$j $mode $opts,nosharecache $mp" >>"$d/client/readers.txt"
 			echo "# dev: $j $(awk -v m="$mp" '$5 == m {print $3; exit}' /proc/self/mountinfo)" >>/tmp/trace-devs
 			stalewin-reader --path "$mp/f-$k" --page "$SW_READER_PAGE" --every-ms "$SW_READER_EVERY_MS" \
-				--mode "$mode" --log "$d/kread-$j.swlog" --duration "$lim" --run-id "$rid" \
+				--mode "$mode" --log "$d/kread-$j.swlog" --duration "$olim" --run-id "$rid" \
 				>"$d/client/kread-$j.out" 2>&1 &
 			pids="$pids $!"
 			echo "# pid: $j $!" >>/tmp/trace-devs
@@ -144,7 +144,7 @@ start_observers() {
 		# the go waits SW_LEAD s after the last)
 		p=0
 		while [ $p -lt "${SW_PROBES:-1}" ]; do
-			stalewin-probe $urls --log "$d/probe-$p.swlog" --duration "$lim" --rate "$SW_PROBE_RATE" \
+			stalewin-probe $urls --log "$d/probe-$p.swlog" --duration "$olim" --rate "$SW_PROBE_RATE" \
 				--run-id "$rid" --writer-run-id "$rid" --quiet $SW_PROBE_ARGS >"$d/client/probe-$p.out" 2>&1 &
 			pids="$pids $!" ppids="$ppids $!"
 			echo "$url" >"$d/client/probe-$p.url"
@@ -249,6 +249,13 @@ while [ $k -le $SW_NEXP ]; do
 		crash_read=${crash_read%.*}; [ "${crash_read:-0}" -ge 1 ] || crash_read=1
 		lim=$((lim + 180))
 	fi
+	# --probes M above 8: launching M observers back to back takes a TCG
+	# guest about 0.13 s each (13 s for 100), and the go waits for the
+	# last: the first ones, started with --duration lim, ended before the
+	# writer began.  Each observer gets 0.5 s a probe more and all are
+	# ended at go + lim (SIGTERM: each log ends with END); M <= 8 as before
+	olim=$lim stop_at=""
+	[ "${SW_PROBES:-1}" -gt 8 ] && olim=$((lim + SW_PROBES / 2)) stop_at=$lim
 	if [ $api = 1 ]; then
 		# the server picks the run id, so the observers start after the
 		# writer: its first stores may precede their first samples
@@ -288,6 +295,10 @@ while [ $k -le $SW_NEXP ]; do
 		alive=0
 		for p in $pids; do kill -0 $p 2>/dev/null && { alive=1; break; }; done
 		[ $alive = 0 ] && break
+		if [ -n "$stop_at" ] && [ $(($(cut -d. -f1 /proc/uptime) - up0)) -ge "$stop_at" ]; then
+			kill -TERM $pids 2>/dev/null # go + lim: the observers' planned end
+			stop_at=""
+		fi
 		# once, 3 s after go: every observer up (client/mem.txt)
 		if [ -z "$mem_done" ] && [ $(($(cut -d. -f1 /proc/uptime) - up0)) -ge 3 ]; then
 			mem_done=1
