@@ -46,7 +46,7 @@ check_options() {
 		*) mounts=("vers=3,nolock" "vers=4.2") ;; esac
 	faults_check # vm/run-plan.sh: sets kill_planned reboot_planned ioerr_planned
 	ns_clients_check # vm/run-plan.sh: --ns-clients against the mounts, modes and faults
-	probes_check # vm/run-plan.sh: --probes M against the report's 8 probe targets
+	probes_check # vm/run-plan.sh: --probes M against the report's 128 probe targets
 	[[ "$grace" =~ ^[0-9]+$ ]] || vm_usage_die "--outage-grace: expected whole seconds, saw '$grace'"
 	[ ${#modes[@]} -gt 0 ] || modes=(kept-open cto)
 }
@@ -296,12 +296,13 @@ ns_clients_check() {
 }
 
 # probes_check: --probes M (whole, >= 1) with M x the probe's targets at
-# most 8, the observers one report takes (SW_MAX_OBS); exit 2 otherwise.
+# most 128, the observers one report takes (analysis/pass/report.h
+# SW_MAX_OBS; its rows and table hold the first 8); exit 2 otherwise.
 probes_check() {
 	local t=1
 	[ "$probe_vers" = 3+4 ] && t=2
-	[[ "$probes" =~ ^[0-9]+$ ]] && [ "$probes" -ge 1 ] && [ $((probes * t)) -le 8 ] ||
-		vm_usage_die "--probes: expected a whole number from 1 to $((8 / t)) (at most 8 probe targets per report; each probe has $t with --probe-vers $probe_vers), saw '$probes'"
+	[[ "$probes" =~ ^[0-9]{1,4}$ ]] && [ "$probes" -ge 1 ] && [ $((probes * t)) -le 128 ] ||
+		vm_usage_die "--probes: expected a whole number from 1 to $((128 / t)) (at most 128 probe targets per report; each probe has $t with --probe-vers $probe_vers), saw '$probes'"
 	[ "$probes" = 1 ] || [ "$reboot_planned" = 0 ] ||
 		vm_usage_die "--probes: expected 1 with --fault client-reboot (one probe comes back after it), saw $probes"
 }

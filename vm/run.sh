@@ -52,7 +52,8 @@
 # probe and readers run S s longer.
 # --probes M: M stalewin-probe processes side by side, each with the
 # --probe-vers targets at --query-rate (probe-J.swlog); M x targets at
-# most 8, the report's observers (so 8 with --vers 3, 4 with both).
+# most 128, the report's observers (so 128 with --vers 3, 64 with both;
+# its per-store rows and table hold the first 8, report.json every one).
 # --ns-clients N (1..8): in place of the kernel mounts, N kernel NFS
 # clients in the one client guest, one per network namespace sw-nsK
 # (vm/guest/nsclients.sh): each a macvlan on eth0 with 10.77.0.(10+K),
@@ -153,7 +154,7 @@ sw_opt --vers vers 3\|4.2\|both both 'the mounts and probe targets: 3 or 4.2 alo
 sw_opt --probe-vers probe_vers 3\|4\|3+4 '' "the probe's targets (3+4: probe-0/t0 v3, t1 v4, side by side)"
 sw_opt --query-rate probe_rate N\|wire 100 'GETATTRs/s per probe target'
 sw_opt --probe-rate probe_rate N\|wire '' 'the old name of --query-rate'
-sw_opt --probes probes M 1 'libnfs probes side by side (probe-0 .. probe-<M-1>), at most 8 targets in all'
+sw_opt --probes probes M 1 'libnfs probes side by side (probe-0 .. probe-<M-1>), at most 128 targets in all'
 sw_opt --scenario scenario NAME '' 'a set-up on purpose the report explains (vm/scenario.sh): deleg-none, deleg-recall'
 sw_opt --ns-clients ns_clients N '' 'N (1..8) kernel NFS clients, one per network namespace, in place of the mounts'
 sw_opt --reader-every-ms reader_every N 100 "the kernel-mount readers' period"

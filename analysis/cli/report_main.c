@@ -145,7 +145,7 @@ static int report_main(int argc, char **argv)
 	}
 	if (rc == 2 || rc == 1) {
 		sw_report_problems_stderr(S, 2);
-		sw_rows_free(S->rows);
+		sw_summary_free(S);
 		free(S);
 		return rc;
 	}
@@ -156,7 +156,7 @@ static int report_main(int argc, char **argv)
 	snprintf(S->valid_replay, sizeof(S->valid_replay), "not validated (stalewin validate --vm; --validation FILE)");
 	if (vfile && sw_validation_load(S, vfile, err, sizeof(err))) {
 		fprintf(stderr, "stalewin-report: %s\n", err);
-		sw_rows_free(S->rows);
+		sw_summary_free(S);
 		free(S);
 		return 2;
 	}
@@ -185,7 +185,7 @@ static int report_main(int argc, char **argv)
 		rc = 1;
 	}
 	sw_report_problems_stderr(S, rc);
-	sw_rows_free(S->rows);
+	sw_summary_free(S);
 	free(S);
 	return rc;
 }

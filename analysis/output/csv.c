@@ -20,7 +20,7 @@ static void header(FILE *f, const struct sw_summary *S)
 	char n[64];
 	fputs("store_index,page,gen,t_s_real_ns,trap_ns,flags,own_update,race_gap_ns,"
 	      "w_truth_ns,uncovered,w_truth_lower_bound_ns,truth_cause", f);
-	for (int i = 0; i < S->nobs; i++)
+	for (int i = 0; i < sw_fig_nobs(S); i++) /* the rows' observers */
 		fprintf(f, ",obs%d_status,obs%d_w_ns,obs%d_revealed_by,obs%d_exception",
 			i, i, i, i);
 	for (int i = 0; i < S->nprof; i++) {

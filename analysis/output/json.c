@@ -23,7 +23,9 @@ json_t *sw_fig_json(const struct sw_fig *g, enum sw_fig_kind kind)
 	return o;
 }
 
-static json_t *observer(const struct sw_observer *O)
+/* many: more observers than the figures' table holds (SW_ROWS_OBS):
+ * each carries its own W_obs figure and its achieved rate */
+static json_t *observer(const struct sw_observer *O, int many)
 {
 	json_t *o = json_object(), *c = json_object(), *e = json_object(), *r = json_object();
 	char m[64];
@@ -63,7 +65,48 @@ static json_t *observer(const struct sw_observer *O)
 	json_object_set_new(o, "race_read_stale_p50_ns",
 			    O->race_stale_ns.count ? I(sw_hist_quantile(&O->race_stale_ns, 0.5))
 						   : json_null());
+	if (many) {
+		struct sw_figstats st;
+		json_t *w = json_object();
+		double hz = sw_obs_achieved_hz(O);
+		sw_figstats(&O->fig, &st);
+		sw_figstats_json(w, &st); /* ns, writer clock */
+		json_object_set_new(o, "window", w);
+		json_object_set_new(o, "achieved_replies_per_s", hz >= 0 ? json_real(hz) : json_null());
+	}
 	return o;
+}
+
+/* a spread's min, median, max (ns; null: "> run end" or none judged) */
+static json_t *spread3(const int64_t v[3])
+{
+	json_t *a = json_array();
+	for (int k = 0; k < 3; k++)
+		json_array_append_new(a, v[k] < 0 ? json_null() : I(v[k]));
+	return a;
+}
+
+/* More observers than the figures' table holds: which are in the rows,
+ * and all of them at once (figstats.h sw_obs_spread). */
+static void many_observers(json_t *res, const struct sw_summary *S)
+{
+	struct sw_obs_spread sp;
+	json_object_set_new(res, "observers_in_rows", json_pack("{s:i, s:i, s:s}",
+		"rows", sw_fig_nobs(S), "of", S->nobs, "what",
+		"the figures, the CSV's columns and the plots hold the first observers only; every observer's own figure is its window in observers[]"));
+	if (sw_obs_spread(S, &sp))
+		return;
+	json_t *hz = json_array();
+	for (int k = 0; k < 3; k++)
+		json_array_append_new(hz, sp.hz[k] >= 0 ? json_real(sp.hz[k]) : json_null());
+	json_object_set_new(res, "observer_spread", json_pack(
+		"{s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
+		"observers", sp.nobs, "judged", sp.judged,
+		"p50_ns", spread3(sp.p50), "p99_ns", spread3(sp.p99),
+		"worst", sp.worst >= 0 ? json_string(S->obs[sp.worst].name) : json_null(),
+		"checked", I(sp.checked), "consistent", I(sp.consistent),
+		"early", I(sp.low), "late", I(sp.high), "achieved_replies_per_s", hz,
+		"what", "min, median (the lower middle one), max over the observers that judged a store; ns of the writer's CLOCK_REALTIME; worst: the longest p99, then max, then the largest share unresolved, then p50"));
 }
 
 static json_t *profile(const struct sw_profile *p)
@@ -367,8 +410,10 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 		json_array_append_new(figs, sw_fig_json(g, kind));
 	json_object_set_new(res, "figures", figs);
 	for (int i = 0; i < S->nobs; i++)
-		json_array_append_new(obs, observer(&S->obs[i]));
+		json_array_append_new(obs, observer(&S->obs[i], S->nobs > SW_ROWS_OBS));
 	json_object_set_new(res, "observers", obs);
+	if (S->nobs > SW_ROWS_OBS)
+		many_observers(res, S);
 	json_object_set_new(cost, "updates", I(S->updates));
 	for (int c = 0; c < 10; c++)
 		if (S->upd_cause[c])

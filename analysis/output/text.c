@@ -63,7 +63,7 @@ static void cdf(FILE *f, const struct sw_summary *S)
 		g = sw_fig_at(S, i, &kind);
 		if (!g->n || kind == SW_FIG_KREAD)
 			continue;
-		int oi = i - 1, ri = i - 1 - S->nobs;
+		int oi = i - 1, ri = i - 1 - sw_fig_nobs(S);
 		char m = kind == SW_FIG_TRUTH ? 'T' : kind == SW_FIG_OBSERVED ? marks[1 + oi % 9] : rmarks[ri % 16];
 		for (int x = 0; x < COLS; x++) {
 			double ns = pow(10, 3 + x / 8.0);
@@ -91,7 +91,7 @@ static void cdf(FILE *f, const struct sw_summary *S)
 	fprintf(f, "      |%s\n       %s\n", axis, lab);
 	fputs("       T truth", f);
 	int col = 13;
-	for (int i = 0; i < S->nobs; i++) {
+	for (int i = 0; i < sw_fig_nobs(S); i++) {
 		char b[64];
 		int n = snprintf(b, sizeof(b), "  %c %s", marks[1 + i % 9], S->obs[i].name);
 		if (col + n > W - 1) {
@@ -201,7 +201,7 @@ static void header(FILE *f, const struct sw_summary *S)
 			 S->nfsd.secs, ga / S->nfsd.secs, S->nfsd.clients);
 		kv(f, "nfsd", b);
 	}
-	for (int i = 0; i < S->nobs; i++) {
+	for (int i = 0; i < sw_fig_nobs(S); i++) {
 		const struct sw_observer *O = &S->obs[i];
 		sw_fmt_dur(d1, sizeof(d1), O->resolution_ns);
 		sw_fmt_dur(d2, sizeof(d2), O->poll_p99_ns);
@@ -220,7 +220,7 @@ static void consistency(FILE *f, const struct sw_summary *S)
 
 	if (S->nobs)
 		fputs("Consistency: W_obs - W_truth in [-clock err, resolution + err]\n", f);
-	for (int i = 0; i < S->nobs; i++) {
+	for (int i = 0; i < sw_fig_nobs(S); i++) {
 		const struct sw_observer *O = &S->obs[i];
 		fprintf(f, "      %s: %llu checked, %llu ok, %llu early, %llu late\n",
 			O->name, (unsigned long long)O->checked,
@@ -421,6 +421,60 @@ static void attrs_text(FILE *f, const struct sw_summary *S)
 	deleg_text(f, S);
 }
 
+/* a quantile of the spread as the table shows it: ">end", "-" none */
+static const char *spread_dur(char *b, size_t n, int64_t q)
+{
+	if (q == -1)
+		snprintf(b, n, ">end");
+	else if (q < 0)
+		snprintf(b, n, "-");
+	else
+		sw_fmt_dur(b, n, q);
+	return b;
+}
+
+/* More observers than the table's rows: the table above holds the first
+ * SW_ROWS_OBS; all of them in a few lines (figstats.h sw_obs_spread),
+ * every one's own figures in report.json. */
+static void many_observers(FILE *f, const struct sw_summary *S)
+{
+	struct sw_obs_spread sp;
+	char b[1024], d[6][16], w[16];
+	if (S->nobs <= SW_ROWS_OBS)
+		return;
+	snprintf(b, sizeof(b), "%d probe targets: the table, resolution, race, consistency "
+		 "and CDF lines, the CSV's columns and the plots hold the first %d; each "
+		 "one's figures are in report.json (results.observers); all are timed on "
+		 "the one client clock of the clock line: its error applies to each",
+		 S->nobs, SW_ROWS_OBS);
+	kv(f, "observers", b);
+	if (sw_obs_spread(S, &sp)) {
+		kv(f, "spread", "not computed: no memory");
+		return;
+	}
+	if (!sp.judged) {
+		snprintf(b, sizeof(b), "none of the %d observers judged a store", sp.nobs);
+		kv(f, "spread", b);
+	} else {
+		const struct sw_observer *O = &S->obs[sp.worst];
+		snprintf(b, sizeof(b), "W_obs over the %d observers that judged a store "
+			 "(min / median / max): p50 %s / %s / %s, p99 %s / %s / %s; worst %s "
+			 "(p99 %s)", sp.judged, spread_dur(d[0], 16, sp.p50[0]),
+			 spread_dur(d[1], 16, sp.p50[1]), spread_dur(d[2], 16, sp.p50[2]),
+			 spread_dur(d[3], 16, sp.p99[0]), spread_dur(d[4], 16, sp.p99[1]),
+			 spread_dur(d[5], 16, sp.p99[2]), O->name,
+			 spread_dur(w, sizeof(w), sw_fig_quantile(&O->fig, 0.99)));
+		kv(f, "spread", b);
+	}
+	int n = snprintf(b, sizeof(b), "all %d: %llu checked, %llu ok, %llu early, %llu late",
+			 sp.nobs, (unsigned long long)sp.checked, (unsigned long long)sp.consistent,
+			 (unsigned long long)sp.low, (unsigned long long)sp.high);
+	if (sp.hz[0] >= 0 && n > 0 && (size_t)n < sizeof(b))
+		snprintf(b + n, sizeof(b) - (size_t)n, "; replies %.1f / %.1f / %.1f per s "
+			 "(min / median / max over their spans)", sp.hz[0], sp.hz[1], sp.hz[2]);
+	kv(f, "observed", b);
+}
+
 int sw_fmt_text(FILE *f, const struct sw_summary *S)
 {
 	char d1[16], d2[16];
@@ -435,10 +489,11 @@ int sw_fmt_text(FILE *f, const struct sw_summary *S)
 	enum sw_fig_kind kind;
 	const struct sw_fig *g;
 	for (int i = 0; (g = sw_fig_at(S, i, &kind)); i++) {
-		if (i == 1 + S->nobs && S->nprof)
+		if (i == 1 + sw_fig_nobs(S) && S->nprof)
 			fputs("client replay (Linux NFS client rules):\n", f);
 		fig_row(f, g);
 	}
+	many_observers(f, S);
 	fputc('\n', f);
 	sw_fmt_dur(d1, sizeof(d1), sw_hist_quantile(&S->trap_ns, 0.5));
 	sw_fmt_dur(d2, sizeof(d2), sw_hist_quantile(&S->trap_ns, 0.99));
@@ -458,7 +513,7 @@ int sw_fmt_text(FILE *f, const struct sw_summary *S)
 	sw_fmt_dur(d2, sizeof(d2), S->race_gap_ns.count ? S->race_gap_ns.max : 0);
 	fprintf(f, "Race: %llu stores after their own trap's update (gap p50 %s\n"
 		   "      max %s)\n", (unsigned long long)S->race_stores, d1, d2);
-	for (int i = 0; i < S->nobs; i++) {
+	for (int i = 0; i < sw_fig_nobs(S); i++) {
 		const struct sw_observer *O = &S->obs[i];
 		sw_fmt_dur(d1, sizeof(d1), O->race_stale_ns.count
 						   ? sw_hist_quantile(&O->race_stale_ns, 0.5) : -1);

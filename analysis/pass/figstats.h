@@ -36,9 +36,34 @@ enum sw_fig_kind {
 	SW_FIG_KREAD = 3,    /* a kernel-mount reader (its figure or replay) */
 	SW_FIG_KIND_N
 };
-/* i-th figure of the table (truth, observers, replays, kread), NULL past
- * the end. */
+/* i-th figure of the table (truth, the first sw_fig_nobs observers,
+ * replays, kread), NULL past the end. */
 const struct sw_fig *sw_fig_at(const struct sw_summary *S, int i,
 			       enum sw_fig_kind *kind);
+/* The observers in the table and the per-store rows: the first
+ * SW_ROWS_OBS of S->nobs. */
+int sw_fig_nobs(const struct sw_summary *S);
+
+/* An observer's replies per second over its span (first to last reply,
+ * writer clock): (replies - 1) / span; -1 with fewer than two. */
+double sw_obs_achieved_hz(const struct sw_observer *O);
+
+/* Every observer at once, for a report of more than SW_ROWS_OBS of them:
+ * the spread of their W_obs p50 and p99 over the observers that judged a
+ * store (min, median: the lower middle one, max; ns, writer clock; -1
+ * "> run end", -2 none judged), the worst (longest p99, then max, then
+ * the largest share of stores never seen revealed, then longest p50; -1
+ * none), the consistency counts summed, the achieved rates' spread
+ * (replies/s, -1 none). */
+struct sw_obs_spread {
+	int nobs, in_rows;       /* observers; of them in the table and rows */
+	int judged;              /* observers whose figure has stores */
+	int64_t p50[3], p99[3];  /* min, median, max */
+	int worst;               /* index into S->obs */
+	uint64_t checked, consistent, low, high;
+	double hz[3];            /* min, median, max */
+};
+/* 0, or -1 (no memory: sp says nothing judged). */
+int sw_obs_spread(const struct sw_summary *S, struct sw_obs_spread *sp);
 
 #endif

@@ -255,11 +255,22 @@ int sw_obs_scan_log(const char *path, struct sw_obs_scan *s,
 			if (s->t[i].target == target)
 				t = &s->t[i];
 		if (!t) {
-			if (s->ntargets == 8) {
+			if (s->ntargets == SW_OBS_SCAN_TARGETS) {
 				if (s->bad_target_record < 0)
 					s->bad_target_record = (int64_t)rec.index;
 				continue;
 			}
+			/* a target's two histograms are 128 KiB: as many as
+			 * the log has, not SW_OBS_SCAN_TARGETS of them */
+			struct sw_obs_stats *nt = realloc(s->t, (size_t)(s->ntargets + 1) * sizeof(*nt));
+			if (!nt) {
+				snprintf(err, SWLOG_ERRLEN,
+					 "expected memory for target %u's figures (%zu bytes), saw none",
+					 (unsigned)target, sizeof(*nt));
+				swlog_reader_close(l);
+				return -ENOMEM;
+			}
+			s->t = nt;
 			t = &s->t[s->ntargets++];
 			memset(t, 0, sizeof(*t));
 			t->target = target;
@@ -298,4 +309,11 @@ int sw_obs_scan_log(const char *path, struct sw_obs_scan *s,
 	}
 	swlog_reader_close(l);
 	return 0;
+}
+
+void sw_obs_scan_free(struct sw_obs_scan *s)
+{
+	free(s->t);
+	s->t = NULL;
+	s->ntargets = 0;
 }

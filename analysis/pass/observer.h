@@ -77,9 +77,10 @@ struct sw_obs_stats {
 	int64_t last_send;           /* internal */
 };
 
+#define SW_OBS_SCAN_TARGETS 8 /* targets one probe log may hold */
 struct sw_obs_scan {
 	int ntargets;
-	struct sw_obs_stats t[8];
+	struct sw_obs_stats *t;      /* ntargets of them (sw_obs_scan_free) */
 	int status;                  /* last swlog_next status */
 	int64_t bad_record;          /* index of the torn/corrupt record */
 	uint64_t bad_offset;
@@ -90,8 +91,10 @@ struct sw_obs_scan {
 	int64_t bad_target_record;   /* a target index over 7: record, else -1 */
 };
 
-/* Returns 0 or a negative errno (open failure, text in err). */
+/* Returns 0 or a negative errno (open failure or no memory, text in
+ * err); free s->t with sw_obs_scan_free whatever it returned. */
 int sw_obs_scan_log(const char *path, struct sw_obs_scan *s,
 		    char err[SWLOG_ERRLEN]);
+void sw_obs_scan_free(struct sw_obs_scan *s);
 
 #endif

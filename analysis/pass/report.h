@@ -22,7 +22,13 @@
 #include "queried.h"
 
 #define SW_REPORT_SCHEMA 2 /* 2: kread is an array, one entry per reader log */
-#define SW_MAX_OBS 8
+/* Observers (probe targets) one report takes; each costs two histograms
+ * (about 130 KiB), allocated for the run's own count (S->obs). */
+#define SW_MAX_OBS 128
+/* Of them, the first SW_ROWS_OBS are held in the per-store rows (the
+ * CSV's columns, the plots) and in the figures' table (text, JSON
+ * "figures", compare); every observer keeps its own figures (S->obs). */
+#define SW_ROWS_OBS 8
 #define SW_MAX_PROBLEMS 32
 #define SW_PATHLEN 1024
 
@@ -274,9 +280,10 @@ struct sw_summary {
 	uint64_t race_stores;    /* stores whose own trap update preceded them */
 	struct sw_hist race_gap_ns; /* t_s - t_update of those */
 	struct sw_fig truth;
-	/* observers (probe targets) */
+	/* observers (probe targets): nobs of them, allocated by the pass
+	 * (sw_summary_free); NULL when there are none */
 	int nobs;
-	struct sw_observer obs[SW_MAX_OBS];
+	struct sw_observer *obs;
 	/* replay */
 	int nprof;
 	struct sw_profile prof[SW_MAX_PROFILES];
@@ -342,6 +349,10 @@ struct sw_summary {
 	 * else NULL; the caller frees it (sw_rows_free) */
 	struct sw_rows *rows;
 };
+/* What a pass allocated in S (its observers, its per-store table), freed;
+ * S may be analyzed again after it.  Safe on a summary sw_analyze left
+ * at any point (or one memset to 0). */
+void sw_summary_free(struct sw_summary *S);
 /* Fill valid_wb/valid_replay from a `stalewin validate --json` file. */
 int sw_validation_load(struct sw_summary *S, const char *file, char *err, int errlen);
 
@@ -356,13 +367,13 @@ struct sw_store_row { /* one store as the pass resolved it (sw_rows_get) */
 	uint32_t truth_cause;    /* enum sw_cause of the closing update */
 	int own_update;          /* covered by its own trap update */
 	int64_t race_gap_ns;     /* own update: t_s - t_update */
-	int nobs;
-	struct {
+	int nobs;                /* the first SW_ROWS_OBS observers only */
+	struct sw_row_obs {
 		int status;      /* enum sw_obs_status */
 		int64_t w_ns;    /* W_obs when status == OK */
 		uint32_t revealed; /* attribute mask that moved */
 		int exc;         /* enum sw_exc, NONE if consistent/unchecked */
-	} obs[SW_MAX_OBS];
+	} obs[SW_ROWS_OBS];
 	int nprof;
 	int64_t replay_ns[SW_MAX_PROFILES]; /* -1: > run end */
 	int nkread;

@@ -2,9 +2,10 @@
 /*
  * rows.c - the per-store table a pass keeps when an output needs each
  * store (the CSV, the plots' timeline): report.h struct sw_rows.  A store
- * is packed into ROW_FIXED + 12 bytes per probe target + 8 per replayed
- * profile + 17 per kernel reader (docs/architecture.md), in chunks of
- * about CHUNK_BYTES so the table never needs one large block.
+ * is packed into ROW_FIXED + 12 bytes per probe target (the first
+ * SW_ROWS_OBS) + 8 per replayed profile + 17 per kernel reader
+ * (docs/architecture.md), in chunks of about CHUNK_BYTES so the table
+ * never needs one large block.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,7 @@ struct sw_rows *sw_rows_new(const struct sw_summary *S, uint64_t keep_rows,
 	struct sw_rows *t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
-	t->nobs = S->nobs;
+	t->nobs = S->nobs < SW_ROWS_OBS ? S->nobs : SW_ROWS_OBS; /* the first */
 	t->nprof = S->nprof;
 	t->nkread = S->nkread;
 	t->stride = ROW_FIXED + OBS_BYTES * (size_t)t->nobs + 8 * (size_t)t->nprof +

@@ -334,6 +334,12 @@ static void ns_clients_load(struct sw_summary *S, const char *dir)
 	fclose(f);
 }
 
+void sw_input_free_scans(struct sw_input *in)
+{
+	for (int k = 0; k < in->nprobe; k++)
+		sw_obs_scan_free(&in->scan[k]);
+}
+
 int sw_input_load(const char *dir, struct sw_summary *S, struct sw_input *in)
 {
 	char path[SW_PATHLEN + 32], err[SWLOG_ERRLEN];
@@ -372,7 +378,8 @@ int sw_input_load(const char *dir, struct sw_summary *S, struct sw_input *in)
 		sw_obs_steps_scan(S, path, "kread-0.swlog");
 	load_clock(S, dir);
 
-	for (int i = 0; i < 64; i++) {
+	/* probe-0 .. : one past the most a report takes, to say so */
+	for (int i = 0; i <= SW_MAX_PROBES; i++) {
 		snprintf(path, sizeof(path), "%s/probe-%d.swlog", dir, i);
 		if (access(path, F_OK) != 0)
 			continue;

@@ -8,7 +8,7 @@
 #include "swlog.h"
 #include "report.h"
 
-#define SW_MAX_PROBES 8
+#define SW_MAX_PROBES SW_MAX_OBS /* probe logs: probe-0 .. probe-127 */
 
 struct sw_input {
 	char writer[SW_PATHLEN];
@@ -35,5 +35,8 @@ struct sw_input {
 /* Returns 0, or 2 when there is nothing to report (S->prob says why).
  * On 0 in->writer_r is open: the caller closes it. */
 int sw_input_load(const char *dir, struct sw_summary *S, struct sw_input *in);
+/* The probe logs' first-pass figures (in->scan[k].t) freed; again is a
+ * no-op. */
+void sw_input_free_scans(struct sw_input *in);
 
 #endif

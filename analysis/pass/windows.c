@@ -62,14 +62,16 @@ static void observe(struct pass *P, int i, const struct sw_rec_store *s,
 	struct sw_obs_answer a;
 	int64_t t_s = s->t_after_real_ns, err = S->err_ns;
 	int exc = SW_EXC_NONE;
+	/* the per-store row holds the first SW_ROWS_OBS observers */
+	struct sw_row_obs spare, *ro = i < SW_ROWS_OBS ? &P->row.obs[i] : &spare;
 
-	P->row.obs[i].status = SW_OBS_END;
-	P->row.obs[i].w_ns = -1;
-	P->row.obs[i].exc = SW_EXC_NONE;
-	P->row.obs[i].revealed = 0;
+	ro->status = SW_OBS_END;
+	ro->w_ns = -1;
+	ro->exc = SW_EXC_NONE;
+	ro->revealed = 0;
 	if (sw_obs_query(&P->cur[i], ss(t_s, S->offset_ns), &a))
 		return;
-	P->row.obs[i].status = a.status;
+	ro->status = a.status;
 	int race = own && a.ref && !close->equal_prev &&
 		   stamps_eq(&a.ref->a, close->mtime, close->ctime);
 	if (race)
@@ -86,15 +88,15 @@ static void observe(struct pass *P, int i, const struct sw_rec_store *s,
 	int64_t w = ss(sa(a.recv, S->offset_ns), t_s);
 	fig_add(&O->fig, w);
 	O->revealed[a.revealed & 15]++;
-	P->row.obs[i].w_ns = w;
-	P->row.obs[i].revealed = a.revealed;
+	ro->w_ns = w;
+	ro->revealed = a.revealed;
 	/* the last update before the store other than its own trap's */
 	const struct sw_upd *early = P->have_last ? &P->last : NULL;
 	if (own && early && early->seq == close->seq)
 		early = P->have_prev ? &P->prev : NULL;
 	if (!close) { /* uncovered: nothing to check against */
 		if (early && stamps_eq(&a.rev->a, early->mtime, early->ctime))
-			P->row.obs[i].exc = SW_EXC_EARLY;
+			ro->exc = SW_EXC_EARLY;
 		return;
 	}
 	int64_t wt = own ? 0 : ss(close->t, t_s);
@@ -129,7 +131,7 @@ static void observe(struct pass *P, int i, const struct sw_rec_store *s,
 			exc = SW_EXC_UNEXPLAINED;
 	}
 	O->exc[exc]++;
-	P->row.obs[i].exc = exc;
+	ro->exc = exc;
 }
 
 /* own: the writer-log reader paired s with the update of its own trap */
@@ -182,7 +184,7 @@ static void on_store(struct pass *P, const struct sw_rec_store *s, int own_trap)
 		}
 	}
 	fig_add(&S->truth, R->w_truth_ns);
-	R->nobs = S->nobs;
+	R->nobs = S->nobs < SW_ROWS_OBS ? S->nobs : SW_ROWS_OBS;
 	for (int i = 0; i < S->nobs; i++)
 		observe(P, i, s, close, own);
 	R->nprof = S->nprof;
@@ -244,11 +246,21 @@ static void on_update(struct pass *P, const struct sw_rec_update *u)
 		sw_rows_add_update(S->rows, x.t, x.cause);
 }
 
-static void setup_observers(struct pass *P)
+/* Each probe target an observer, at most SW_MAX_OBS: S->obs allocated
+ * for the run's own count.  -1: no memory for them. */
+static int setup_observers(struct pass *P)
 {
 	struct sw_summary *S = P->S;
 	struct sw_input *in = P->in;
 	char err[SWLOG_ERRLEN];
+	int want = 0;
+	for (int k = 0; k < in->nprobe; k++)
+		if (in->probe_ok[k])
+			want += in->scan[k].ntargets;
+	if (want > SW_MAX_OBS)
+		want = SW_MAX_OBS;
+	if (want && !(S->obs = calloc((size_t)want, sizeof(*S->obs))))
+		return -1;
 	for (int k = 0; k < in->nprobe; k++) {
 		if (!in->probe_ok[k])
 			continue;
@@ -291,6 +303,7 @@ static void setup_observers(struct pass *P)
 			O->t_last_ns = sa(st->t_last_recv, S->offset_ns);
 		}
 	}
+	return 0;
 }
 
 
@@ -514,6 +527,16 @@ static void close_pass(struct pass *P, struct sw_wev_reader *wr)
 	for (int i = 0; i < SW_MAX_OBS; i++)
 		if (P->cur[i].opened)
 			sw_obs_close(&P->cur[i]);
+	sw_input_free_scans(P->in);
+}
+
+void sw_summary_free(struct sw_summary *S)
+{
+	free(S->obs);
+	S->obs = NULL;
+	S->nobs = 0;
+	sw_rows_free(S->rows);
+	S->rows = NULL;
 }
 
 int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
@@ -547,12 +570,19 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 	sw_faults_load(S, run_dir);
 	sw_crash_figures(S, run_dir, in);
 	setup_figures(P);
-	setup_observers(P);
+	if (setup_observers(P)) {
+		sw_problem(S, in->writer, -1, 1,
+			   "expected memory for the run's observers (%zu bytes each), saw none",
+			   sizeof(*S->obs));
+		rc = 1;
+		goto out;
+	}
 	if (open_writer(P, &wr)) {
 		sw_problem(S, in->writer, -1, 1, "out of memory for the pass's readers");
 		rc = 1;
 		goto out;
 	}
+	sw_input_free_scans(in); /* the probe logs' first-pass figures: taken */
 	writer_pass(P, &wr);
 	S->edge_void = sw_edge_finish(&P->edge) != 0;
 	S->edge_passes = P->edge.ncleans;

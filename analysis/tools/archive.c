@@ -285,13 +285,14 @@ int sw_archive_main(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (!strcmp(sub, "add")) {
-		struct sw_summary *S = malloc(sizeof(*S));
+		struct sw_summary *S = calloc(1, sizeof(*S)); /* sw_summary_free: safe at once */
 		if (optind == argc) {
 			fprintf(stderr, "stalewin-report archive add: expected RUN folders\n");
 			rc = 2;
 		}
 		for (int i = optind; S && i < argc && !rc; i++) {
 			struct sw_analyze_opts ao = { 0 };
+			sw_summary_free(S); /* the run before's */
 			int r = sw_analyze(argv[i], &ao, S);
 			if (r == 1 || r == 2) {
 				sw_report_problems_stderr(S, 2);
@@ -304,6 +305,8 @@ int sw_archive_main(int argc, char **argv)
 				printf("added %016llx %s%s\n", (unsigned long long)S->run_id,
 				       argv[i], r == 3 ? " (partial)" : "");
 		}
+		if (S)
+			sw_summary_free(S);
 		free(S);
 	} else if (!strcmp(sub, "list")) {
 		rc = print_rows(db, "SELECT run_id, policy, kernel, fs, stores, updates, partial,"

@@ -172,7 +172,7 @@ int sw_compare_main(int argc, char **argv)
 		return 2;
 	}
 	struct sw_cmp_run *runs = calloc((size_t)n, sizeof(*runs));
-	struct sw_summary *S = malloc(sizeof(*S));
+	struct sw_summary *S = calloc(1, sizeof(*S)); /* sw_summary_free: safe at once */
 	if (!runs || !S) {
 		free(runs);
 		free(S);
@@ -193,6 +193,7 @@ int sw_compare_main(int argc, char **argv)
 			}
 		} else {
 			struct sw_analyze_opts ao = { .nprof = nprof, .prof = nprof ? prof : NULL };
+			sw_summary_free(S); /* the run before's */
 			int rc = sw_analyze(a, &ao, S);
 			if (rc == 1 || rc == 2) {
 				sw_report_problems_stderr(S, 2);
@@ -214,6 +215,7 @@ int sw_compare_main(int argc, char **argv)
 			sw_cmp_print_text(stdout, runs, n);
 	}
 	free(runs);
+	sw_summary_free(S);
 	free(S);
 	return worst;
 }

@@ -210,7 +210,7 @@ int sw_fanin_main(int argc, char **argv)
 		return 2;
 	struct fanin_client *c = calloc((size_t)n, sizeof(*c));
 	char (*ids)[40] = calloc((size_t)n, sizeof(*ids));
-	struct sw_summary *S = malloc(sizeof(*S));
+	struct sw_summary *S = calloc(1, sizeof(*S)); /* sw_summary_free: safe at once */
 	if (!c || !ids || !S) {
 		fprintf(stderr, "stalewin-report fanin: out of memory\n");
 		rc = 1;
@@ -260,8 +260,7 @@ int sw_fanin_main(int argc, char **argv)
 				break;
 			}
 		}
-		sw_rows_free(S->rows);
-		S->rows = NULL;
+		sw_summary_free(S);
 	}
 	if (json) {
 		json_t *j = to_json(c, n, ids[0], S, t50, t99);
@@ -278,6 +277,8 @@ int sw_fanin_main(int argc, char **argv)
 out:
 	free(c);
 	free(ids);
+	if (S)
+		sw_summary_free(S);
 	free(S);
 	return rc;
 }

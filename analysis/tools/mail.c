@@ -107,7 +107,7 @@ static int mail_out(int n, char **dirs, const int *plot, struct sw_mail_hdr *h, 
 	struct sw_runfacts *fa = calloc((size_t)n, sizeof(*fa));
 	struct sw_findings *fi = malloc(sizeof(*fi)), *sk = malloc(sizeof(*sk)),
 			   *cav = malloc(sizeof(*cav));
-	struct sw_summary *S = malloc(sizeof(*S));
+	struct sw_summary *S = calloc(1, sizeof(*S)); /* sw_summary_free: safe at once */
 	int rc = 1;
 	if (!rows || !fa || !fi || !S || !sk || !cav)
 		goto out;
@@ -189,6 +189,8 @@ out:
 	free(fi);
 	free(sk);
 	free(cav);
+	if (S)
+		sw_summary_free(S);
 	free(S);
 	return rc;
 }

@@ -308,6 +308,7 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 			char run[2048];
 			snprintf(run, sizeof(run), "%.*s", (int)(strlen(gl.gl_pathv[i]) - 5), gl.gl_pathv[i]);
 			struct sw_analyze_opts ao = { 0 };
+			sw_summary_free(s->S); /* the run before's */
 			int rc = sw_analyze(run, &ao, s->S);
 			if (rc == 1 || rc == 2) {
 				fprintf(stderr, "stalewin-report study: %s: not analysed (exit %d), left out\n", run, rc);
@@ -439,7 +440,7 @@ int sw_study_main(int argc, char **argv)
 	struct study s = { .dir = dir };
 	char path[1024], err[768];
 	struct sw_plan *p = malloc(sizeof(*p));
-	s.S = malloc(sizeof(*s.S));
+	s.S = calloc(1, sizeof(*s.S)); /* sw_summary_free: safe at once */
 	if (!p || !s.S) {
 		free(p);
 		free(s.S);
@@ -484,6 +485,7 @@ int sw_study_main(int argc, char **argv)
 	}
 	json_decref(root);
 	free(p);
+	sw_summary_free(s.S);
 	free(s.S);
 	return rc;
 }

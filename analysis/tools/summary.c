@@ -18,6 +18,7 @@ int sw_summary_load_rows(int n, char **dirs, const struct sw_profile *prof, int 
 	int worst = 0;
 	for (int i = 0; i < n; i++) {
 		struct sw_analyze_opts ao = { .nprof = nprof, .prof = nprof ? prof : NULL };
+		sw_summary_free(S); /* the run before's (S zeroed at first) */
 		int rc = sw_analyze(dirs[i], &ao, S);
 		if (rc == 1 || rc == 2) {
 			sw_report_problems_stderr(S, 2);
@@ -53,7 +54,7 @@ int sw_summary_main(int argc, char **argv)
 	if (sw_cli_check_runs("summary", n, SW_SUMMARY_MAX_RUNS))
 		return 2;
 	struct sw_runrow *rows = calloc((size_t)n, sizeof(*rows));
-	struct sw_summary *S = malloc(sizeof(*S));
+	struct sw_summary *S = calloc(1, sizeof(*S)); /* sw_summary_free: safe at once */
 	int rc = 1;
 	if (rows && S)
 		rc = sw_summary_load_rows(n, argv + optind, prof, nprof, rows, S);
@@ -82,6 +83,8 @@ int sw_summary_main(int argc, char **argv)
 		}
 	}
 	free(rows);
+	if (S)
+		sw_summary_free(S);
 	free(S);
 	return rc;
 }

@@ -80,10 +80,29 @@ echo "client: server ready; uptime $(cut -d' ' -f1 /proc/uptime)s; clock offset 
 have_probe=1
 command -v stalewin-probe >/dev/null || { have_probe=0; echo "client: stalewin-probe is not in the image (not built): no probe log"; }
 
-# start_observers K NAME FS RUNID: mounts + readers + probe; sets pids, j
+# mem_note OUT PID...: the guest's MemTotal and MemAvailable, how many
+# of the PIDs are alive and the VmRSS summed over those whose
+# /proc/PID/status gave one (kB), with shell builtins only (no fork per
+# PID under TCG): what M probes cost a guest of qemu -m SW_VM_MEM
+mem_note() {
+	local out=$1 p k v u rss=0 n=0 alive=0
+	shift
+	for p in "$@"; do
+		kill -0 "$p" 2>/dev/null && alive=$((alive + 1))
+		[ -r "/proc/$p/status" ] || continue
+		while read -r k v u; do
+			[ "$k" = VmRSS: ] && { rss=$((rss + v)); n=$((n + 1)); break; }
+		done <"/proc/$p/status"
+	done
+	{ grep -E '^(MemTotal|MemAvailable):' /proc/meminfo
+	  echo "probes: $alive alive of $#; VmRSS read for $n of them, summed $rss kB"; } >"$out"
+}
+
+# start_observers K NAME FS RUNID: mounts + readers + probe; sets pids
+# (all), ppids (the probes'), j
 start_observers() {
 	local k=$1 name=$2 fs=$3 rid=$4 opts mode mp url
-	pids="" j=0
+	pids="" ppids="" j=0
 	echo "$SW_MOUNTS" | tr '|' '\n' >/tmp/mounts
 	# the client's own RPC times for the file, from before the first
 	# mount; "# dev: J MAJOR:MINOR" ties reader J to its superblock,
@@ -105,7 +124,7 @@ start_observers() {
 			echo "$j $mode $opts,nosharecache $mp" >>"$d/client/readers.txt"
 			echo "# dev: $j $(awk -v m="$mp" '$5 == m {print $3; exit}' /proc/self/mountinfo)" >>/tmp/trace-devs
 			stalewin-reader --path "$mp/f-$k" --page "$SW_READER_PAGE" --every-ms "$SW_READER_EVERY_MS" \
-				--mode "$mode" --log "$d/kread-$j.swlog" --duration "$lim" --run-id "$rid" \
+				--mode "$mode" --log "$d/kread-$j.swlog" --duration "$olim" --run-id "$rid" \
 				>"$d/client/kread-$j.out" 2>&1 &
 			pids="$pids $!"
 			echo "# pid: $j $!" >>/tmp/trace-devs
@@ -120,12 +139,14 @@ start_observers() {
 			url="nfs://$SW_SERVER_IP/export/$fs/f-$k?version=$v&nfsport=2049&mountport=20048"
 			urls="$urls --url $url"
 		done
-		# --probes M: M of them side by side, probe-0 .. probe-<M-1>
+		# --probes M (up to 128): M of them side by side, probe-0 ..
+		# probe-<M-1>, started back to back (each connects on its own;
+		# the go waits SW_LEAD s after the last)
 		p=0
 		while [ $p -lt "${SW_PROBES:-1}" ]; do
-			stalewin-probe $urls --log "$d/probe-$p.swlog" --duration "$lim" --rate "$SW_PROBE_RATE" \
+			stalewin-probe $urls --log "$d/probe-$p.swlog" --duration "$olim" --rate "$SW_PROBE_RATE" \
 				--run-id "$rid" --writer-run-id "$rid" --quiet $SW_PROBE_ARGS >"$d/client/probe-$p.out" 2>&1 &
-			pids="$pids $!"
+			pids="$pids $!" ppids="$ppids $!"
 			echo "$url" >"$d/client/probe-$p.url"
 			p=$((p + 1))
 		done
@@ -228,6 +249,13 @@ while [ $k -le $SW_NEXP ]; do
 		crash_read=${crash_read%.*}; [ "${crash_read:-0}" -ge 1 ] || crash_read=1
 		lim=$((lim + 180))
 	fi
+	# --probes M above 8: launching M observers back to back takes a TCG
+	# guest about 0.13 s each (13 s for 100), and the go waits for the
+	# last: the first ones, started with --duration lim, ended before the
+	# writer began.  Each observer gets 0.5 s a probe more and all are
+	# ended at go + lim (SIGTERM: each log ends with END); M <= 8 as before
+	olim=$lim stop_at=""
+	[ "${SW_PROBES:-1}" -gt 8 ] && olim=$((lim + SW_PROBES / 2)) stop_at=$lim
 	if [ $api = 1 ]; then
 		# the server picks the run id, so the observers start after the
 		# writer: its first stores may precede their first samples
@@ -262,11 +290,20 @@ while [ $k -le $SW_NEXP ]; do
 	# through outages (a hard mount blocks a reader until the server
 	# answers again): only past their end + SW_GRACE (2 s once the host
 	# killed the server guest) are they stopped, SIGKILL 3 s later.
-	up0=$(cut -d. -f1 /proc/uptime) late=0 back_up="" crash_ended=0
+	up0=$(cut -d. -f1 /proc/uptime) late=0 back_up="" crash_ended=0 mem_done=""
 	while :; do
 		alive=0
-		for p in $pids; do kill -0 $p 2>/dev/null && alive=1; done
+		for p in $pids; do kill -0 $p 2>/dev/null && { alive=1; break; }; done
 		[ $alive = 0 ] && break
+		if [ -n "$stop_at" ] && [ $(($(cut -d. -f1 /proc/uptime) - up0)) -ge "$stop_at" ]; then
+			kill -TERM $pids 2>/dev/null # go + lim: the observers' planned end
+			stop_at=""
+		fi
+		# once, 3 s after go: every observer up (client/mem.txt)
+		if [ -z "$mem_done" ] && [ $(($(cut -d. -f1 /proc/uptime) - up0)) -ge 3 ]; then
+			mem_done=1
+			mem_note "$d/client/mem.txt" $ppids
+		fi
 		[ -e /sw/stop ] && kill -TERM $pids 2>/dev/null
 		if [ -n "$crash_read" ] && [ $crash_ended = 0 ] && [ -e "$d/sync/server.back" ]; then
 			[ -n "$back_up" ] || { back_up=$(cut -d. -f1 /proc/uptime); echo "client: [$disp] the server is back after its crash: reading on $crash_read s"; }

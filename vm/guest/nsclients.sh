@@ -80,7 +80,7 @@ sw_ns_readers() {
 		echo "$j sw-ns$i $(sw_ns_addr $i)" >>"$d/client/ns-clients.txt"
 		echo "# dev: $j $(awk -v m="$mp" '$5 == m {print $3; exit}' /proc/self/mountinfo)" >>/tmp/trace-devs
 		nsenter --net=/run/netns/sw-ns$i stalewin-reader --path "$mp/f-$k" --page "$SW_READER_PAGE" \
-			--every-ms "$SW_READER_EVERY_MS" --mode "$mode" --log "$d/kread-$j.swlog" --duration "$lim" \
+			--every-ms "$SW_READER_EVERY_MS" --mode "$mode" --log "$d/kread-$j.swlog" --duration "${olim:-$lim}" \
 			--run-id "$rid" >"$d/client/kread-$j.out" 2>&1 &
 		pids="$pids $!"
 		echo "# pid: $j $!" >>/tmp/trace-devs

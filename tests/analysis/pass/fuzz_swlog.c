@@ -46,6 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	put("writer.swlog", data, cut);
 	put("probe-0.swlog", data + (cut < size ? cut + 2 : size), cut < size ? size - cut - 2 : 0);
 	struct sw_analyze_opts o = { 0 };
+	sw_summary_free(&S);
 	sw_analyze(dir, &o, &S);
 	return 0;
 }

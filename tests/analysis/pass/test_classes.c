@@ -94,6 +94,7 @@ static void one(const struct row *r)
 		exit(1);
 	}
 	struct sw_analyze_opts o = { 0 };
+	sw_summary_free(&S);
 	int rc = sw_analyze(dir, &o, &S);
 	CHECK(rc == 0, "%s: expected sw_analyze 0, saw %d", r->name, rc);
 	CHECK(S.nobs == 1, "%s: expected one observer, saw %d", r->name, S.nobs);

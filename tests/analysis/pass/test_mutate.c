@@ -65,6 +65,7 @@ static struct sw_summary S;
 static int analyze(const char *dir)
 {
 	struct sw_analyze_opts o = { 0 };
+	sw_summary_free(&S);
 	return sw_analyze(dir, &o, &S);
 }
 

@@ -74,6 +74,6 @@ int main(void)
 	      (unsigned long long)S.stores, (unsigned long long)sw_rows_n(S.rows));
 	CHECK(writer_opens == 1, "expected writer.swlog opened once in the pass, saw %d opens",
 	      writer_opens);
-	sw_rows_free(S.rows);
+	sw_summary_free(&S);
 	return check_finish(base, "one open: the pass opened writer.swlog once");
 }

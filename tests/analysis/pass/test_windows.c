@@ -38,7 +38,7 @@ static char base[] = "/tmp/sw-test-windows-XXXXXX";
 static int analyze(const char *dir)
 {
 	struct sw_analyze_opts o = { .keep_rows = MAXROWS };
-	sw_rows_free(S.rows);
+	sw_summary_free(&S);
 	int rc = sw_analyze(dir, &o, &S);
 	nrows = (int)sw_rows_n(S.rows);
 	for (int i = 0; i < nrows; i++)
@@ -483,6 +483,6 @@ int main(void)
 	msync_async();
 	kread();
 	setup_stamp();
-	sw_rows_free(S.rows);
+	sw_summary_free(&S);
 	return check_finish(base, "windows: all checks passed");
 }
