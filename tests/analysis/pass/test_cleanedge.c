@@ -29,34 +29,36 @@ static int win(int ms)
 	return 0;
 }
 
+/* passes at 0, 1 and 2 s; store A in the first interval, B logged after
+ * the pass at 1 s (before it in time for a late record) */
+static void two_stores(struct sw_cleanedge *e, uint64_t pa, int64_t ta_ms, uint64_t pb,
+		       int64_t tb_ms)
+{
+	sw_edge_init(e);
+	sw_edge_clean(e, 0);
+	sw_edge_store(e, pa, ta_ms * MS);
+	sw_edge_clean(e, 1000 * MS);
+	sw_edge_store(e, pb, tb_ms * MS);
+	sw_edge_clean(e, 2000 * MS);
+	CHECK(sw_edge_finish(e) == 0);
+	CHECK(e->ncleans == 3);
+}
+
 SW_CASE(near_first)
 {
 	struct sw_cleanedge e;
-	sw_edge_init(&e);
-	sw_edge_clean(&e, 0);
-	sw_edge_store(&e, 7, 997 * MS);  /* f: 3 ms before the pass at 1 s */
-	sw_edge_clean(&e, 1000 * MS);
-	sw_edge_store(&e, 7, 1500 * MS); /* l */
-	sw_edge_clean(&e, 2000 * MS);
-	CHECK(sw_edge_finish(&e) == 0);
+	two_stores(&e, 7, 997, 7, 1500); /* f: 3 ms before the pass at 1 s */
 	CHECK(e.pairs[win(1)] == 0 && e.pairs[win(2)] == 0, "1, 2 ms: %llu %llu",
 	      (unsigned long long)e.pairs[win(1)], (unsigned long long)e.pairs[win(2)]);
 	CHECK(e.pairs[win(4)] == 1 && e.pairs[win(1024)] == 1, "4 ms, 1 s: %llu %llu",
 	      (unsigned long long)e.pairs[win(4)], (unsigned long long)e.pairs[win(1024)]);
-	CHECK(e.ncleans == 3);
 	sw_edge_free(&e);
 }
 
 SW_CASE(near_last)
 {
 	struct sw_cleanedge e;
-	sw_edge_init(&e);
-	sw_edge_clean(&e, 0);
-	sw_edge_store(&e, 3, 400 * MS);
-	sw_edge_clean(&e, 1000 * MS);
-	sw_edge_store(&e, 3, 1007 * MS); /* l: 7 ms after the pass at 1 s */
-	sw_edge_clean(&e, 2000 * MS);
-	CHECK(sw_edge_finish(&e) == 0);
+	two_stores(&e, 3, 400, 3, 1007); /* l: 7 ms after the pass at 1 s */
 	CHECK(e.pairs[win(4)] == 0, "4 ms: %llu", (unsigned long long)e.pairs[win(4)]);
 	CHECK(e.pairs[win(8)] == 1, "8 ms: %llu", (unsigned long long)e.pairs[win(8)]);
 	sw_edge_free(&e);
@@ -65,12 +67,7 @@ SW_CASE(near_last)
 SW_CASE(once)
 {
 	struct sw_cleanedge e;
-	sw_edge_init(&e);
-	sw_edge_clean(&e, 0);
-	sw_edge_store(&e, 1, 999 * MS);
-	sw_edge_clean(&e, 1000 * MS);
-	sw_edge_store(&e, 2, 1001 * MS);
-	CHECK(sw_edge_finish(&e) == 0);
+	two_stores(&e, 1, 999, 2, 1001);
 	for (int k = 0; k < SW_EDGE_WINDOWS; k++)
 		CHECK(e.pairs[k] == 0, "window %d ms: %llu", sw_edge_window_ms[k],
 		      (unsigned long long)e.pairs[k]);
@@ -101,13 +98,7 @@ SW_CASE(rewrite)
 SW_CASE(late_record)
 {
 	struct sw_cleanedge e;
-	sw_edge_init(&e);
-	sw_edge_clean(&e, 0);
-	sw_edge_store(&e, 5, 500 * MS);
-	sw_edge_clean(&e, 1000 * MS);
-	sw_edge_store(&e, 5, 999 * MS); /* logged after the pass it preceded */
-	sw_edge_clean(&e, 2000 * MS);
-	CHECK(sw_edge_finish(&e) == 0);
+	two_stores(&e, 5, 500, 5, 999); /* 999: logged after the pass it preceded */
 	/* f 500, l 999: both before the pass, l 1 ms from it: a pass moved
 	 * by 2 ms falls before l (two traps) or after it (one) */
 	CHECK(e.pairs[win(1)] == 0 && e.pairs[win(2)] == 1, "1, 2 ms: %llu %llu",
