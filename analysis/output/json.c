@@ -272,9 +272,6 @@ static json_t *attrs_json(const struct sw_summary *S)
 	return a;
 }
 
-/* results.delegations: the counts, each grant and recall with its times
- * (server CLOCK_MONOTONIC ns, nfsd's trace clock, whole us), each
- * reader's first read of new data after the first recall (deleg.c) */
 /* the (flusher pass, page) pairs whose trap count moves when the pass
  * moves by each window (analysis/pass/cleanedge.h): the updates two runs
  * of the same stores can differ by, their passes agreeing within it */
@@ -289,6 +286,9 @@ static json_t *clean_edge(const struct sw_summary *S)
 			 "window_ms", w, "page_pairs", n);
 }
 
+/* results.delegations: the counts, each grant and recall with its times
+ * (server CLOCK_MONOTONIC ns, nfsd's trace clock, whole us), each
+ * reader's first read of new data after the first recall (deleg.c) */
 static json_t *deleg_json(const struct sw_summary *S)
 {
 	const struct sw_deleg *D = &S->deleg;

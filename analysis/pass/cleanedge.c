@@ -16,7 +16,7 @@ const int sw_edge_window_ms[SW_EDGE_WINDOWS] = { 1, 2, 4, 8, 16, 32, 64, 128, 25
 void sw_edge_init(struct sw_cleanedge *e)
 {
 	memset(e, 0, sizeof(*e));
-	e->c_prev = e->c_cur = NONE;
+	e->c_cur = NONE;
 }
 
 static int64_t *grow64(int64_t *a, size_t old, size_t n)
@@ -94,8 +94,8 @@ void sw_edge_store(struct sw_cleanedge *e, uint64_t page, int64_t t)
 	}
 }
 
-/* the pass c_cur, between c_prev and the next one: every page stored in
- * between, its first store f and its last l */
+/* the pass c_cur, between the one before and the next: every page
+ * stored in between, its first store f and its last l */
 static void count_pass(struct sw_cleanedge *e)
 {
 	int64_t c = e->c_cur;
@@ -137,7 +137,6 @@ void sw_edge_clean(struct sw_cleanedge *e, int64_t t)
 	e->touched_cur = sw;
 	e->cap_touched_cur = cap;
 	e->ntouched_cur = 0;
-	e->c_prev = e->c_cur;
 	e->c_cur = t;
 	e->ncleans++;
 }

@@ -33,7 +33,7 @@ struct sw_cleanedge {
 	uint64_t *touched;       /* pages stored since the pass before last */
 	uint64_t *touched_cur;   /* pages stored since the last pass */
 	size_t npages, ntouched, ntouched_cur, cap_touched, cap_touched_cur;
-	int64_t c_prev, c_cur;   /* the last two passes (INT64_MIN: none) */
+	int64_t c_cur;           /* the last pass (INT64_MIN: none) */
 	int ncleans;
 	int oom;                 /* a page table could not grow: figures void */
 	uint64_t pairs[SW_EDGE_WINDOWS]; /* (pass, page) pairs per window */

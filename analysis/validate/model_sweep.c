@@ -103,9 +103,9 @@ struct events {
 	int64_t t_first_read_mono_ns; /* its atime then, if newer (a
 				      reader's first read), mapped; 0: none */
 	char policy[32];         /* the log's kernel_cmtime_policy, or "" */
-	int jiffies_host;        /* the writer's model counted the kernel's
-				    own jiffies from this origin (its meta) */
-	int64_t jiffy_origin_mono_ns, jiffy_origin_count;
+	int64_t jiffy_origin_mono_ns, jiffy_origin_count; /* the emulating
+				    writer's model counted the kernel's own
+				    jiffies from here (its meta); 0, 0: mono */
 	uint64_t pages;          /* the log's mapping size in pages */
 };
 
@@ -185,11 +185,8 @@ static int load(const char *path, struct events *E, const char *pname, int store
 	snprintf(E->policy, sizeof(E->policy), "%s", kp ? kp : "");
 	E->pages = (uint64_t)json_integer_value(json_object_get(meta, "pages"));
 	json_t *wbm = json_object_get(meta, "writeback_model");
-	if (json_is_integer(json_object_get(wbm, "jiffy_origin_mono_ns"))) {
-		E->jiffies_host = 1;
-		E->jiffy_origin_mono_ns = json_integer_value(json_object_get(wbm, "jiffy_origin_mono_ns"));
-		E->jiffy_origin_count = json_integer_value(json_object_get(wbm, "jiffy_origin_count"));
-	}
+	E->jiffy_origin_mono_ns = json_integer_value(json_object_get(wbm, "jiffy_origin_mono_ns"));
+	E->jiffy_origin_count = json_integer_value(json_object_get(wbm, "jiffy_origin_count"));
 	json_decref(meta);
 	const struct sw_policy_ops *pol = sweep_policy(pname, E->policy);
 	/* eager, the stock kernel's policy; or as --store-time says (an
@@ -707,8 +704,8 @@ int main(int argc, char **argv)
 		.atime_read_ns = (int64_t)atime_ms * SW_NS_PER_MS,
 		.first_read_mono_ns = E.t_first_read_mono_ns,
 		/* an emulating writer's own jiffies (a trace's replace them) */
-		.jiffy_origin_ns = E.jiffies_host ? E.jiffy_origin_mono_ns : 0,
-		.jiffy_origin_count = E.jiffies_host ? E.jiffy_origin_count : 0,
+		.jiffy_origin_ns = E.jiffy_origin_mono_ns,
+		.jiffy_origin_count = E.jiffy_origin_count,
 	};
 	int64_t lead_ns = (int64_t)lead_ms * SW_NS_PER_MS;
 	if (lead_log) {
