@@ -194,6 +194,7 @@ fi
 check_options # vm/run-plan.sh
 
 why=$(vm_qemu_check) || { echo "$SW_VM_PROG: $why" >&2; exit 1; }
+export SW_BUILD_DIR=$build_dir # vm/qemu.sh's helpers (stalewin-tsc-khz) take the same build
 
 kernel_spec=$kernel
 mprof=$(vm_model_profile "$kernel_spec" "$model_profile") || vm_usage_die "$mprof"
