@@ -99,13 +99,18 @@ static void many_observers(json_t *res, const struct sw_summary *S)
 	json_t *hz = json_array();
 	for (int k = 0; k < 3; k++)
 		json_array_append_new(hz, sp.hz[k] >= 0 ? json_real(sp.hz[k]) : json_null());
+	json_t *e = json_object();
+	for (int i = 1; i < SW_EXC_N; i++)
+		if (sp.exc[i])
+			json_object_set_new(e, sw_exc_name(i), I(sp.exc[i]));
 	json_object_set_new(res, "observer_spread", json_pack(
-		"{s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
+		"{s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
 		"observers", sp.nobs, "judged", sp.judged,
 		"p50_ns", spread3(sp.p50), "p99_ns", spread3(sp.p99),
 		"worst", sp.worst >= 0 ? json_string(S->obs[sp.worst].name) : json_null(),
 		"checked", I(sp.checked), "consistent", I(sp.consistent),
-		"early", I(sp.low), "late", I(sp.high), "achieved_replies_per_s", hz,
+		"early", I(sp.low), "late", I(sp.high), "explained", e,
+		"achieved_replies_per_s", hz,
 		"what", "min, median (the lower middle one), max over the observers that judged a store; ns of the writer's CLOCK_REALTIME; worst: the longest p99, then max, then the largest share unresolved, then p50"));
 }
 

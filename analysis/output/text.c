@@ -469,6 +469,13 @@ static void many_observers(FILE *f, const struct sw_summary *S)
 	int n = snprintf(b, sizeof(b), "all %d: %llu checked, %llu ok, %llu early, %llu late",
 			 sp.nobs, (unsigned long long)sp.checked, (unsigned long long)sp.consistent,
 			 (unsigned long long)sp.low, (unsigned long long)sp.high);
+	const char *sep = "; explained:";
+	for (int e = 1; e < SW_EXC_N && n > 0 && (size_t)n < sizeof(b); e++)
+		if (sp.exc[e]) {
+			n += snprintf(b + n, sizeof(b) - (size_t)n, "%s %s %llu", sep,
+				      sw_exc_name(e), (unsigned long long)sp.exc[e]);
+			sep = ",";
+		}
 	if (sp.hz[0] >= 0 && n > 0 && (size_t)n < sizeof(b))
 		snprintf(b + n, sizeof(b) - (size_t)n, "; replies %.1f / %.1f / %.1f per s "
 			 "(min / median / max over their spans)", sp.hz[0], sp.hz[1], sp.hz[2]);

@@ -136,6 +136,8 @@ int sw_obs_spread(const struct sw_summary *S, struct sw_obs_spread *sp)
 		sp->consistent += O->consistent;
 		sp->low += O->low;
 		sp->high += O->high;
+		for (int e = 0; e < SW_EXC_N; e++)
+			sp->exc[e] += O->exc[e];
 		double h = sw_obs_achieved_hz(O);
 		if (h >= 0)
 			hz[nh++] = h;

@@ -61,6 +61,7 @@ struct sw_obs_spread {
 	int64_t p50[3], p99[3];  /* min, median, max */
 	int worst;               /* index into S->obs */
 	uint64_t checked, consistent, low, high;
+	uint64_t exc[SW_EXC_N];  /* the early and late ones' explanations, summed */
 	double hz[3];            /* min, median, max */
 };
 /* 0, or -1 (no memory: sp says nothing judged). */

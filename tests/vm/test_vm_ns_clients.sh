@@ -145,6 +145,15 @@ probes100() {
 	grep -q "spread:W_obsoverthe[0-9]*observersthatjudgedastore(min/median/max):p50[^;]*,p99[^;]*;worstprobe-[0-9]*/t0v3(p99" "$T/joined.txt" ||
 		fail "report.txt does not give the spread with the worst named: $(grep -A3 '^spread' "$run/report.txt")"
 	grep -q "observed:all${P}:[0-9]*checked" "$T/joined.txt" || fail "report.txt does not sum the $P observers' consistency"
+	# a probe polling every 500 ms misses updates: a store it sees
+	# revealed by an update made before it is early, and explained so
+	# (docs/semantics.md, consistency); an early store of any other kind
+	# means the clock line's error is understated
+	[ "$(jr '.results.observer_spread | .early == (.explained["early-update"] // 0)')" = true ] ||
+		fail "expected every early store explained early-update, saw $(jr -c '.results.observer_spread | {early, explained}')"
+	[ "$(jr '.results.observer_spread.early')" = 0 ] ||
+		grep -q "observed:all${P}:.*explained:.*early-update$(jr '.results.observer_spread.early')[;,]" "$T/joined.txt" ||
+		fail "report.txt's observed line does not explain its early stores: $(grep -A2 '^observed' "$run/report.txt")"
 	grep -q "allaretimedontheoneclientclockoftheclockline:itserrorappliestoeach" "$T/joined.txt" ||
 		fail "report.txt does not say the $P observers share the clock line's error"
 	# every probe still up 3 s after go (the first of 100 launched used
