@@ -42,7 +42,14 @@
  * requests refilled at SW_CTL_RATE_PER_S; a request over it is answered
  * 429 with Retry-After (seconds) and logged (one line a second per client
  * at most, with the count since), and nothing else happens: the run goes
- * on.  A client may hold SW_CTL_CONN_PER_CLIENT connections at once.
+ * on.  A request that names its client (header SW_CTL_HDR_CLIENT: 1 to
+ * SW_CTL_CLIENT_MAX characters of [A-Za-z0-9._:-]) and carries the right
+ * token has a bucket of its own, keyed by address and name, so the many
+ * attached clients of one host do not share one: at most
+ * SW_CTL_CLIENTS_PER_ADDR names per address have their own (the rest, and
+ * every request without the token or a name, share the address' bucket).
+ * A malformed name is refused with 400.  A client may hold
+ * SW_CTL_CONN_PER_CLIENT connections at once.
  *
  * Every response body is one JSON object.  Every error is
  *     {"error":"one line saying what was expected and what was seen"}
@@ -136,6 +143,9 @@
 #define SW_CTL_STOP_GRACE_MS 20000     /* SIGTERM, then SIGKILL after */
 #define SW_CTL_RATE_PER_S 100          /* requests/s a client address, */
 #define SW_CTL_RATE_BURST 400          /* after a burst of this many */
+#define SW_CTL_HDR_CLIENT "X-Stalewin-Client" /* the client's name */
+#define SW_CTL_CLIENT_MAX 64           /* characters of that name */
+#define SW_CTL_CLIENTS_PER_ADDR 128    /* names with a bucket of their own */
 #define SW_CTL_CONN_PER_CLIENT 16      /* connections at once per address */
 
 /* Token file lines after the token (see "The token file" above) */

@@ -19,6 +19,7 @@ struct swctl {
 	CURL *h;
 	char url[512];         /* base, no trailing slash */
 	char auth[160];        /* "Authorization: Bearer ..." */
+	char client[100];      /* "X-Stalewin-Client: NAME", or "" */
 	char pin[128];         /* https: CURLOPT_PINNEDPUBLICKEY; "" for http */
 	long timeout_ms;
 };
@@ -65,6 +66,20 @@ int swctl_open(struct swctl **out, const char *url, const struct swctl_tokfile *
 		snprintf(c->pin, sizeof(c->pin), "%s", tf->pin);
 	c->timeout_ms = timeout_ms > 0 ? timeout_ms : 60000;
 	*out = c;
+	return 0;
+}
+
+int swctl_set_client(struct swctl *c, const char *name, char *err, size_t errlen)
+{
+	size_t n = strlen(name);
+
+	if (n < 1 || n > SW_CTL_CLIENT_MAX ||
+	    strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") != n) {
+		snprintf(err, errlen, "expected a client name of 1 to %d characters of A-Z a-z 0-9 "
+			 ". _ : -, saw '%.80s'", SW_CTL_CLIENT_MAX, name);
+		return SWCTL_E_PROTO;
+	}
+	snprintf(c->client, sizeof(c->client), SW_CTL_HDR_CLIENT ": %s", name);
 	return 0;
 }
 
@@ -119,6 +134,8 @@ static int perform_once(struct swctl *c, const char *method, const char *route,
 		curl_easy_setopt(c->h, CURLOPT_SSL_VERIFYHOST, 0L);
 	}
 	hdr = curl_slist_append(hdr, c->auth);
+	if (c->client[0])
+		hdr = curl_slist_append(hdr, c->client);
 	hdr = curl_slist_append(hdr, "Expect:");
 	if (!strcmp(method, "POST")) {
 		hdr = curl_slist_append(hdr, "Content-Type: application/json");

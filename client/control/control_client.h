@@ -57,6 +57,12 @@ int swctl_open(struct swctl **out, const char *url, const struct swctl_tokfile *
 	       long timeout_ms, char *err, size_t errlen);
 void swctl_close(struct swctl *c);
 
+/* Name this client in every request (header SW_CTL_HDR_CLIENT): the
+ * server then gives it a token bucket of its own beside the other
+ * clients of its address (common/control.h, "Rate").  0, or
+ * SWCTL_E_PROTO with err saying what was expected and seen. */
+int swctl_set_client(struct swctl *c, const char *name, char *err, size_t errlen);
+
 /* Any route: method "GET"/"POST", body NULL or JSON text.  On return
  * *code is the HTTP status (0 on transport failure), *reply the body
  * (malloc'd, NUL-terminated, NULL on transport failure). */

@@ -40,7 +40,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: stalewin-ctl --url http(s)://HOST:PORT --token-file F [--timeout SEC]\n"
-"                    [--get KEY] COMMAND\n"
+"                    [--get KEY] [--client-id NAME] COMMAND\n"
 "  clock [--samples N] [--json]  offset = server - client CLOCK_REALTIME from\n"
 "                                the minimum-RTT sample; error = RTT/2\n"
 "  info                          the server's version, host, kernel, root\n"
@@ -52,6 +52,8 @@ static void usage(FILE *f)
 "  fetch RUN_ID DEST [--stderr]  the run's ground-truth log (or its stderr)\n"
 "  join RUN_ID NAME              join a pending or running run as client NAME\n"
 "  get ROUTE                     GET any route\n"
+"--client-id NAME: name this client in each request (its own rate bucket\n"
+"beside the other clients of its address, up to 128 names an address)\n"
 "https: the server's key must be the token file's pin; plain http only to\n"
 "127.x (or the token file's insecure-private-link address)\n"
 "exit: 0 ok, 1 failure, 2 usage / bad input (HTTP 400), 3 conflict (run\n"
@@ -173,12 +175,13 @@ int main(int argc, char **argv)
 		SW_OPT_ARG("timeout", 'T'),
 		SW_OPT_ARG("get", 'g'),
 		SW_OPT_ARG("samples", 'n'),
+		SW_OPT_ARG("client-id", 'c'),
 		SW_OPT_FLAG("json", 'j'),
 		SW_OPT_FLAG("stderr", 'e'),
 		SW_OPT_FLAG("help", 'h'),
 		SW_OPT_END,
 	};
-	const char *url = NULL, *token_file = NULL, *get = NULL;
+	const char *url = NULL, *token_file = NULL, *get = NULL, *client = NULL;
 	char err[SWCTL_ERRLEN] = "";
 	struct swctl_tokfile tf;
 	unsigned samples = 50;
@@ -202,6 +205,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'g': get = optarg; break;
+		case 'c': client = optarg; break;
 		case 'n': {
 			uint64_t v;
 			if (sw_parse_u64(optarg, 10, 0, 1, 1000000, &v)) {
@@ -232,6 +236,11 @@ int main(int argc, char **argv)
 	    (rc = swctl_open(&h, url, &tf, timeout_ms, err, sizeof(err)))) {
 		fprintf(stderr, PROG ": %s\n", err);
 		return rc == SWCTL_E_PROTO ? 2 : exit_for(rc);
+	}
+	if (client && swctl_set_client(h, client, err, sizeof(err))) {
+		fprintf(stderr, PROG ": --client-id: %s\n", err);
+		swctl_close(h);
+		return 2;
 	}
 
 	rc = 0;

@@ -17,6 +17,9 @@ check_options() {
 		[ ${#wargs[@]} = 0 ] && [ ${#faults[@]} = 0 ] && [ "$wait_clients" = 0 ] ||
 			die "--attach takes the lead's run as it is: expected no writer options, --fault or --wait-clients, saw ${wargs[*]}${faults[*]:+ --fault ${faults[*]}}$([ "$wait_clients" = 0 ] || echo " --wait-clients $wait_clients")"
 		client_id=${client_id:-$(hostname -s 2>/dev/null || echo host)-$$}
+		# its name in every control-API request: a rate bucket of its own
+		[[ $client_id =~ ^[A-Za-z0-9._:-]{1,64}$ ]] ||
+			die "expected --client-id NAME of 1 to 64 characters of A-Z a-z 0-9 . _ : -, saw '$client_id'"
 		[[ $jitter_ms =~ ^[0-9]+$ ]] && [ "$jitter_ms" -ge 1 ] || die "expected --jitter-ms MS >= 1, saw '$jitter_ms'"
 		jitter_phase_ms=$(attach_phase_ms "$client_id" "$jitter_ms")
 		policy=attached

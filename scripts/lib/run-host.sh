@@ -171,7 +171,7 @@ server_side() {
 	fi
 	# the control API is reached from where the probes run
 	CTL_NS=("${in_ns[@]}")
-	ctl() { "${CTL_NS[@]}" stalewin-ctl --url "$url" --token-file "$tok" "$@"; }
+	ctl() { "${CTL_NS[@]}" stalewin-ctl --url "$url" --token-file "$tok" ${client_id:+--client-id "$client_id"} "$@"; }
 
 	set +e
 	ctl info > "$work/info.json" 2>"$work/ctl.err"

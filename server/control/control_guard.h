@@ -35,9 +35,10 @@ int ctl_listen_rule(uint32_t addr, int tls, int insecure_private_link, size_t n_
 struct ctl_guard;
 
 /* allow: n networks (copied); n == 0 admits every address.  rate_per_s
- * and burst > 0.  NULL when out of memory. */
+ * and burst > 0; names_per_addr: the named clients of one address that
+ * have a bucket of their own (ctl_guard_take).  NULL when out of memory. */
 struct ctl_guard *ctl_guard_new(const struct ctl_cidr *allow, size_t n, double rate_per_s,
-				double burst);
+				double burst, unsigned names_per_addr);
 void ctl_guard_free(struct ctl_guard *g);
 
 /* 1 when addr is on the allow-list. */
@@ -47,11 +48,15 @@ int ctl_guard_allowed(const struct ctl_guard *g, uint32_t addr);
  * line a second; *suppressed = refusals not logged since the last line). */
 int ctl_guard_outsider_log(struct ctl_guard *g, int64_t now_mono_ns, unsigned long *suppressed);
 
-/* One request of addr at now_mono_ns.  0: served (a token taken).  > 0:
- * over its rate, answer 429 with this Retry-After in seconds; *log is then
- * 1 for the first refusal and at most once a second after it, with
- * *suppressed the refusals of addr not logged since. */
-int ctl_guard_take(struct ctl_guard *g, uint32_t addr, int64_t now_mono_ns, int *log,
-		   unsigned long *suppressed);
+/* One request of addr at now_mono_ns; name: the client's name, NULL or ""
+ * for none (the caller passes one only for an authenticated request).  A
+ * name has its own bucket, keyed by addr and name, while fewer than
+ * names_per_addr names of addr have one; else, and without a name, the
+ * request takes from addr's own.  0: served (a token taken).  > 0: over
+ * its rate, answer 429 with this Retry-After in seconds; *log is then 1
+ * for the first refusal and at most once a second after it, with
+ * *suppressed the refusals of that bucket not logged since. */
+int ctl_guard_take(struct ctl_guard *g, uint32_t addr, const char *name, int64_t now_mono_ns,
+		   int *log, unsigned long *suppressed);
 
 #endif

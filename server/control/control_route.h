@@ -18,6 +18,7 @@ struct ctl_request {
 	const char *url;            /* the path, e.g. /v1/status */
 	const char *authorization;  /* header value, NULL when absent */
 	const char *content_length; /* header value, NULL when absent */
+	const char *client;         /* header SW_CTL_HDR_CLIENT, NULL when absent */
 	const char *body;           /* the upload, NUL-terminated (or NULL) */
 	size_t len;                 /* bytes in body */
 	int too_large;              /* the upload went over SW_CTL_MAX_BODY */
@@ -32,8 +33,17 @@ struct ctl_reply {
 
 /* Before the body is read: the bearer token (constant-time compare with
  * token) and Content-Length.  Returns 0 to go on (read the body, then
- * ctl_route), 1 when *out is the answer already (401 or 413). */
+ * ctl_route), 1 when *out is the answer already (401, 413, or 400 for a
+ * malformed client name). */
 int ctl_route_head(const char *token, const struct ctl_request *rq, struct ctl_reply *out);
+
+/* The name a request gives its client, for its own token bucket
+ * (control_guard.h): rq->client when the request carries the right
+ * token and the name is well formed (ctl_client_name_ok), else NULL. */
+const char *ctl_route_client(const char *token, const struct ctl_request *rq);
+
+/* 1 when s is 1 to SW_CTL_CLIENT_MAX characters of [A-Za-z0-9._:-]. */
+int ctl_client_name_ok(const char *s);
 
 /* The whole request: the answer in *out (out->json or out->file). */
 void ctl_route(struct ctl_runs *runs, const struct ctl_request *rq, struct ctl_reply *out);

@@ -4,12 +4,14 @@
  * control API (control_guard.h).
  *
  * Rate: a token bucket per client address, burst tokens deep, refilled at
- * rate_per_s.  A request takes one token; none left: 429 and Retry-After
- * (the seconds until one token is back, at least 1).  Buckets live in a
- * fixed table of CTL_GUARD_SLOTS addresses; when it is full the address
- * seen least recently gives its slot up (and a returning address starts
- * with a full bucket): only allowed clients reach the table, so a handful
- * of addresses is the normal case.
+ * rate_per_s, and one per named client of an address (the caller names
+ * only authenticated requests), at most per_addr names an address.  A
+ * request takes one token; none left: 429 and Retry-After (the seconds
+ * until one token is back, at least 1).  Buckets live in a fixed table of
+ * CTL_GUARD_SLOTS; when it is full the bucket used least recently gives
+ * its slot up (and a returning client starts with a full bucket): only
+ * allowed clients reach the table, so a handful of addresses is the
+ * normal case, and a hundred attached clients on one host fit.
  */
 #include <arpa/inet.h>
 #include <math.h>
@@ -20,11 +22,12 @@
 
 #include "control_guard.h"
 
-#define CTL_GUARD_SLOTS 256
+#define CTL_GUARD_SLOTS 512
 #define NS_PER_S 1000000000LL
 
 struct bucket {
 	uint32_t addr;
+	uint64_t name;          /* FNV-1a of the client's name; 0: the address' own */
 	int used;
 	double tokens;
 	int64_t last_ns;        /* refill time (monotonic) */
@@ -37,6 +40,7 @@ struct ctl_guard {
 	struct ctl_cidr *allow;
 	size_t n_allow;
 	double rate, burst;
+	unsigned per_addr;          /* names with a bucket of their own, per address */
 	struct bucket b[CTL_GUARD_SLOTS];
 	int64_t out_logged_ns;      /* outsiders: last line */
 	unsigned long out_unlogged; /* refusals since */
@@ -123,7 +127,7 @@ int ctl_listen_rule(uint32_t addr, int tls, int insecure_private_link, size_t n_
 }
 
 struct ctl_guard *ctl_guard_new(const struct ctl_cidr *allow, size_t n, double rate_per_s,
-				double burst)
+				double burst, unsigned names_per_addr)
 {
 	struct ctl_guard *g = calloc(1, sizeof(*g));
 
@@ -138,6 +142,7 @@ struct ctl_guard *ctl_guard_new(const struct ctl_cidr *allow, size_t n, double r
 	g->n_allow = n;
 	g->rate = rate_per_s;
 	g->burst = burst;
+	g->per_addr = names_per_addr;
 	pthread_mutex_init(&g->mu, NULL);
 	return g;
 }
@@ -183,30 +188,50 @@ int ctl_guard_outsider_log(struct ctl_guard *g, int64_t now_mono_ns, unsigned lo
 	return r;
 }
 
-static struct bucket *slot(struct ctl_guard *g, uint32_t addr, int64_t now)
+static uint64_t name_key(const char *name)
 {
-	struct bucket *lru = &g->b[0];
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a, 64 bits */
+
+	if (!name || !*name)
+		return 0;
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 1099511628211ULL;
+	return h ? h : 1;
+}
+
+static struct bucket *slot(struct ctl_guard *g, uint32_t addr, uint64_t name, int64_t now)
+{
+	struct bucket *lru = &g->b[0], *own = NULL;
+	unsigned named = 0;
 
 	for (int i = 0; i < CTL_GUARD_SLOTS; i++) {
 		struct bucket *b = &g->b[i];
-		if (b->used && b->addr == addr)
-			return b;
+		if (b->used && b->addr == addr) {
+			if (b->name == name)
+				return b;
+			if (!b->name)
+				own = b;
+			named += b->name != 0;
+		}
 		if (!b->used || (lru->used && b->last_ns < lru->last_ns))
 			lru = b;
 	}
-	*lru = (struct bucket){ .addr = addr, .used = 1, .tokens = g->burst, .last_ns = now };
+	if (name && named >= g->per_addr) /* names enough: the address' own */
+		return own ? own : slot(g, addr, 0, now);
+	*lru = (struct bucket){ .addr = addr, .name = name, .used = 1, .tokens = g->burst,
+				.last_ns = now };
 	return lru;
 }
 
-int ctl_guard_take(struct ctl_guard *g, uint32_t addr, int64_t now_mono_ns, int *log,
-		   unsigned long *suppressed)
+int ctl_guard_take(struct ctl_guard *g, uint32_t addr, const char *name, int64_t now_mono_ns,
+		   int *log, unsigned long *suppressed)
 {
 	int retry = 0;
 
 	*log = 0;
 	*suppressed = 0;
 	pthread_mutex_lock(&g->mu);
-	struct bucket *b = slot(g, addr, now_mono_ns);
+	struct bucket *b = slot(g, addr, name_key(name), now_mono_ns);
 	if (now_mono_ns > b->last_ns) {
 		b->tokens += (double)(now_mono_ns - b->last_ns) / NS_PER_S * g->rate;
 		if (b->tokens > g->burst)

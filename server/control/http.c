@@ -156,9 +156,10 @@ static enum MHD_Result accept_policy(void *cls, const struct sockaddr *sa, sockl
 }
 
 /* The client's token bucket: 1 when answered 429 already. */
-static int over_rate(struct srv *S, struct MHD_Connection *c, const char *method,
-		     const char *url, enum MHD_Result *ret)
+static int over_rate(struct srv *S, struct MHD_Connection *c, const struct ctl_request *rq,
+		     enum MHD_Result *ret)
 {
+	const char *method = rq->method, *url = rq->url, *name = ctl_route_client(S->token, rq);
 	const union MHD_ConnectionInfo *ci =
 		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 	const struct sockaddr_in *in = ci ? (const struct sockaddr_in *)ci->client_addr : NULL;
@@ -168,16 +169,17 @@ static int over_rate(struct srv *S, struct MHD_Connection *c, const char *method
 
 	if (!in || in->sin_family != AF_INET)
 		return 0;
-	retry = ctl_guard_take(S->guard, ntohl(in->sin_addr.s_addr), sw_mono_ns(), &log, &more);
+	retry = ctl_guard_take(S->guard, ntohl(in->sin_addr.s_addr), name, sw_mono_ns(), &log, &more);
 	if (!retry)
 		return 0;
 	inet_ntop(AF_INET, &in->sin_addr, a, sizeof(a));
 	if (log)
-		fprintf(stderr, PROG ": %s: %s %.200s: 429, over %d requests/s (burst %d); %lu more "
-			"refused since the last line\n", a, method, url, SW_CTL_RATE_PER_S,
-			SW_CTL_RATE_BURST, more);
+		fprintf(stderr, PROG ": %s%s%s: %s %.200s: 429, over %d requests/s (burst %d); %lu "
+			"more refused since the last line\n", a, name ? " client " : "",
+			name ? name : "", method, url, SW_CTL_RATE_PER_S, SW_CTL_RATE_BURST, more);
 	snprintf(m, sizeof(m), "expected at most %d requests/s from one client (burst %d), saw "
-		 "more from %s: retry after %d s", SW_CTL_RATE_PER_S, SW_CTL_RATE_BURST, a, retry);
+		 "more from %s%s%s: retry after %d s", SW_CTL_RATE_PER_S, SW_CTL_RATE_BURST, a,
+		 name ? " client " : "", name ? name : "", retry);
 	snprintf(ra, sizeof(ra), "%d", retry);
 	*ret = send_json_hdr(c, SW_CTL_HTTP_TOO_MANY,
 			     json_pack("{s:s}", SW_CTL_F_ERROR, m), MHD_HTTP_HEADER_RETRY_AFTER, ra);
@@ -196,15 +198,16 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
 
 	if (!q) {
 		enum MHD_Result ret;
-		if (over_rate(S, c, method, url, &ret))
-			return ret;
 		struct ctl_request rq = {
 			.method = method, .url = url,
 			.authorization = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 								     MHD_HTTP_HEADER_AUTHORIZATION),
 			.content_length = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 								      MHD_HTTP_HEADER_CONTENT_LENGTH),
+			.client = MHD_lookup_connection_value(c, MHD_HEADER_KIND, SW_CTL_HDR_CLIENT),
 		};
+		if (over_rate(S, c, &rq, &ret))
+			return ret;
 		q = calloc(1, sizeof(*q));
 		if (!q)
 			return MHD_NO;
@@ -473,7 +476,8 @@ static int serve_setup(struct srv *S, const struct serve_opts *o, int *fd, char 
 		fprintf(stderr, PROG ": %s\n", err);
 		return 1;
 	}
-	S->guard = ctl_guard_new(o->allow, o->n_allow, SW_CTL_RATE_PER_S, SW_CTL_RATE_BURST);
+	S->guard = ctl_guard_new(o->allow, o->n_allow, SW_CTL_RATE_PER_S, SW_CTL_RATE_BURST,
+				 SW_CTL_CLIENTS_PER_ADDR);
 	if (!S->guard) {
 		fprintf(stderr, PROG ": out of memory\n");
 		return 1;

@@ -5,6 +5,7 @@
  * run manager (runs.c).  http.c only moves bytes between libmicrohttpd and
  * these two functions.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,23 @@ static int token_ok(const char *token, const char *hdr)
 	return diff == 0;
 }
 
+int ctl_client_name_ok(const char *s)
+{
+	size_t n = 0;
+
+	for (; s && *s; s++, n++)
+		if (!isalnum((unsigned char)*s) && !strchr("._:-", *s))
+			return 0;
+	return n >= 1 && n <= SW_CTL_CLIENT_MAX;
+}
+
+const char *ctl_route_client(const char *token, const struct ctl_request *rq)
+{
+	if (!rq->client || !ctl_client_name_ok(rq->client) || !token_ok(token, rq->authorization))
+		return NULL;
+	return rq->client;
+}
+
 int ctl_route_head(const char *token, const struct ctl_request *rq, struct ctl_reply *out)
 {
 	const char *cl = rq->content_length;
@@ -63,6 +81,14 @@ int ctl_route_head(const char *token, const struct ctl_request *rq, struct ctl_r
 		err(out, SW_CTL_HTTP_UNAUTHORIZED,
 		    "expected header 'Authorization: Bearer TOKEN' with the token "
 		    "of the server's --token-file");
+		return 1;
+	}
+	if (rq->client && !ctl_client_name_ok(rq->client)) {
+		char m[300];
+		snprintf(m, sizeof(m), "expected header '" SW_CTL_HDR_CLIENT ": NAME' with 1 to %d "
+			 "characters of A-Z a-z 0-9 . _ : -, saw '%.80s'", SW_CTL_CLIENT_MAX,
+			 rq->client);
+		err(out, SW_CTL_HTTP_BAD_REQUEST, m);
 		return 1;
 	}
 	if (cl && strtoull(cl, NULL, 10) > SW_CTL_MAX_BODY) {

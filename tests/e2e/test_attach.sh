@@ -13,8 +13,9 @@
 #    true offset 0 within its error;
 #  - fanin: `stalewin fanin` of the three lists three clients with one
 #    run id; a folder of another run id is refused (exit 2, both ids named);
-#  - bad_attach: --attach to an unknown id and to the ended run exit 2
-#    naming what was expected and seen.
+#  - bad_attach: --attach to an unknown id and to the ended run, and a
+#    --client-id the control API cannot carry, exit 2 naming what was
+#    expected and seen.
 # A client attached to another run than the lead's, or a lead that starts
 # before its clients joined, fails one_run.  ~25 s.
 . "$(dirname "$0")/../lib/test-lib.sh"
@@ -128,6 +129,12 @@ for id in 0123456789abcdef "$X"; do
 	[ $rc = 2 ] && grep -q "expected .*$id\|$id.*expected" "$E2E_TMP/bad.err" && grep -q "$want" "$E2E_TMP/bad.err" ||
 		fail "--attach $id: expected exit 2 and '$want', saw exit $rc: $(cat "$E2E_TMP/bad.err")"
 done
+set +e
+in_ns "$S/scripts/stalewin-run" "${remote[@]}" --attach "$X" --client-id 'c 3' --out "$E2E_TMP/bad-name" > /dev/null 2> "$E2E_TMP/bad.err"
+rc=$?
+set -e
+[ $rc = 2 ] && grep -q "expected --client-id NAME of 1 to 64 characters .*saw 'c 3'" "$E2E_TMP/bad.err" ||
+	fail "--client-id 'c 3': expected exit 2 naming what was expected and seen, saw exit $rc: $(cat "$E2E_TMP/bad.err")"
 }
 sw_case bad_attach c_bad_attach
 sw_done "run $X: three clients"

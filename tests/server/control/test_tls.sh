@@ -159,6 +159,40 @@ case_run_and_flood() {
 	"$DUMP" "$T/w.swlog" | awk '$2 == "END"' | grep -q . || fail "the fetched log has no END record"
 }
 
+# the attached clients of one host: a named client (the right token, header
+# X-Stalewin-Client) has its own bucket, so one's flood leaves the next
+# served; a name without the token is no name; a malformed one is a 400
+case_named_clients() {
+	local pin tokh n200 n429 code
+	pin=$(sed -n 's/^pin //p' "$T/a.tok") tokh="Authorization: Bearer $(head -n 1 "$T/a.tok")"
+	for _ in $(seq 600); do echo "url = \"$U/v1/clock\""; echo 'output = "/dev/null"'; done > "$T/named.cfg"
+	inC curl -s --noproxy '*' -k --pinnedpubkey "$pin" -H "$tokh" -H "X-Stalewin-Client: x1" \
+		-K "$T/named.cfg" -w '%{http_code}\n' > "$T/codes1" 2>/dev/null
+	n200=$(grep -c '^200$' "$T/codes1") n429=$(grep -c '^429$' "$T/codes1")
+	echo "x1's flood: $n200 answered 200, $n429 answered 429"
+	[ "$n429" -gt 0 ] && [ "$n200" -ge 400 ] || fail "x1: expected its burst of 400 served and then 429s, saw $n200 and $n429"
+	grep -q "10.99.0.2 client x1: GET /v1/clock: 429, over 100 requests/s" "$T/serve-a.log" ||
+		fail "no log line naming client x1: $(tail -n 3 "$T/serve-a.log")"
+	# x2, at once, from the same address: its own full bucket of 400
+	# serves all its 300 (x1's empty one would serve only its refill)
+	head -n 600 "$T/named.cfg" > "$T/x2.cfg"
+	inC curl -s --noproxy '*' -k --pinnedpubkey "$pin" -H "$tokh" -H "X-Stalewin-Client: x2" \
+		-K "$T/x2.cfg" -w '%{http_code}\n' > "$T/codes2" 2>/dev/null
+	n200=$(grep -c '^200$' "$T/codes2")
+	[ "$n200" = 300 ] || fail "x2 right after x1's flood: expected all 300 of its requests served, saw $n200 ($(sort "$T/codes2" | uniq -c | tr '\n' ' '))"
+	# the name without the right token: the address' own bucket, and 401
+	code=$(inC curl -s --noproxy '*' -k --pinnedpubkey "$pin" -H "Authorization: Bearer x" \
+		-H "X-Stalewin-Client: x3" -o /dev/null -w '%{http_code}' "$U/v1/clock")
+	[ "$code" = 401 ] || fail "a name with a wrong token: expected 401, saw $code"
+	code=$(inC curl -s --noproxy '*' -k --pinnedpubkey "$pin" -H "$tokh" \
+		-H "X-Stalewin-Client: a b" -o "$T/bad.json" -w '%{http_code}' "$U/v1/clock")
+	[ "$code" = 400 ] && grep -q "expected header 'X-Stalewin-Client: NAME' with 1 to 64 characters.*saw 'a b'" "$T/bad.json" ||
+		fail "a malformed name: expected 400 naming what was expected and seen, saw $code $(cat "$T/bad.json")"
+	expect_rc 2 "stalewin-ctl --client-id with a space" "expected a client name of 1 to 64" \
+		ctlC --client-id "a b" info
+	ctlC --client-id c-9 info >/dev/null 2>"$T/err" || fail "stalewin-ctl --client-id c-9 info: $(cat "$T/err")"
+}
+
 case_private_link() {
 	local a=(--root "$ROOT" --runs "$T/runs")
 	serve p --listen 10.99.0.1:0 --insecure-private-link --allow 10.99.0.2 || return
@@ -212,6 +246,7 @@ sw_case plain-refused case_plain_refused
 sw_case pin case_pin
 sw_case outsider case_outsider
 sw_case run-and-flood case_run_and_flood
+sw_case named-clients case_named_clients
 sw_case private-link case_private_link
 sw_case corpus-over-tls case_corpus_over_tls
 sw_done
