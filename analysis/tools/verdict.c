@@ -50,8 +50,40 @@ static long long run_sum(json_t *cell, const char *key)
  * client that cached them never learns of them while the writer only
  * rewrites writable pages); stores whose own fault's update came before
  * their data (eager's page_mkwrite) and READs that took old data under
- * those new times (cached as current until the next change).  Crash
- * ordering needs a crash: not in a study's runs. */
+ * those new times (cached as current until the next change).  When both
+ * cells crashed the server (fault = server-crash@S), the stores the disk
+ * kept that the client never read as changed, each run's beside the sum. */
+/* "65/65 64/64": each run's never read / on disk */
+static void crash_runs(char *b, size_t n, json_t *cell)
+{
+	json_t *runs = json_object_get(cell, "runs"), *r;
+	size_t i, u = 0;
+	b[0] = 0;
+	json_array_foreach(runs, i, r) {
+		json_t *nr = json_object_get(r, "crash_never_read"), *od = json_object_get(r, "crash_on_disk");
+		if (!nr || !od || u >= n)
+			continue;
+		int k = snprintf(b + u, n - u, "%s%lld/%lld", u ? " " : "", (long long)json_integer_value(nr),
+				 (long long)json_integer_value(od));
+		u += k > 0 ? (size_t)k : 0;
+	}
+}
+
+static void crash_rows(FILE *f, json_t *o, json_t *c, json_t *e)
+{
+	char rc[256], re[256];
+	if (!json_object_get(c, "crash") || !json_object_get(e, "crash"))
+		return;
+	long long nc = run_sum(c, "crash_never_read"), dc = run_sum(c, "crash_on_disk");
+	long long ne = run_sum(e, "crash_never_read"), de = run_sum(e, "crash_on_disk");
+	crash_runs(rc, sizeof(rc), c);
+	crash_runs(re, sizeof(re), e);
+	fprintf(f, "    %-15s %lld of %lld stores on disk never read as changed against %lld of %lld\n"
+		"    %-15s (each run: %s; eager's: %s)\n", "after crash", nc, dc, ne, de, "", rc, re);
+	json_object_set_new(o, "crash_never_read", json_pack("{s:I,s:I,s:I,s:I,s:s,s:s}", "policy", nc,
+		"policy_on_disk", dc, "eager", ne, "eager_on_disk", de, "policy_runs", rc, "eager_runs", re));
+}
+
 static json_t *correctness(FILE *f, json_t *c, json_t *e)
 {
 	static const char *const key[] = { "truth_unresolved", "race_stores", "race_read_hits" };
@@ -68,6 +100,7 @@ static json_t *correctness(FILE *f, json_t *c, json_t *e)
 		fprintf(f, "    %-15s %lld of %lld stores against %lld of %lld\n", what[k], vc, sc, ve, se);
 		json_object_set_new(o, key[k], json_pack("{s:I,s:I}", "policy", vc, "eager", ve));
 	}
+	crash_rows(f, o, c, e);
 	return o;
 }
 
@@ -232,11 +265,13 @@ int sw_verdict(json_t *study, const char *dir, FILE *f, json_t *out)
 			fprintf(f, "\ncrash ordering (--fault server-crash: the server crashed after a\n"
 				"writeback, rebooted on its disk; stores the disk kept that the\n"
 				"client never read as changed, for good):\n");
-		fprintf(f, "  %s: %lld of %lld never seen (%lld runs)\n",
+		char each[256];
+		crash_runs(each, sizeof(each), c);
+		fprintf(f, "  %s: %lld of %lld never seen (%lld runs%s%s)\n",
 			json_string_value(json_object_get(c, "id")) ?: "?",
 			(long long)json_integer_value(json_object_get(cr, "never_read")),
 			(long long)json_integer_value(json_object_get(cr, "on_disk")),
-			(long long)json_integer_value(json_object_get(cr, "runs")));
+			(long long)json_integer_value(json_object_get(cr, "runs")), each[0] ? ": " : "", each);
 		if (out)
 			json_object_set_new(out, "crash_ordering", json_true());
 	}
@@ -305,7 +340,7 @@ int sw_verdict_tldr(FILE *f, json_t *comparisons, int max_lines)
 		else
 			snprintf(saved, sizeof(saved), "no fewer timestamp updates (%.0f against %.0f per "
 				 "1000 stores)", uc, ue);
-		char right[320] = "";
+		char right[512] = "";
 		json_t *co = json_object_get(o, "correctness");
 		static const char *const ck[] = { "race_stores", "truth_unresolved" };
 		static const char *const cw[] = { "an update before their data", "no update before the end" };
@@ -317,6 +352,16 @@ int sw_verdict_tldr(FILE *f, json_t *comparisons, int max_lines)
 			if (x && (p || q))
 				snprintf(right + u, sizeof(right) - u, "; stores with %s: %lld against %lld", cw[k],
 					 p, q);
+		}
+		json_t *cr = json_object_get(co, "crash_never_read");
+		if (cr) {
+			size_t u = strlen(right);
+			snprintf(right + u, sizeof(right) - u, "; after a crash, stores on disk never read "
+				 "as changed: %lld of %lld against %lld of %lld",
+				 (long long)json_integer_value(json_object_get(cr, "policy")),
+				 (long long)json_integer_value(json_object_get(cr, "policy_on_disk")),
+				 (long long)json_integer_value(json_object_get(cr, "eager")),
+				 (long long)json_integer_value(json_object_get(cr, "eager_on_disk")));
 		}
 		snprintf(t, sizeof(t), "%s %s %s%s, %s minus eager (n %lld / %lld): truth p50 %s; "
 			 "%sclose-to-open view %s; %sdefault mount %s; %s%s.",

@@ -289,6 +289,31 @@ EOJ
 	grep -q '^  g/patched_6.1-deferred-ext4-rewrite-fserver-crash@4_5: 251 of 251 never seen (3 runs)$' cv.txt ||
 		fail "verdict: expected the crash cell's finding, saw: $(cat cv.txt err.txt)"
 	grep -q '^no comparison' cv.txt || fail "verdict: a faulted cell was compared with a fault-free eager one: $(cat cv.txt)"
+	# two crashed cells of one kernel: the comparison carries the crash
+	# counts, each run's beside the sums, into the text, JSON and TL;DR
+	mkdir -p cc
+	cat >cc/study.json <<'EOJ'
+{"cells": [
+ {"id": "g/e", "kernel": "patched:6.1", "policy": "eager", "fs": "ext4", "workload": "rewrite",
+  "query_rate": null, "fault": "server-crash@4:5", "n": 2, "writeback": {"scaled": false},
+  "crash": {"runs": 2, "before": 122, "on_disk": 122, "never_read": 113, "probe_base": 0, "probe_never": 0},
+  "runs": [{"stores": 60, "crash_on_disk": 60, "crash_never_read": 55},
+           {"stores": 62, "crash_on_disk": 62, "crash_never_read": 58}]},
+ {"id": "g/d", "kernel": "patched:6.1", "policy": "deferred", "fs": "ext4", "workload": "rewrite",
+  "query_rate": null, "fault": "server-crash@4:5", "n": 2, "writeback": {"scaled": false},
+  "crash": {"runs": 2, "before": 121, "on_disk": 121, "never_read": 121, "probe_base": 0, "probe_never": 0},
+  "runs": [{"stores": 60, "crash_on_disk": 60, "crash_never_read": 60},
+           {"stores": 61, "crash_on_disk": 61, "crash_never_read": 61}]}]}
+EOJ
+	"$REP" verdict cc >cc.txt 2>err.txt || true
+	grep -q '^    after crash     121 of 121 stores on disk never read as changed against 113 of 122$' cc.txt &&
+		grep -q '(each run: 60/60 61/61; eager.s: 55/60 58/62)$' cc.txt ||
+		fail "verdict: expected the crash rows of deferred against eager, saw: $(cat cc.txt err.txt)"
+	grep -q '^  g/d: 121 of 121 never seen (2 runs: 60/60 61/61)$' cc.txt ||
+		fail "verdict: expected the crash cell's runs each, saw: $(cat cc.txt)"
+	"$REP" verdict --json cc >cc.json 2>err.txt || true
+	[ "$(jq -c '.comparisons[0].correctness.crash_never_read | [.policy, .policy_on_disk, .eager, .eager_on_disk]' cc.json)" = "[121,121,113,122]" ] ||
+		fail "verdict --json: expected the crash counts in the comparison, saw: $(jq -c '.comparisons[0].correctness' cc.json 2>&1)"
 }
 sw_case bad-plans bad_plans
 sw_case thread-plan thread_plan
