@@ -179,7 +179,7 @@ static void header(FILE *f, const struct sw_summary *S)
 	}
 	kv(f, "clock", b);
 	for (int j = 0; j < S->nkread; j++) {
-		char m[600];
+		char m[1024]; /* mode, mount, namespace, address: never cut (-O0 checks it) */
 		snprintf(m, sizeof(m), "kread-%d %s: %s%s%s%s%s", j,
 			 S->kr[j].mode[0] ? S->kr[j].mode : "?", S->kr[j].mount,
 			 S->kr[j].netns[0] ? "; namespace client " : "", S->kr[j].netns,
