@@ -38,8 +38,9 @@
  *   reaches its update by another path) are in cmtime_cases_paths.c, the
  *   concurrent writer during the writeback (race-prepare, race-verify) in
  *   cmtime_cases_race.c, the writeback walk's folio count (walk) and the
- *   store + MS_ASYNC loop (msync-loop) in cmtime_cases_cost.c, and
- *   described there.
+ *   store + MS_ASYNC loop (msync-loop) in cmtime_cases_cost.c, the mount
+ *   option mmap_cmtime= (mount-option, --policy fault|writeback|lazy|
+ *   lazy-mem) in cmtime_cases_mount.c, and described there.
  *
  *   cmtime_cases CASE --policy eager|deferred|lang --dir DIR
  *                [--state FILE] [--nfs NFSDIR] [--eager]
@@ -556,7 +557,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: cmtime_cases same-tick|query-flush|freeze|"
 			"durability-prepare|crash-prepare|durability-verify|"
 			"journal-crash-prepare|race-prepare|race-verify|race-rate|"
-			"walk|msync-loop|journal|exit|"
+			"walk|msync-loop|mount-option|journal|exit|"
 			"migrate|pageout|stockfs|nfs|ext3 --policy P --dir DIR "
 			"[--state FILE] [--nfs NFSDIR] [--eager]\n");
 		return 2;
@@ -584,6 +585,8 @@ int main(int argc, char **argv)
 		rc = case_walk(dir);
 	else if (!strcmp(g_case, "msync-loop"))
 		rc = case_msync_loop(dir);
+	else if (!strcmp(g_case, "mount-option"))
+		rc = case_mount_option(dir);
 	else if (!strcmp(g_case, "durability-verify"))
 		rc = case_durability_verify(dir, state);
 	else if (!strcmp(g_case, "journal"))
@@ -604,7 +607,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cmtime_cases: unknown case '%s' (expected "
 			"same-tick, query-flush, freeze, durability-prepare, "
 			"crash-prepare, durability-verify, journal-crash-prepare, "
-			"race-prepare, race-verify, race-rate, walk, msync-loop, journal, exit, "
+			"race-prepare, race-verify, race-rate, walk, msync-loop, "
+			"mount-option, journal, exit, "
 			"migrate, "
 			"pageout, "
 			"stockfs, ext3, nfs with --nfs)\n", g_case);

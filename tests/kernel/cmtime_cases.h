@@ -5,7 +5,8 @@
  * defines the helpers and calls the cases of cmtime_cases_paths.c (the
  * unmap paths, NFS, the mappings that did not opt in) and of
  * cmtime_cases_race.c (a writer racing the writeback) and of
- * cmtime_cases_cost.c (the writeback walk's cost).  All are built
+ * cmtime_cases_cost.c (the writeback walk's cost) and of
+ * cmtime_cases_mount.c (the mount option mmap_cmtime=).  All are built
  * together with cmtime_lib.c (test_cmtime_cases.sh).
  */
 #ifndef CMTIME_CASES_H
@@ -58,5 +59,9 @@ int case_race_rate(const char *dir);
  * store + msync(MS_ASYNC) loop (P3) */
 int case_walk(const char *dir);
 int case_msync_loop(const char *dir);
+
+/* cmtime_cases_mount.c: one dirty cycle per flush on a mount whose
+ * mmap_cmtime= value (or the sysctl's equivalent) is --policy */
+int case_mount_option(const char *dir);
 
 #endif

@@ -82,12 +82,26 @@
 #               the data.  Before patch 0012 deferred left the new data
 #               with old times (the commit writes data=journal data
 #               without ->writepages()); journalled data is now eager;
+#   mount-option (patch 0013; cmtime_cases_mount.c): the ext4 mount option
+#               mmap_cmtime=fault|writeback|lazy|lazy-mem, with the sysctl
+#               set to eager and then to deferred: a mount given a value
+#               follows it (fault and lazy move the times at the first
+#               store, writeback only at msync(MS_ASYNC), fsync or munmap;
+#               writeback and lazy move them at that flush, fault and
+#               lazy-mem do not), /proc/mounts shows mmap_cmtime=VALUE, a
+#               remount asking for another value fails (and dmesg says
+#               why) leaving the behaviour as it was, a remount with the
+#               same value is accepted; a mount without the option follows
+#               the sysctl, shows none and cannot be given one by a
+#               remount; mmap_cmtime=bogus does not mount and dmesg names
+#               the four values;
 # and cmtime_check's basic semantics under deferred on the nodelalloc and
 # lazytime mounts; on data=journal, eager under deferred (patch 0012).
 # A kernel with any of the review's
 # defects prints RESULT ... ok=0 lines and fails here.
 # SW_KERNEL_BASE (default 6.1) picks the series' base (vm/kernel/patches/B).
-# SW_CMTIME_CASES_ONLY=race, journal-crash or walk runs only that case;
+# SW_CMTIME_CASES_ONLY=race, journal-crash, walk or mount-option runs only
+# that case;
 # lazytime-crash (printed, N4) runs the crash case with the ordering on,
 # on a lazytime mount, SW_RACE_N rounds of eager and deferred;
 # msync-loop (a measurement, P3) prints per policy (eager, deferred, lang)
@@ -115,12 +129,13 @@ cp "$repo/vm/guest/knfsd.sh" "$share/knfsd.sh"
 k=$repo/tests/kernel
 gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -I"$repo/server/cost" -o "$share/cmtime_cases" \
 	"$k/cmtime_cases.c" "$k/cmtime_cases_paths.c" "$k/cmtime_cases_race.c" "$k/cmtime_cases_cost.c" \
+	"$k/cmtime_cases_mount.c" \
 	"$k/cmtime_lib.c" \
 	"$repo/server/cost/tracefs.c" -lpthread
 only=${SW_CMTIME_CASES_ONLY:-}
 case $only in
-'' | race | journal-crash | race-rate | walk | msync-loop | lazytime-crash) ;;
-*) fail "SW_CMTIME_CASES_ONLY: expected race, journal-crash, race-rate, walk, msync-loop or lazytime-crash, saw '$only'"; sw_done ;;
+'' | race | journal-crash | race-rate | walk | msync-loop | lazytime-crash | mount-option) ;;
+*) fail "SW_CMTIME_CASES_ONLY: expected race, journal-crash, race-rate, walk, msync-loop, lazytime-crash or mount-option, saw '$only'"; sw_done ;;
 esac
 echo "${only:-all} ${SW_RACE_N:-8} ${SW_WALK_N:-1}" >"$share/mode"
 gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -o "$share/cmtime_check" "$k/cmtime_check.c" "$k/cmtime_lib.c"
@@ -204,6 +219,75 @@ jcrash_block() {
 	done
 	ord 0; pol eager
 }
+# the mount option mmap_cmtime= (patch 0013): checks as RESULT lines,
+# $1 the value (or the sysctl's equivalent), $2 the check, $3 expected, $4 seen
+mres() {
+	local ok=0
+	[ "$3" = "$4" ] && ok=1
+	echo "RESULT policy=$1 check=mount-option.$2 expect=$3 seen=$4 ok=$ok"
+}
+# the mmap_cmtime= value /proc/mounts shows for /mnt/e, "none" without one
+mopt() {
+	awk '$2 == "/mnt/e" { n = split($4, o, ","); v = "none"
+		for (i = 1; i <= n; i++) if (o[i] ~ /^mmap_cmtime=/) v = substr(o[i], 13)
+		print v }' /proc/mounts
+}
+# dmesg lines matching $1
+kmsgs() { dmesg | grep -c -- "$1"; }
+mount_block() {
+	local g v w rc n0 refused='Cannot change mmap_cmtime on remount'
+	for g in eager deferred; do
+		pol $g
+		for v in fault writeback lazy lazy-mem; do
+			mount -t ext4 -o mmap_cmtime=$v /dev/vda /mnt/e ||
+				{ echo "CASEFAIL mount -o mmap_cmtime=$v"; continue; }
+			echo "INFO mount-option sysctl=$g mount=$v"
+			mres $v sysctl_$g.proc_mounts $v "$(mopt)"
+			run $C mount-option --policy $v --dir /mnt/e
+			# another value: refused, and said so; nothing changed
+			w=writeback
+			[ $v = writeback ] && w=fault
+			n0=$(kmsgs "$refused")
+			mount -o remount,mmap_cmtime=$w /mnt/e 2>/dev/null
+			rc=$?
+			mres $v sysctl_$g.remount_$w.refused 1 $((rc != 0))
+			mres $v sysctl_$g.remount_$w.kernel_message 1 $(($(kmsgs "$refused") - n0))
+			mres $v sysctl_$g.remount_$w.proc_mounts $v "$(mopt)"
+			run $C mount-option --policy $v --dir /mnt/e
+			# the same value again: accepted
+			mount -o remount,mmap_cmtime=$v /mnt/e 2>/dev/null
+			mres $v sysctl_$g.remount_same.exit 0 $?
+			umount /mnt/e
+		done
+		# without the option the sysctl decides, and a remount cannot
+		# fix a value on it
+		v=fault
+		[ $g = deferred ] && v=writeback
+		mount -t ext4 /dev/vda /mnt/e || { echo "CASEFAIL mount ext4"; continue; }
+		echo "INFO mount-option sysctl=$g mount=(none): behaves as $v"
+		mres $v sysctl_$g.no_option.proc_mounts none "$(mopt)"
+		run $C mount-option --policy $v --dir /mnt/e
+		n0=$(kmsgs "$refused")
+		mount -o remount,mmap_cmtime=lazy /mnt/e 2>/dev/null
+		rc=$?
+		mres $v sysctl_$g.no_option.remount_lazy.refused 1 $((rc != 0))
+		mres $v sysctl_$g.no_option.remount_lazy.kernel_message 1 $(($(kmsgs "$refused") - n0))
+		mres $v sysctl_$g.no_option.remount_lazy.proc_mounts none "$(mopt)"
+		umount /mnt/e
+	done
+	pol eager
+	# an unknown value does not mount, and the message names the values
+	n0=$(kmsgs 'mmap_cmtime=bogus: unknown value (expected fault, writeback, lazy or lazy-mem)')
+	if mount -t ext4 -o mmap_cmtime=bogus /dev/vda /mnt/e 2>/dev/null; then
+		mres bogus mount_refused 1 0
+		umount /mnt/e
+	else
+		mres bogus mount_refused 1 1
+	fi
+	mres bogus kernel_message 1 $(($(kmsgs 'mmap_cmtime=bogus: unknown value (expected fault, writeback, lazy or lazy-mem)') - n0))
+	dmesg | grep -E 'mmap_cmtime' | tail -3 | sed 's/^/INFO dmesg: /'
+}
+if [ "$M" = mount-option ]; then mount_block; exit 0; fi
 if [ "$M" = race ]; then race_block; exit 0; fi
 if [ "$M" = walk ]; then walk_block "eager deferred lang"; exit 0; fi
 # a measurement (P3): 1000 x (store; msync(MS_ASYNC)) per policy, ordering off
@@ -368,6 +452,7 @@ else
 fi
 race_block
 jcrash_block 1
+mount_block
 walk_block "eager deferred"
 lazy_block 1
 pol deferred
@@ -417,6 +502,7 @@ n_min=40
 [ "$only" != msync-loop ] || n_min=3
 [ "$only" != lazytime-crash ] || n_min=0
 [ "$only" != race-rate ] || n_min=0
+[ "$only" != mount-option ] || n_min=482
 if [ -n "$bad" ] || [ "$rc" -ne 0 ] || [ "$n_ok" -lt $n_min ]; then
 	echo "$bad"
 	fail "expected at least $n_min checks passed, none failed and guest exit 0 with $vmlinux, saw $n_ok passed, guest exit $rc and the lines above"
@@ -431,4 +517,4 @@ n_mg=$(grep -c '^INFO case=query-flush .*same_tick=1' "$out" || true)
 echo "query-flush: $n_mg of 4 flushes judged within the queried tick"
 [ "$base" = 6.1 ] || [ "$n_mg" -gt 0 ] ||
 	echo "NOTE: no query-flush flush ended in the queried tick this run: the multigrain path was not exercised (load?)"
-sw_done "$n_ok checks (same-tick, query-flush, freeze, durability, crash, race, journal, exit, stockfs, ext3, mount options) with $vmlinux"
+sw_done "$n_ok checks (same-tick, query-flush, freeze, durability, crash, race, journal, exit, stockfs, ext3, mount options, mount-option) with $vmlinux"
