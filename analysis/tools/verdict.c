@@ -202,6 +202,27 @@ static void compare(FILE *f, json_t *out, json_t *c, json_t *e)
 	json_array_append_new(out, o);
 }
 
+/* 1 when a comparison's difference or interval end is unbounded (null) */
+static int any_unbounded(json_t *comparisons)
+{
+	static const char *const fig[] = { "truth_p50_s", "view_default_p50_s", "view_cto_p50_s" };
+	static const char *const end[] = { "median_diff", "ci_lo", "ci_hi" };
+	json_t *o, *v;
+	size_t i;
+	const char *k;
+	json_array_foreach(comparisons, i, o) {
+		for (int a = 0; a < 3; a++)
+			for (int b = 0; b < 3; b++)
+				if (json_is_null(json_object_get(json_object_get(o, fig[a]), end[b])))
+					return 1;
+		json_object_foreach(json_object_get(o, "views"), k, v)
+			for (int b = 0; b < 3; b++)
+				if (json_is_null(json_object_get(v, end[b])))
+					return 1;
+	}
+	return 0;
+}
+
 int sw_verdict(json_t *study, const char *dir, FILE *f, json_t *out)
 {
 	json_t *cells = json_object_get(study, "cells"), *c, *e;
@@ -254,6 +275,9 @@ int sw_verdict(json_t *study, const char *dir, FILE *f, json_t *out)
 			"their data; old data read: READs that took old data under those new\n"
 			"times; each summed over the runs of the policy / of eager.\n",
 			SW_REPSTATS_BOOT);
+	if (groups && any_unbounded(out))
+		fprintf(f, "-inf, +inf: eager's, the policy's median (or interval end) was >end,\n"
+			"no update before the run's end: the difference is unbounded.\n");
 	/* crash ordering: the cells whose runs crashed the server (a plan's
 	 * fault = server-crash@S) */
 	int crash = 0;

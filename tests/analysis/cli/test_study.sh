@@ -297,13 +297,13 @@ EOJ
  {"id": "g/e", "kernel": "patched:6.1", "policy": "eager", "fs": "ext4", "workload": "rewrite",
   "query_rate": null, "fault": "server-crash@4:5", "n": 2, "writeback": {"scaled": false},
   "crash": {"runs": 2, "before": 122, "on_disk": 122, "never_read": 113, "probe_base": 0, "probe_never": 0},
-  "runs": [{"stores": 60, "crash_on_disk": 60, "crash_never_read": 55},
-           {"stores": 62, "crash_on_disk": 62, "crash_never_read": 58}]},
+  "runs": [{"stores": 60, "crash_on_disk": 60, "crash_never_read": 55, "truth_p50_s": null},
+           {"stores": 62, "crash_on_disk": 62, "crash_never_read": 58, "truth_p50_s": null}]},
  {"id": "g/d", "kernel": "patched:6.1", "policy": "deferred", "fs": "ext4", "workload": "rewrite",
   "query_rate": null, "fault": "server-crash@4:5", "n": 2, "writeback": {"scaled": false},
   "crash": {"runs": 2, "before": 121, "on_disk": 121, "never_read": 121, "probe_base": 0, "probe_never": 0},
-  "runs": [{"stores": 60, "crash_on_disk": 60, "crash_never_read": 60},
-           {"stores": 61, "crash_on_disk": 61, "crash_never_read": 61}]}]}
+  "runs": [{"stores": 60, "crash_on_disk": 60, "crash_never_read": 60, "truth_p50_s": 0.5},
+           {"stores": 61, "crash_on_disk": 61, "crash_never_read": 61, "truth_p50_s": 0.6}]}]}
 EOJ
 	"$REP" verdict cc >cc.txt 2>err.txt || true
 	grep -q '^    after crash     121 of 121 stores on disk never read as changed against 113 of 122$' cc.txt &&
@@ -311,6 +311,10 @@ EOJ
 		fail "verdict: expected the crash rows of deferred against eager, saw: $(cat cc.txt err.txt)"
 	grep -q '^  g/d: 121 of 121 never seen (2 runs: 60/60 61/61)$' cc.txt ||
 		fail "verdict: expected the crash cell's runs each, saw: $(cat cc.txt)"
+	# eager's truth >end in every run: an unbounded difference, said so
+	grep -q '^    truth p50          -inf  95% CI -inf..-inf  (n 2 / 2)$' cc.txt &&
+		grep -q "^-inf, +inf: eager's, the policy's median (or interval end) was >end,$" cc.txt ||
+		fail "verdict: expected the unbounded truth difference and its footnote, saw: $(cat cc.txt)"
 	"$REP" verdict --json cc >cc.json 2>err.txt || true
 	[ "$(jq -c '.comparisons[0].correctness.crash_never_read | [.policy, .policy_on_disk, .eager, .eager_on_disk]' cc.json)" = "[121,121,113,122]" ] ||
 		fail "verdict --json: expected the crash counts in the comparison, saw: $(jq -c '.comparisons[0].correctness' cc.json 2>&1)"
