@@ -65,10 +65,12 @@ static int meta_pages_opt(const char *name, uint32_t *out, char *err, size_t err
 }
 
 
-/* The option table: every option of the writer once, in --help's order.
- * It makes getopt's longopts, --help (sw_opts_usage) and the parsing
- * (opts_loop): a row says how its value is read into struct sw_opts
- * (kind, off) or names its own reader (fn). */
+/* The option table: every option of the writer but the workloads' own
+ * once, in --help's order.  With every workload's own table (struct
+ * sw_wl_opt, in server/workload/<name>.c, printed after the row marked
+ * then_wl) it makes getopt's longopts, --help (sw_opts_usage) and the
+ * parsing (opts_loop): a row says how its value is read into struct
+ * sw_opts (kind, off) or names its own reader (fn). */
 struct cli {                    /* what a reader may set besides sw_opts */
 	const char *policy, *workload;
 	uint64_t u;             /* a K_FN row's integer, when it has num */
@@ -78,7 +80,6 @@ enum opt_kind {
 	K_STR,   /* const char *: the value as given */
 	K_FLAG,  /* int: 1 */
 	K_MS,    /* int64_t: milliseconds >= 0 */
-	K_MS_NS, /* int64_t: milliseconds >= 0, stored in ns */
 	K_NUM,   /* uint64_t: an integer >= 0 */
 	K_SIZE,  /* uint64_t: an integer >= 0, K/M/G suffix ok */
 	K_META,  /* uint32_t: 0 to 1024 block-device pages */
@@ -100,10 +101,11 @@ struct opt_row {
 	opt_fn *fn;
 	int num;            /* K_FN: 1 (2: K/M/G ok) reads an integer into cli.u first */
 	const char *group;  /* a heading --help prints before the row */
+	int then_wl;        /* --help prints the workloads' own options after it */
 };
 
 static opt_fn opt_policy, opt_workload, opt_duration, opt_run_id, opt_trap,
-	opt_help, opt_rate, opt_pages, opt_hot_share, opt_bg_bytes, opt_bg_share,
+	opt_help, opt_rate, opt_pages, opt_bg_bytes, opt_bg_share,
 	opt_uffd_spin, opt_jiffies, opt_none;
 
 #define F(field) offsetof(struct sw_opts, field)
@@ -124,18 +126,10 @@ static const struct opt_row rows[] = {
 	ROW("lead-ms", 0, K_MS, F(lead_ms), "N", "set up and store no sooner than N ms after the file's ctime (waits; the time from a file's creation to its first store decides the kernel's writeback regime: server/README.md)"),
 	ROW("trap", 0, K_FN, 0, "TRAP", "%s (default: uffd-sigbus if the kernel offers it, else mprotect if the mapping fits vm.max_map_count, else uffd)",
 	  .names = sw_trap_names, .fn = opt_trap),
-	ROW("interval-ms", 0, K_MS_NS, F(wl.interval_ns), "N", "rewrite: the period (default 100)",
-	  .group = "workload:"),
-	ROW("page", 0, K_NUM, F(wl.page), "N", "rewrite: the page stored again (default 0)"),
 	ROW("rate", 0, K_FN, 0, "N", "stream/random/burst: stores/s (default 1000; 0 = flat out)",
-	  .fn = opt_rate),
-	ROW("pages", 0, K_FN, 0, "N", "the working set: pages [0, N) (default all)", .fn = opt_pages, .num = 1),
-	ROW("hot-pages", 0, K_NUM, F(wl.hot_pages), "N", "random: the hot set [0, N) (default 0: uniform)"),
-	ROW("hot-share", 0, K_FN, 0, "F", "random: the share of stores into the hot set (0.9)",
-	  .fn = opt_hot_share),
-	ROW("seed", 0, K_NUM, F(wl.seed), "N", "random: the PRNG's seed (default 1)"),
-	ROW("burst-stores", 0, K_NUM, F(wl.burst_stores), "N", "burst: stores a burst (default 100)"),
-	ROW("silence-ms", 0, K_MS_NS, F(wl.silence_ns), "N", "burst: the silence after each (default 1000)"),
+	  .fn = opt_rate, .group = "workload:"),
+	ROW("pages", 0, K_FN, 0, "N", "the working set: pages [0, N) (default all)", .fn = opt_pages, .num = 1,
+	  .then_wl = 1),
 	ROW("msync-async-ms", 0, K_MS, F(msync_async_ms), "N", "periodic msync(MS_ASYNC) (default 0: never)",
 	  .group = "sync:"),
 	ROW("msync-sync-ms", 0, K_MS, F(msync_sync_ms), "N", "periodic msync(MS_SYNC) (0: never)"),
@@ -176,19 +170,13 @@ static int row_key(size_t i)
 	return rows[i].key ? rows[i].key : 256 + (int)i;
 }
 
-/* one row's help: "  --name ARG", then its text from column 30 on,
+/* one option's help: "  --name ARG", then text from column 30 on,
  * wrapped at 80 (a word longer than that stands alone) */
-static void usage_row(FILE *f, const struct opt_row *r)
+static void usage_text(FILE *f, const char *name, const char *arg, const char *text)
 {
-	char text[1024];
-	const char *pct = strstr(r->help, "%s"), *w = text;
-	int col = fprintf(f, "  --%s%s%s", r->name, r->arg ? " " : "", r->arg ? r->arg : "");
+	const char *w = text;
+	int col = fprintf(f, "  --%s%s%s", name, arg ? " " : "", arg ? arg : "");
 
-	if (pct)
-		snprintf(text, sizeof(text), "%.*s%s%s", (int)(pct - r->help), r->help,
-			 r->names(), pct + 2);
-	else
-		snprintf(text, sizeof(text), "%s", r->help);
 	col += fprintf(f, "%*s", col < 29 ? 30 - col : 1, "");
 	for (int first = 1; *(w += strspn(w, " ")); first = 0) {
 		size_t n = strcspn(w, " ");
@@ -202,6 +190,37 @@ static void usage_row(FILE *f, const struct opt_row *r)
 	fputc('\n', f);
 }
 
+/* a row's help; "%s" in its text stands for names() */
+static void usage_row(FILE *f, const struct opt_row *r)
+{
+	char text[1024];
+	const char *pct = strstr(r->help, "%s");
+
+	if (pct)
+		snprintf(text, sizeof(text), "%.*s%s%s", (int)(pct - r->help), r->help,
+			 r->names(), pct + 2);
+	else
+		snprintf(text, sizeof(text), "%s", r->help);
+	usage_text(f, r->name, r->arg, text);
+}
+
+/* every workload's own options, each workload under its name */
+static void usage_workloads(FILE *f)
+{
+	char text[1024];
+
+	for (size_t i = 0; sw_workloads[i]; i++) {
+		const struct sw_wl_opt *w = sw_workloads[i]->opts;
+		if (!w || !w->name)
+			continue;
+		fprintf(f, " workload %s:\n", sw_workloads[i]->name);
+		for (; w->name; w++) {
+			snprintf(text, sizeof(text), "%s (default %s)", w->help, w->dflt);
+			usage_text(f, w->name, w->arg, text);
+		}
+	}
+}
+
 void sw_opts_usage(FILE *f)
 {
 	fputs("usage: stalewin-writer [run] --file PATH --policy POLICY --workload WL\n"
@@ -211,6 +230,8 @@ void sw_opts_usage(FILE *f)
 		if (rows[i].group)
 			fprintf(f, " %s\n", rows[i].group);
 		usage_row(f, &rows[i]);
+		if (rows[i].then_wl)
+			usage_workloads(f);
 	}
 }
 
@@ -295,15 +316,6 @@ static int opt_pages(const struct opt_row *r, struct sw_opts *o, struct cli *c,
 	return 0;
 }
 
-static int opt_hot_share(const struct opt_row *r, struct sw_opts *o, struct cli *c,
-			 char *err, size_t errlen)
-{
-	(void)r, (void)c;
-	if (parse_dbl(optarg, &o->wl.hot_share))
-		BAD("expected --hot-share as a number in [0,1], saw '%s'", optarg);
-	return 0;
-}
-
 static int opt_bg_bytes(const struct opt_row *r, struct sw_opts *o, struct cli *c,
 			char *err, size_t errlen)
 {
@@ -348,18 +360,12 @@ static int opt_read(const struct opt_row *r, struct sw_opts *o, struct cli *c,
 		    char *err, size_t errlen)
 {
 	void *v = (char *)o + r->off;
-	int64_t ms;
 	int rc;
 
 	switch (r->kind) {
 	case K_STR: *(const char **)v = optarg; return 0;
 	case K_FLAG: *(int *)v = 1; return 0;
 	case K_MS: return ms_opt(r->name, optarg, v, err, errlen);
-	case K_MS_NS:
-		if ((rc = ms_opt(r->name, optarg, &ms, err, errlen)))
-			return rc;
-		*(int64_t *)v = ms * SW_NS_PER_MS;
-		return 0;
 	case K_NUM: return num_opt(r->name, optarg, v, 0, err, errlen);
 	case K_SIZE: return num_opt(r->name, optarg, v, 1, err, errlen);
 	case K_META: return meta_pages_opt(r->name, v, err, errlen);
@@ -370,32 +376,132 @@ static int opt_read(const struct opt_row *r, struct sw_opts *o, struct cli *c,
 	return r->fn(r, o, c, err, errlen);
 }
 
+/* getopt's values for the workloads' own options: WL_KEY + their place,
+ * counted through the list (wl_opt_nth) */
+#define WL_KEY 1024
+
+/* The workloads' own option number k; *wl its workload's place. */
+static const struct sw_wl_opt *wl_opt_nth(size_t k, size_t *wl)
+{
+	for (size_t i = 0; sw_workloads[i]; i++)
+		for (const struct sw_wl_opt *w = sw_workloads[i]->opts; w && w->name; w++)
+			if (k-- == 0) {
+				*wl = i;
+				return w;
+			}
+	return NULL;
+}
+
 /* One pass of getopt over argv (the profile's options, then the command
- * line's): 0, 1 for --help, or -EINVAL. */
+ * line's): 0, 1 for --help, or -EINVAL (-ENOMEM). */
 static int opts_loop(struct sw_opts *o, int argc, char **argv, struct cli *cl,
 		     char *err, size_t errlen)
 {
-	static struct option lo[NROWS + 1];
-	int c, rc;
-	size_t i;
+	const struct sw_wl_opt *w;
+	struct option *lo;
+	size_t i, k, nwl = 0, wl;
+	int c, rc = 0;
 
+	while (wl_opt_nth(nwl, &wl))
+		nwl++;
+	if (!(lo = calloc(NROWS + nwl + 1, sizeof(*lo))))
+		BAD("expected memory for the option table, saw none");
 	for (i = 0; i < NROWS; i++)
 		lo[i] = (struct option){ rows[i].name, rows[i].arg ? required_argument : no_argument,
 					 NULL, row_key(i) };
+	for (k = 0; k < nwl; k++)
+		lo[NROWS + k] = (struct option){ wl_opt_nth(k, &wl)->name, required_argument, NULL,
+						 WL_KEY + (int)k };
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:p:w:l:h", lo, NULL)) != -1) {
-		if (c == ':')
-			BAD("expected a value after %s", argv[optind - 1]);
-		for (i = 0; i < NROWS && row_key(i) != c; i++)
-			;
-		if (i == NROWS)
-			BAD("expected a known option (see --help), saw '%s'", argv[optind - 1]);
-		if ((rc = opt_read(&rows[i], o, cl, err, errlen)))
-			return rc;
+	while (!rc && (c = getopt_long(argc, argv, ":f:p:w:l:h", lo, NULL)) != -1) {
+		if (c == ':') {
+			snprintf(err, errlen, "expected a value after %s", argv[optind - 1]);
+			rc = -EINVAL;
+		} else if (c >= WL_KEY && (w = wl_opt_nth((size_t)(c - WL_KEY), &wl))) {
+			rc = sw_wl_opt_set(w, &o->wl_own[wl], optarg, err, errlen);
+		} else {
+			for (i = 0; i < NROWS && row_key(i) != c; i++)
+				;
+			if (i == NROWS) {
+				snprintf(err, errlen, "expected a known option (see --help), saw '%s'",
+					 argv[optind - 1]);
+				rc = -EINVAL;
+			} else {
+				rc = opt_read(&rows[i], o, cl, err, errlen);
+			}
+		}
 	}
+	free(lo);
+	if (rc)
+		return rc;
 	if (optind < argc)
 		BAD("expected only options (see --help), saw the argument '%s'", argv[optind]);
+	return 0;
+}
+
+/* a central row named name, or NULL */
+static const struct opt_row *row_find(const char *name)
+{
+	for (size_t i = 0; i < NROWS; i++)
+		if (!strcmp(rows[i].name, name))
+			return &rows[i];
+	return NULL;
+}
+
+/* the keys of meta.json's workload object the writer fills itself */
+static const char *const wl_meta_central[] = { "name", "pages", "rate_per_s", NULL };
+
+int sw_opts_check_tables(const struct sw_workload_ops *const *wls, char *err, size_t errlen)
+{
+	union sw_wl_own own;
+	size_t n, j, k;
+
+	for (n = 0; wls[n]; n++)
+		;
+	if (n > SW_WL_MAX)
+		BAD("expected at most %d workloads (SW_WL_MAX), saw %zu", SW_WL_MAX, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct sw_wl_opt *w = wls[i]->opts;
+		const char *wn = wls[i]->name;
+		if (w && w->name && wls[i]->own_size > SW_WL_OWN_BYTES)
+			BAD("expected workload %s's own options in %d bytes, saw %zu", wn,
+			    SW_WL_OWN_BYTES, wls[i]->own_size);
+		for (; w && w->name; w++) {
+			size_t sz = w->kind == SW_WL_OPT_DOUBLE ? sizeof(double) : sizeof(uint64_t);
+			if (!w->help || !*w->help)
+				BAD("expected workload %s's --%s to have a help text, saw none", wn, w->name);
+			if (!w->arg || !*w->arg)
+				BAD("expected workload %s's --%s to name its value (arg), saw none", wn, w->name);
+			if (!w->meta || !*w->meta)
+				BAD("expected workload %s's --%s to name its meta.json field, saw none", wn, w->name);
+			if (!w->dflt || !*w->dflt)
+				BAD("expected workload %s's --%s to have a default, saw none", wn, w->name);
+			if (w->off + sz > wls[i]->own_size)
+				BAD("expected workload %s's --%s inside its own struct (%zu bytes), saw offset %zu",
+				    wn, w->name, wls[i]->own_size, w->off);
+			if (row_find(w->name))
+				BAD("expected --%s declared once, saw it in the central table and workload %s's",
+				    w->name, wn);
+			for (k = 0; wl_meta_central[k]; k++)
+				if (!strcmp(w->meta, wl_meta_central[k]))
+					BAD("expected meta.json's workload.%s written once, saw it from the writer and workload %s's --%s",
+					    w->meta, wn, w->name);
+			/* every later option of this table and the others' */
+			for (j = i; j < n; j++)
+				for (const struct sw_wl_opt *v = j == i ? w + 1 : wls[j]->opts;
+				     v && v->name; v++) {
+					if (!strcmp(v->name, w->name))
+						BAD("expected --%s declared once, saw it in workload %s's table and %s's",
+						    w->name, wn, wls[j]->name);
+					if (!strcmp(v->meta ? v->meta : "", w->meta))
+						BAD("expected meta.json's workload.%s written once, saw it from workload %s's --%s and %s's --%s",
+						    w->meta, wn, w->name, wls[j]->name, v->name);
+				}
+		}
+		if (sw_wl_own_defaults(wls[i], &own, err, errlen))
+			return -EINVAL;
+	}
 	return 0;
 }
 
@@ -415,6 +521,9 @@ static int opts_check(struct sw_opts *o, const char *policy, const char *workloa
 		BAD("expected --workload %s", sw_workload_names());
 	if (!(o->workload = sw_workload_find(workload)))
 		BAD("expected --workload %s, saw '%s'", sw_workload_names(), workload);
+	for (size_t i = 0; sw_workloads[i]; i++)
+		if (sw_workloads[i] == o->workload)
+			o->wl.own = o->wl_own[i];
 	if (o->size == 0)
 		BAD("expected --size > 0 bytes, saw 0");
 	if (o->trap && !o->policy->emulated)
@@ -436,14 +545,16 @@ int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 	o->journal_commit_ms = 5000;
 	o->native_poll_ms = 10;
 	o->uffd_spin_us = 200;
-	o->wl.interval_ns = 100 * SW_NS_PER_MS;
 	o->wl.rate = 1000;
-	o->wl.hot_share = 0.9;
-	o->wl.seed = 1;
-	o->wl.burst_stores = 100;
-	o->wl.silence_ns = 1000 * SW_NS_PER_MS;
 	o->argc = argc;
 	o->argv = argv;
+	/* the workloads' tables are checked before they make options, and
+	 * every workload's own options start at its table's defaults */
+	if ((rc = sw_opts_check_tables(sw_workloads, err, errlen)))
+		return rc;
+	for (size_t i = 0; sw_workloads[i]; i++)
+		if ((rc = sw_wl_own_defaults(sw_workloads[i], &o->wl_own[i], err, errlen)))
+			return rc;
 
 	int nargc;
 	char **nargv;

@@ -190,14 +190,18 @@ char *sw_meta_json(const struct sw_opts *o, const struct sw_resolved *r)
 
 	json_object_set_new(wl, "name", json_string(o->workload->name));
 	json_object_set_new(wl, "pages", json_integer((json_int_t)(o->wl.pages ? o->wl.pages : r->npages)));
-	json_object_set_new(wl, "page", json_integer((json_int_t)o->wl.page));
-	json_object_set_new(wl, "interval_ms", json_integer(o->wl.interval_ns / 1000000));
 	json_object_set_new(wl, "rate_per_s", json_real(o->wl.rate));
-	json_object_set_new(wl, "hot_pages", json_integer((json_int_t)o->wl.hot_pages));
-	json_object_set_new(wl, "hot_share", json_real(o->wl.hot_share));
-	json_object_set_new(wl, "seed", json_integer((json_int_t)o->wl.seed));
-	json_object_set_new(wl, "burst_stores", json_integer((json_int_t)o->wl.burst_stores));
-	json_object_set_new(wl, "silence_ms", json_integer(o->wl.silence_ns / 1000000));
+	/* every workload's own options, as its table names them (a run of
+	 * one workload records the others' at their values too) */
+	for (size_t i = 0; sw_workloads[i]; i++)
+		for (const struct sw_wl_opt *w = sw_workloads[i]->opts; w && w->name; w++) {
+			int64_t iv;
+			double dv;
+			if (sw_wl_opt_value(w, &o->wl_own[i], &iv, &dv))
+				json_object_set_new(wl, w->meta, json_real(dv));
+			else
+				json_object_set_new(wl, w->meta, json_integer((json_int_t)iv));
+		}
 	json_object_set_new(m, "workload", wl);
 
 	json_object_set_new(sy, "msync_async_ms", json_integer(o->msync_async_ms));

@@ -25,7 +25,10 @@ struct sw_opts {
 	double duration_s;                    /* --duration, s */
 	uint64_t run_id;                      /* --run-id */
 	int run_id_given;
-	struct sw_wl_params wl;               /* workload parameters */
+	struct sw_wl_params wl;               /* the chosen workload's parameters:
+					         --rate, --pages, its own options */
+	union sw_wl_own wl_own[SW_WL_MAX];    /* every workload's own options, at
+					         its place in sw_workloads[] */
 	int64_t msync_async_ms;               /* 0: never */
 	int64_t msync_sync_ms;
 	int64_t fsync_ms;
@@ -62,6 +65,12 @@ struct sw_opts {
 int sw_opts_parse(struct sw_opts *o, int argc, char **argv, char *err,
 		  size_t errlen);
 void sw_opts_usage(FILE *f);
+/* Whether the workloads wls ({NULL}-ended) and their own option tables
+ * fit the central table (cli.c): each option declared once, each with
+ * help, a value's name, a default that reads, and a meta.json field of
+ * its own; at most SW_WL_MAX workloads, each own struct in
+ * SW_WL_OWN_BYTES.  0, or -EINVAL with what was expected in err. */
+int sw_opts_check_tables(const struct sw_workload_ops *const *wls, char *err, size_t errlen);
 
 /* Runs the writer.  Returns the process exit code (0, 1 runtime failure,
  * 2 bad input); the one-line reason is in err. */

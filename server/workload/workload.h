@@ -13,17 +13,51 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A workload's own options, as fio's engines carry theirs: each workload
+ * file declares a table of them beside its ops, and the writer makes its
+ * getopt, --help (under the workload's name) and meta.json's workload
+ * object from the central table (server/cli.c) plus every workload's.
+ * An option shared by several workloads (--rate, --pages) is central and
+ * lives in struct sw_wl_params; a workload's own values live in its own
+ * struct, read and written through sw_wl_params.own at each row's off. */
+enum sw_wl_opt_kind {
+	SW_WL_OPT_U64,    /* uint64_t: an integer >= 0; meta: that integer */
+	SW_WL_OPT_MS_NS,  /* int64_t: milliseconds >= 0, kept in ns; meta: ms */
+	SW_WL_OPT_DOUBLE, /* double: a finite number; meta: a real */
+};
+
+struct sw_wl_opt {
+	const char *name;  /* --name */
+	const char *arg;   /* its value in --help ("N") */
+	const char *help;  /* --help's text; " (default DFLT)" is added */
+	enum sw_wl_opt_kind kind;
+	size_t off;        /* the field in the workload's own struct */
+	const char *dflt;  /* the default, read as a command line's value is */
+	const char *meta;  /* its key in meta.json's workload object */
+	const char *expect;/* SW_WL_OPT_DOUBLE: what the message names
+			      ("a number in [0,1]"); NULL: "a number" */
+};
+
+/* The bytes of a workload's own struct (aligned for any field). */
+#define SW_WL_OWN_BYTES 64
+union sw_wl_own {
+	unsigned char b[SW_WL_OWN_BYTES];
+	uint64_t u;
+	int64_t i;
+	double d;
+};
+/* A workload's own struct in w: SW_WL_OWN(w, struct rewrite_own). */
+#define SW_WL_OWN(w, type) ((const type *)(const void *)(w)->p.own.b)
+/* In a workload's file: its own struct fits the bytes. */
+#define SW_WL_OWN_FITS(type)                                                  \
+	_Static_assert(sizeof(type) <= SW_WL_OWN_BYTES,                       \
+		       #type " is larger than SW_WL_OWN_BYTES")
+
 struct sw_wl_params {
 	uint64_t npages;      /* pages in the mapping */
 	uint64_t pages;       /* working set: pages [0, pages) (0: all) */
-	uint64_t page;        /* rewrite: the page stored again */
-	int64_t interval_ns;  /* rewrite: period */
 	double rate;          /* stream/random/burst: stores/s, 0 = flat out */
-	uint64_t hot_pages;   /* random: hot set [0, hot_pages), 0 = uniform */
-	double hot_share;     /* random: share of stores into the hot set */
-	uint64_t seed;        /* random: PRNG seed */
-	uint64_t burst_stores;/* burst: stores per burst */
-	int64_t silence_ns;   /* burst: silence after each burst */
+	union sw_wl_own own;  /* the workload's own options (its table's) */
 };
 
 struct sw_wl {
@@ -46,7 +80,15 @@ struct sw_workload_ops {
 	/* Store number w->i: page and planned time (ns after the run's
 	 * start). */
 	void (*next)(struct sw_wl *w, uint64_t *page, int64_t *t_off_ns);
+	/* Its own options ({0}-ended; NULL: none), read into its own struct
+	 * of own_size bytes (at most SW_WL_OWN_BYTES). */
+	const struct sw_wl_opt *opts;
+	size_t own_size;
 };
+
+/* Workloads the writer keeps every one's own options for (struct
+ * sw_opts): the list may hold this many. */
+#define SW_WL_MAX 16
 
 extern const struct sw_workload_ops *const sw_workloads[];
 const struct sw_workload_ops *sw_workload_find(const char *name);
@@ -62,6 +104,23 @@ void sw_wl_next(struct sw_wl *w, uint64_t *page, int64_t *t_off_ns);
 int sw_wl_fail(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int sw_wl_check_pages(struct sw_wl *w, char *err, size_t errlen);
+/* Seeds the PRNG (sw_wl_rand) from seed. */
+void sw_wl_seed(struct sw_wl *w, uint64_t seed);
+
+/* Own options (workloads.c).  Reads text into opt's field of own: 0, or
+ * -EINVAL with "expected ..., saw ..." in err (the writer's messages). */
+int sw_wl_opt_set(const struct sw_wl_opt *opt, union sw_wl_own *own, const char *text,
+		  char *err, size_t errlen);
+/* Every own option of ops at its default: 0, or -EINVAL (a default that
+ * does not read: a broken table). */
+int sw_wl_own_defaults(const struct sw_workload_ops *ops, union sw_wl_own *own,
+		       char *err, size_t errlen);
+/* ops's own option NAME (without "--"), or NULL. */
+const struct sw_wl_opt *sw_wl_opt_find(const struct sw_workload_ops *ops, const char *name);
+/* An own option's value as meta.json writes it: an integer (U64; MS_NS
+ * in ms) in *i, or a real (DOUBLE) in *d; returns 1 for a real, else 0. */
+int sw_wl_opt_value(const struct sw_wl_opt *opt, const union sw_wl_own *own, int64_t *i,
+		    double *d);
 int64_t sw_wl_rate_offset(double rate, uint64_t i);
 uint64_t sw_wl_rand(struct sw_wl *w);          /* 64 random bits */
 uint64_t sw_wl_rand_below(struct sw_wl *w, uint64_t n); /* [0, n) */

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* workloads.c - the explicit list of workloads and their shared helpers. */
 #include <errno.h>
+#include <float.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "parse.h"
+#include "swtime.h"
 #include "workload.h"
 
 extern const struct sw_workload_ops sw_wl_rewrite, sw_wl_stream, sw_wl_random,
@@ -36,14 +38,17 @@ int sw_wl_init(struct sw_wl *w, const struct sw_workload_ops *ops,
 	memset(w, 0, sizeof(*w));
 	w->ops = ops;
 	w->p = *p;
-	uint64_t s = p->seed;
-	for (int i = 0; i < 4; i++)
-		w->rng[i] = splitmix64(&s);
 	w->rate_planned = -1;
 	int rc = ops->init ? ops->init(w, err, errlen) : sw_wl_check_pages(w, err, errlen);
 	if (w->rate_planned < 0)
 		w->rate_planned = w->p.rate;
 	return rc;
+}
+
+void sw_wl_seed(struct sw_wl *w, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		w->rng[i] = splitmix64(&seed);
 }
 
 void sw_wl_next(struct sw_wl *w, uint64_t *page, int64_t *t_off_ns)
@@ -74,6 +79,72 @@ int sw_wl_check_pages(struct sw_wl *w, char *err, size_t errlen)
 		return sw_wl_fail(err, errlen,
 				  "expected --rate in 0..100000000 stores/s (0 = as fast as possible), saw %g",
 				  w->p.rate);
+	return 0;
+}
+
+int sw_wl_opt_set(const struct sw_wl_opt *opt, union sw_wl_own *own, const char *text,
+		  char *err, size_t errlen)
+{
+	void *v = own->b + opt->off;
+	uint64_t u;
+
+	switch (opt->kind) {
+	case SW_WL_OPT_U64:
+		if (sw_parse_u64(text, 0, 0, 0, UINT64_MAX, v))
+			return sw_wl_fail(err, errlen,
+					  "expected a non-negative integer for --%s, saw '%s'",
+					  opt->name, text);
+		return 0;
+	case SW_WL_OPT_MS_NS:
+		if (sw_parse_u64(text, 0, 0, 0, (uint64_t)INT64_MAX / SW_NS_PER_MS, &u))
+			return sw_wl_fail(err, errlen,
+					  "expected milliseconds (integer >= 0) for --%s, saw '%s'",
+					  opt->name, text);
+		*(int64_t *)v = (int64_t)u * SW_NS_PER_MS;
+		return 0;
+	case SW_WL_OPT_DOUBLE:
+		if (sw_parse_double(text, -DBL_MAX, DBL_MAX, v))
+			return sw_wl_fail(err, errlen, "expected --%s as %s, saw '%s'", opt->name,
+					  opt->expect ? opt->expect : "a number", text);
+		return 0;
+	}
+	return sw_wl_fail(err, errlen, "expected a known kind for --%s, saw %d", opt->name,
+			  (int)opt->kind);
+}
+
+int sw_wl_own_defaults(const struct sw_workload_ops *ops, union sw_wl_own *own,
+		       char *err, size_t errlen)
+{
+	char e[256];
+
+	memset(own, 0, sizeof(*own));
+	for (const struct sw_wl_opt *o = ops->opts; o && o->name; o++)
+		if (sw_wl_opt_set(o, own, o->dflt ? o->dflt : "", e, sizeof(e)))
+			return sw_wl_fail(err, errlen,
+					  "expected workload %s's default for --%s to read, saw: %s",
+					  ops->name, o->name, e);
+	return 0;
+}
+
+const struct sw_wl_opt *sw_wl_opt_find(const struct sw_workload_ops *ops, const char *name)
+{
+	for (const struct sw_wl_opt *o = ops->opts; o && o->name; o++)
+		if (!strcmp(o->name, name))
+			return o;
+	return NULL;
+}
+
+int sw_wl_opt_value(const struct sw_wl_opt *opt, const union sw_wl_own *own, int64_t *i,
+		    double *d)
+{
+	const void *v = own->b + opt->off;
+
+	switch (opt->kind) {
+	case SW_WL_OPT_U64: *i = (int64_t)*(const uint64_t *)v; return 0;
+	case SW_WL_OPT_MS_NS: *i = *(const int64_t *)v / SW_NS_PER_MS; return 0;
+	case SW_WL_OPT_DOUBLE: *d = *(const double *)v; return 1;
+	}
+	*i = 0;
 	return 0;
 }
 
