@@ -32,8 +32,9 @@
  *                start >= N/2, deferred and lang at most a few (not one
  *                per store), and one MS_SYNC flush adds only a few.
  *   journal-crash-prepare  crash-prepare without the writeback call: the
- *                store is left for the journal's periodic commit (7 s),
- *                the case for a data=journal mount (review 2, N3).
+ *                store is left for the journal's periodic commit (waited
+ *                for on jbd2's commit tracepoints, at most 30 s), the
+ *                case for a data=journal mount (review 2, N3).
  *   The cases exit, pageout, migrate, nfs, stockfs and ext3 (a store that
  *   reaches its update by another path) are in cmtime_cases_paths.c, the
  *   concurrent writer during the writeback (race-prepare, race-verify) in
@@ -377,6 +378,79 @@ int state_shutdown(int fd, const char *state, const char *text, uint32_t flags)
 	return 0;
 }
 
+/* journal-crash: the journal's own periodic commit (commit=5 s), which
+ * writes data=journal data, must have run before the shutdown.  A commit
+ * that started after the store carries the store's handle; wait, up to
+ * COMMIT_WAIT_S, for one to end (jbd2_start_commit and jbd2_end_commit
+ * in a trace instance of its own), rather than sleep a fixed time a slow
+ * kernel (lockdep, a loaded host) outlasts. */
+#define COMMIT_WAIT_S 30
+struct commit_seen {
+	int64_t after_ns;  /* the store's end, CLOCK_MONOTONIC */
+	long long tid;     /* the first commit started after it, -1: none */
+	int done;
+};
+
+static int on_commit(const struct sw_tfs_line *l, void *arg)
+{
+	struct commit_seen *c = arg;
+	long long t;
+
+	if (sw_tfs_field(l->fields, "transaction", &t))
+		return 0;
+	if (!strcmp(l->event, "jbd2_start_commit") && l->t_ns >= c->after_ns && c->tid < 0)
+		c->tid = t;
+	else if (!strcmp(l->event, "jbd2_end_commit") && c->tid >= 0 && t >= c->tid)
+		c->done = 1;
+	return 0;
+}
+
+/* on: an instance tracing the commits (its root into root); off: gone */
+static int commit_trace(char *root, size_t len, int on)
+{
+	static const char *const ev[] = { "jbd2/jbd2_start_commit", "jbd2/jbd2_end_commit" };
+	char err[256];
+
+	if (!on)
+		return sw_tfs_instance_free(root);
+	if (sw_tfs_instance("cmtime_jcrash", root, len, err, sizeof(err)) ||
+	    sw_tfs_clock(root, "mono", err, sizeof(err)) ||
+	    sw_tfs_event(root, ev[0], 1, NULL, err, sizeof(err)) ||
+	    sw_tfs_event(root, ev[1], 1, NULL, err, sizeof(err))) {
+		fprintf(stderr, "cmtime_cases: journal-crash: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int wait_commit_after(const char *root, int64_t after_ns)
+{
+	struct commit_seen c = { .after_ns = after_ns, .tid = -1 };
+	char err[256];
+	struct timespec ts;
+	int i;
+
+	for (i = 0; i < COMMIT_WAIT_S * 10 && !c.done; i++) {
+		sleep_ms(100);
+		c.tid = -1;
+		if (sw_tfs_scan(root, on_commit, &c, err, sizeof(err))) {
+			fprintf(stderr, "cmtime_cases: journal-crash: %s\n", err);
+			return -1;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (!c.done) {
+		fprintf(stderr, "cmtime_cases: journal-crash: expected a jbd2 commit started after "
+			"the store (at %lld ns, CLOCK_MONOTONIC) to end within %d s, saw %s\n",
+			(long long)after_ns, COMMIT_WAIT_S,
+			c.tid < 0 ? "none start" : "one start but not end");
+		return -1;
+	}
+	printf("INFO case=journal-crash commit_tid=%lld waited_ms=%lld\n", c.tid,
+	       (long long)((ts.tv_sec * 1000000000LL + ts.tv_nsec - after_ns) / 1000000));
+	return 0;
+}
+
 /*
  * Phase 1: store then munmap in one tick, or (crash) store through a
  * mapping kept open, so the update is still pending; write the data back
@@ -392,17 +466,23 @@ static int case_durability_prepare(const char *dir, const char *state,
 	volatile char *map;
 	uint32_t flags = crash ? EXT4_GOING_FLAGS_NOLOGFLUSH
 			       : EXT4_GOING_FLAGS_LOGFLUSH;
-	char text[64];
+	char text[64], troot[512] = "";
+	int64_t t_after_store_ns = 0;
+	struct timespec ts;
 	int fd, i;
 
 	fd = make_file(dir, "durable.dat", path, sizeof(path));
 	if (fd < 0)
+		return -1;
+	if (crash == 2 && commit_trace(troot, sizeof(troot), 1))
 		return -1;
 	for (i = 0; i < ATTEMPTS; i++) {
 		if (!(map = map_file(fd)) || clean(fd, map))
 			return -1;
 		t_store_coarse_ns = coarse_ns();
 		map[0] = 0x5a;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		t_after_store_ns = ts.tv_sec * 1000000000LL + ts.tv_nsec;
 		if (crash) /* kept mapped until exit, after the shutdown */
 			break;
 		if (coarse_ns() == t_store_coarse_ns) {
@@ -419,8 +499,12 @@ static int case_durability_prepare(const char *dir, const char *state,
 	sleep_ms(20);
 	/* journal-crash: no ->writepages() call, only the journal's own
 	 * periodic commit (commit=5 s), which writes data=journal data */
-	if (crash == 2)
-		sleep_ms(7000);
+	if (crash == 2) {
+		int rc = wait_commit_after(troot, t_after_store_ns);
+		commit_trace(troot, sizeof(troot), 0);
+		if (rc)
+			return -1;
+	}
 	/* data only: no fsync, which would write the inode itself */
 	else if (sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE |
 				 SYNC_FILE_RANGE_WRITE |
