@@ -153,6 +153,20 @@ mount -t tracefs tracefs /sys/kernel/tracing || echo "FATAL no tracefs"
 pol() { echo "$1" > /proc/sys/vm/mmap_cmtime_policy || { echo "FATAL cannot set policy $1"; exit 4; }; }
 ord() { echo "$1" > /proc/sys/vm/mmap_cmtime_ordering || { echo "FATAL cannot set ordering $1"; exit 4; }; }
 run() { "$@" || echo "CASEFAIL rc=$? $*"; }
+# A kernel built with lockdep (./stalewin vm kernel build --lockdep): a
+# report it made while the cases ran fails them, and so does lockdep
+# having switched itself off (debug_locks 0 after a first report)
+lockdep_check() {
+	local re='possible (circular|recursive) locking|inconsistent lock state|BUG: sleeping function|suspicious RCU usage|bad unlock balance|held lock freed|lock held when returning'
+	[ -r /proc/lockdep_stats ] || return 0
+	dmesg | grep -E -A6 "$re" | head -40 | sed 's/^/CASEFAIL lockdep: /'
+	if grep -Eq 'debug_locks: *1$' /proc/lockdep_stats; then
+		echo "INFO lockdep on: $(dmesg | grep -cE "$re") reports, debug_locks 1, $(sed -n 's/^ *lock-classes: *//p' /proc/lockdep_stats | head -1) lock classes"
+	else
+		echo "CASEFAIL lockdep: debug_locks is not 1 (lockdep switched itself off): $(grep debug_locks /proc/lockdep_stats)"
+	fi
+}
+trap lockdep_check EXIT
 read -r M RACE_N WALK_N < /sw/mode
 # P1: the writeback walk's folio count over a background clean-up of a
 # 128 MiB mapped file, the ordering on; $1 the policies
