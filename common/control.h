@@ -192,4 +192,14 @@
 #define SW_CTL_RUN_STATUS "status.json"
 #define SW_CTL_RUN_STDERR "stderr.txt"
 
+#include <string.h>
+/* 1 when s may name a client (SW_CTL_HDR_CLIENT): 1 to SW_CTL_CLIENT_MAX
+ * characters of A-Z a-z 0-9 . _ : - (the server's rule and the client's) */
+static inline int sw_ctl_client_name_ok(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	return n >= 1 && n <= SW_CTL_CLIENT_MAX &&
+	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") == n;
+}
+
 #endif

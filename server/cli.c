@@ -29,31 +29,11 @@ static int parse_dbl(const char *s, double *out)
 		return -EINVAL;                                               \
 	} while (0)
 
-static int num_opt(const char *name, const char *arg, uint64_t *v, int suffix,
-		   char *err, size_t errlen)
-{
-	if (sw_parse_u64(arg, 0, suffix ? SW_PARSE_SUFFIX : 0, 0, UINT64_MAX, v))
-		BAD("expected a non-negative integer%s for --%s, saw '%s'",
-		    suffix ? " (K/M/G suffix ok)" : "", name, arg);
-	return 0;
-}
-
-static int ms_opt(const char *name, const char *arg, int64_t *v, char *err,
-		  size_t errlen)
-{
-	uint64_t u;
-	if (sw_parse_u64(arg, 0, 0, 0, (uint64_t)INT64_MAX / SW_NS_PER_MS, &u))
-		BAD("expected milliseconds (integer >= 0) for --%s, saw '%s'",
-		    name, arg);
-	*v = (int64_t)u;
-	return 0;
-}
-
 /* --create-meta-pages / --alloc-meta-pages: 0 to 1024 block-device pages */
 static int meta_pages_opt(const char *name, uint32_t *out, char *err, size_t errlen)
 {
 	uint64_t u;
-	int rc = num_opt(name, optarg, &u, 0, err, errlen);
+	int rc = sw_wl_read_u64(name, optarg, &u, 0, err, errlen);
 	if (rc)
 		return rc;
 	if (u > 1024) {
@@ -365,13 +345,13 @@ static int opt_read(const struct opt_row *r, struct sw_opts *o, struct cli *c,
 	switch (r->kind) {
 	case K_STR: *(const char **)v = optarg; return 0;
 	case K_FLAG: *(int *)v = 1; return 0;
-	case K_MS: return ms_opt(r->name, optarg, v, err, errlen);
-	case K_NUM: return num_opt(r->name, optarg, v, 0, err, errlen);
-	case K_SIZE: return num_opt(r->name, optarg, v, 1, err, errlen);
+	case K_MS: return sw_wl_read_ms(r->name, optarg, v, err, errlen);
+	case K_NUM: return sw_wl_read_u64(r->name, optarg, v, 0, err, errlen);
+	case K_SIZE: return sw_wl_read_u64(r->name, optarg, v, 1, err, errlen);
 	case K_META: return meta_pages_opt(r->name, v, err, errlen);
 	case K_FN: break;
 	}
-	if (r->num && (rc = num_opt(r->name, optarg, &c->u, r->num == 2, err, errlen)))
+	if (r->num && (rc = sw_wl_read_u64(r->name, optarg, &c->u, r->num == 2, err, errlen)))
 		return rc;
 	return r->fn(r, o, c, err, errlen);
 }

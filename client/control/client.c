@@ -71,10 +71,7 @@ int swctl_open(struct swctl **out, const char *url, const struct swctl_tokfile *
 
 int swctl_set_client(struct swctl *c, const char *name, char *err, size_t errlen)
 {
-	size_t n = strlen(name);
-
-	if (n < 1 || n > SW_CTL_CLIENT_MAX ||
-	    strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") != n) {
+	if (!sw_ctl_client_name_ok(name)) {
 		snprintf(err, errlen, "expected a client name of 1 to %d characters of A-Z a-z 0-9 "
 			 ". _ : -, saw '%.80s'", SW_CTL_CLIENT_MAX, name);
 		return SWCTL_E_PROTO;

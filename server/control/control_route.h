@@ -39,11 +39,9 @@ int ctl_route_head(const char *token, const struct ctl_request *rq, struct ctl_r
 
 /* The name a request gives its client, for its own token bucket
  * (control_guard.h): rq->client when the request carries the right
- * token and the name is well formed (ctl_client_name_ok), else NULL. */
+ * token and the name is well formed (sw_ctl_client_name_ok,
+ * common/control.h), else NULL. */
 const char *ctl_route_client(const char *token, const struct ctl_request *rq);
-
-/* 1 when s is 1 to SW_CTL_CLIENT_MAX characters of [A-Za-z0-9._:-]. */
-int ctl_client_name_ok(const char *s);
 
 /* The whole request: the answer in *out (out->json or out->file). */
 void ctl_route(struct ctl_runs *runs, const struct ctl_request *rq, struct ctl_reply *out);

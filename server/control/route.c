@@ -5,7 +5,6 @@
  * run manager (runs.c).  http.c only moves bytes between libmicrohttpd and
  * these two functions.
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,19 +55,9 @@ static int token_ok(const char *token, const char *hdr)
 	return diff == 0;
 }
 
-int ctl_client_name_ok(const char *s)
-{
-	size_t n = 0;
-
-	for (; s && *s; s++, n++)
-		if (!isalnum((unsigned char)*s) && !strchr("._:-", *s))
-			return 0;
-	return n >= 1 && n <= SW_CTL_CLIENT_MAX;
-}
-
 const char *ctl_route_client(const char *token, const struct ctl_request *rq)
 {
-	if (!rq->client || !ctl_client_name_ok(rq->client) || !token_ok(token, rq->authorization))
+	if (!rq->client || !sw_ctl_client_name_ok(rq->client) || !token_ok(token, rq->authorization))
 		return NULL;
 	return rq->client;
 }
@@ -83,7 +72,7 @@ int ctl_route_head(const char *token, const struct ctl_request *rq, struct ctl_r
 		    "of the server's --token-file");
 		return 1;
 	}
-	if (rq->client && !ctl_client_name_ok(rq->client)) {
+	if (rq->client && !sw_ctl_client_name_ok(rq->client)) {
 		char m[300];
 		snprintf(m, sizeof(m), "expected header '" SW_CTL_HDR_CLIENT ": NAME' with 1 to %d "
 			 "characters of A-Z a-z 0-9 . _ : -, saw '%.80s'", SW_CTL_CLIENT_MAX,

@@ -107,6 +107,13 @@ int sw_wl_check_pages(struct sw_wl *w, char *err, size_t errlen);
 /* Seeds the PRNG (sw_wl_rand) from seed. */
 void sw_wl_seed(struct sw_wl *w, uint64_t seed);
 
+/* The writer's option values, one message for each kind wherever the
+ * option is declared (server/cli.c's table, a workload's): an integer
+ * >= 0 (suffix: K/M/G allowed), milliseconds >= 0.  0, or -EINVAL with
+ * "expected ..., saw ..." naming --name in err. */
+int sw_wl_read_u64(const char *name, const char *text, uint64_t *out, int suffix, char *err,
+		   size_t errlen);
+int sw_wl_read_ms(const char *name, const char *text, int64_t *out_ms, char *err, size_t errlen);
 /* Own options (workloads.c).  Reads text into opt's field of own: 0, or
  * -EINVAL with "expected ..., saw ..." in err (the writer's messages). */
 int sw_wl_opt_set(const struct sw_wl_opt *opt, union sw_wl_own *own, const char *text,

@@ -82,25 +82,40 @@ int sw_wl_check_pages(struct sw_wl *w, char *err, size_t errlen)
 	return 0;
 }
 
+int sw_wl_read_u64(const char *name, const char *text, uint64_t *out, int suffix, char *err,
+		   size_t errlen)
+{
+	if (sw_parse_u64(text, 0, suffix ? SW_PARSE_SUFFIX : 0, 0, UINT64_MAX, out))
+		return sw_wl_fail(err, errlen, "expected a non-negative integer%s for --%s, saw '%s'",
+				  suffix ? " (K/M/G suffix ok)" : "", name, text);
+	return 0;
+}
+
+int sw_wl_read_ms(const char *name, const char *text, int64_t *out_ms, char *err, size_t errlen)
+{
+	uint64_t u;
+
+	if (sw_parse_u64(text, 0, 0, 0, (uint64_t)INT64_MAX / SW_NS_PER_MS, &u))
+		return sw_wl_fail(err, errlen, "expected milliseconds (integer >= 0) for --%s, saw '%s'",
+				  name, text);
+	*out_ms = (int64_t)u;
+	return 0;
+}
+
 int sw_wl_opt_set(const struct sw_wl_opt *opt, union sw_wl_own *own, const char *text,
 		  char *err, size_t errlen)
 {
 	void *v = own->b + opt->off;
-	uint64_t u;
+	int64_t ms = 0;
+	int rc;
 
 	switch (opt->kind) {
 	case SW_WL_OPT_U64:
-		if (sw_parse_u64(text, 0, 0, 0, UINT64_MAX, v))
-			return sw_wl_fail(err, errlen,
-					  "expected a non-negative integer for --%s, saw '%s'",
-					  opt->name, text);
-		return 0;
+		return sw_wl_read_u64(opt->name, text, v, 0, err, errlen);
 	case SW_WL_OPT_MS_NS:
-		if (sw_parse_u64(text, 0, 0, 0, (uint64_t)INT64_MAX / SW_NS_PER_MS, &u))
-			return sw_wl_fail(err, errlen,
-					  "expected milliseconds (integer >= 0) for --%s, saw '%s'",
-					  opt->name, text);
-		*(int64_t *)v = (int64_t)u * SW_NS_PER_MS;
+		if ((rc = sw_wl_read_ms(opt->name, text, &ms, err, errlen)))
+			return rc;
+		*(int64_t *)v = ms * SW_NS_PER_MS;
 		return 0;
 	case SW_WL_OPT_DOUBLE:
 		if (sw_parse_double(text, -DBL_MAX, DBL_MAX, v))
