@@ -40,8 +40,9 @@
  *   concurrent writer during the writeback (race-prepare, race-verify) in
  *   cmtime_cases_race.c, the writeback walk's folio count (walk) and the
  *   store + MS_ASYNC loop (msync-loop) in cmtime_cases_cost.c, the mount
- *   option mmap_cmtime= (mount-option, --policy fault|writeback|lazy|
- *   lazy-mem) in cmtime_cases_mount.c, and described there.
+ *   option mmap_cmtime= (mount-option, mount-option-flip, --policy
+ *   fault|writeback|lazy|lazy-mem) in cmtime_cases_mount.c, and described
+ *   there.
  *
  *   cmtime_cases CASE --policy eager|deferred|lang --dir DIR
  *                [--state FILE] [--nfs NFSDIR] [--eager]
@@ -641,7 +642,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: cmtime_cases same-tick|query-flush|freeze|"
 			"durability-prepare|crash-prepare|durability-verify|"
 			"journal-crash-prepare|race-prepare|race-verify|race-rate|"
-			"walk|msync-loop|mount-option|journal|exit|"
+			"walk|msync-loop|mount-option|mount-option-flip|"
+			"journal|exit|"
 			"migrate|pageout|stockfs|nfs|ext3 --policy P --dir DIR "
 			"[--state FILE] [--nfs NFSDIR] [--eager]\n");
 		return 2;
@@ -671,6 +673,8 @@ int main(int argc, char **argv)
 		rc = case_msync_loop(dir);
 	else if (!strcmp(g_case, "mount-option"))
 		rc = case_mount_option(dir);
+	else if (!strcmp(g_case, "mount-option-flip"))
+		rc = case_mount_option_flip(dir);
 	else if (!strcmp(g_case, "durability-verify"))
 		rc = case_durability_verify(dir, state);
 	else if (!strcmp(g_case, "journal"))
@@ -692,7 +696,7 @@ int main(int argc, char **argv)
 			"same-tick, query-flush, freeze, durability-prepare, "
 			"crash-prepare, durability-verify, journal-crash-prepare, "
 			"race-prepare, race-verify, race-rate, walk, msync-loop, "
-			"mount-option, journal, exit, "
+			"mount-option, mount-option-flip, journal, exit, "
 			"migrate, "
 			"pageout, "
 			"stockfs, ext3, nfs with --nfs)\n", g_case);

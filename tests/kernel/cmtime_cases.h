@@ -63,5 +63,7 @@ int case_msync_loop(const char *dir);
 /* cmtime_cases_mount.c: one dirty cycle per flush on a mount whose
  * mmap_cmtime= value (or the sysctl's equivalent) is --policy */
 int case_mount_option(const char *dir);
+/* the same, vm.mmap_cmtime_policy flipped between store and flush */
+int case_mount_option_flip(const char *dir);
 
 #endif

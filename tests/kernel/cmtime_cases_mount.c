@@ -21,6 +21,16 @@
  *                 under every value.
  * A kernel whose fault or flush follows the sysctl instead of the mount
  * fails first_store or flush.
+ *
+ * mount-option-flip: the same cycles, with vm.mmap_cmtime_policy flipped
+ * between the store and the flush (eager to deferred, anything else to
+ * eager) and set back after it: a mount that was given a value keeps it
+ * for the update already pending, so the expectations are the mount's.
+ * A kernel that read the sysctl at the flush would drop a writeback
+ * mount's pending update when the flip says eager (flush not moved).
+ * On a mount without the option the sysctl is the policy, and a flip to
+ * eager drops the pending update (vm.rst says so); the script runs that
+ * too and prints what the flush did, not asserted.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -34,12 +44,42 @@ enum flush_how { FLUSH_MS_ASYNC, FLUSH_FSYNC, FLUSH_MUNMAP };
 
 static const char *const flush_names[] = { "msync_async", "fsync", "munmap" };
 
+#define POLICY_SYSCTL "/proc/sys/vm/mmap_cmtime_policy"
+
+/* mount-option-flip: the sysctl flipped between store and flush */
+static int g_flip;
+
+/* Write @val into the policy sysctl; its value before into @old. */
+static int flip_sysctl(const char *val, char *old, size_t oldlen)
+{
+	FILE *f = fopen(POLICY_SYSCTL, "r+");
+	int rc = -1;
+
+	if (!f) {
+		perror("cmtime_cases: " POLICY_SYSCTL);
+		return -1;
+	}
+	if (old && (!fgets(old, (int)oldlen, f) || fseek(f, 0, SEEK_SET)))
+		goto out;
+	if (old)
+		old[strcspn(old, "\n")] = 0;
+	if (fputs(val, f) == EOF || fflush(f))
+		goto out;
+	rc = 0;
+out:
+	if (rc)
+		fprintf(stderr, "cmtime_cases: cannot flip " POLICY_SYSCTL
+			" to %s\n", val);
+	fclose(f);
+	return rc;
+}
+
 /* One dirty cycle on a fresh file, flushed by @how; RESULT lines. */
 static int mount_cycle(const char *dir, enum flush_how how, int at_store,
 		       int at_flush)
 {
 	struct stamp s0, s1, s2, s3;
-	char name[64];
+	char name[64], was[32] = "";
 	volatile char *map;
 	int fd, rc = 0;
 
@@ -49,6 +89,15 @@ static int mount_cycle(const char *dir, enum flush_how how, int at_store,
 	map[0]++; /* a pure store: the write fault of a clean page */
 	if (get_stamp(fd, &s1))
 		return -1;
+	if (g_flip) {
+		if (flip_sysctl("eager", was, sizeof(was)))
+			return -1;
+		if (!strcmp(was, "eager") && flip_sysctl("deferred", NULL, 0))
+			return -1;
+		printf("INFO case=%s flush=%s sysctl %s -> %s after the store\n",
+		       g_case, flush_names[how], was,
+		       strcmp(was, "eager") ? "eager" : "deferred");
+	}
 	sleep_ms(30);
 	if (get_stamp(fd, &s2))
 		return -1;
@@ -64,6 +113,8 @@ static int mount_cycle(const char *dir, enum flush_how how, int at_store,
 		map = NULL;
 		break;
 	}
+	if (g_flip && flip_sysctl(was, NULL, 0))
+		return -1;
 	if (rc || get_stamp(fd, &s3))
 		return -1;
 	snprintf(name, sizeof(name), "%s.first_store", flush_names[how]);
@@ -106,4 +157,10 @@ int case_mount_option(const char *dir)
 		if (mount_cycle(dir, how, at_store, at_flush))
 			return -1;
 	return 0;
+}
+
+int case_mount_option_flip(const char *dir)
+{
+	g_flip = 1;
+	return case_mount_option(dir);
 }
