@@ -33,7 +33,8 @@ check_options() {
 	probe_vers=${probe_vers:-$pv}
 	[[ "$probe_vers" =~ ^(3|4|3\+4)$ ]] || vm_usage_die "--probe-vers: expected 3, 4 or 3+4, saw '$probe_vers'"
 	vm_query_check "$probe_rate"
-	vm_scenario_check "$scenario" "$vers" "$control"
+	vm_scenario_check "$scenario" "$vers" "$control" "$kernel" "${ns_clients:-0}"
+	[ "$scenario" != client-writer ] || control=api # its writer only through the guest's own API
 	[[ "$reader_every" =~ ^[0-9]+$ ]] && [ "$reader_every" -ge 1 ] || vm_usage_die "--reader-every-ms: expected ms >= 1, saw '$reader_every'"
 	[[ "$reader_page" =~ ^[0-9]+$ ]] || vm_usage_die "--reader-page: expected a page index, saw '$reader_page'"
 	for kv in "${sysctls[@]}"; do

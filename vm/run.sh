@@ -155,7 +155,7 @@ sw_opt --probe-vers probe_vers 3\|4\|3+4 '' "the probe's targets (3+4: probe-0/t
 sw_opt --query-rate probe_rate N\|wire 100 'GETATTRs/s per probe target'
 sw_opt --probe-rate probe_rate N\|wire '' 'the old name of --query-rate'
 sw_opt --probes probes M 1 'libnfs probes side by side (probe-0 .. probe-<M-1>), at most 128 targets in all'
-sw_opt --scenario scenario NAME '' 'a set-up on purpose the report explains (vm/scenario.sh): deleg-none, deleg-recall'
+sw_opt --scenario scenario NAME '' 'a set-up on purpose the report explains (vm/scenario.sh): deleg-none, deleg-recall, client-writer'
 sw_opt --ns-clients ns_clients N '' 'N (1..8) kernel NFS clients, one per network namespace, in place of the mounts'
 sw_opt --reader-every-ms reader_every N 100 "the kernel-mount readers' period"
 sw_opt --reader-page reader_page N 0 'the page they read'

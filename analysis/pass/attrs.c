@@ -40,7 +40,7 @@ static void split(struct sw_summary *S)
  * writer's futimens collapsed them); native, the faulting stores minus
  * the ctime changes the kernel traced between the first and last store
  * (6.13+), else minus those the writer's own fstat saw. */
-static void equal_ctime(struct sw_summary *S, const char *dir)
+static void equal_ctime(struct sw_summary *S, const char *dir, int client_writer)
 {
 	struct sw_reveal *A = &S->attrs;
 	char path[SW_PATHLEN + 32];
@@ -56,7 +56,9 @@ static void equal_ctime(struct sw_summary *S, const char *dir)
 	}
 	A->faults = (int64_t)S->traps;
 	snprintf(path, sizeof(path), "%.1000s/server/trace.txt", dir);
-	if (S->stores && sw_srvtrace_load(path, S->store_mono_lo_ns,
+	/* client-writer: the server's ctime changes are its client's
+	 * flushes, traced on another guest's clock than the faults */
+	if (!client_writer && S->stores && sw_srvtrace_load(path, S->store_mono_lo_ns,
 					  S->store_mono_hi_ns ? S->store_mono_hi_ns : 1, &t) == 0 &&
 	    t.ts_traced) {
 		int64_t d = (int64_t)S->traps - t.ctime_sets;
@@ -68,7 +70,11 @@ static void equal_ctime(struct sw_summary *S, const char *dir)
 		A->equal_ctime = (int64_t)(S->traps - S->traps_updated);
 		snprintf(A->equal_how, sizeof(A->equal_how),
 			 "faulting stores whose fstat right after saw no time change");
-	} else
+	} else if (client_writer)
+		snprintf(A->equal_how, sizeof(A->equal_how),
+			 "unknown: the writer ran in the client guest (the server's tracepoints see "
+			 "its client's flushes, not its faults) and did not fstat after each store");
+	else
 		snprintf(A->equal_how, sizeof(A->equal_how),
 			 "unknown: no timestamp tracepoints (before 6.13) and no fstat after each store");
 }
@@ -120,10 +126,11 @@ void sw_attrs_finish(struct sw_summary *S, const char *dir, const char *writer_l
 	char path[SW_PATHLEN + 32];
 
 	split(S);
-	equal_ctime(S, dir);
-	snprintf(path, sizeof(path), "%.1000s/server/trace.txt", dir);
-	if (!S->emulated)
-		sw_queried_count(writer_log, path, &S->attrs.by_query);
 	queries(S, dir);
+	int cw = !strcmp(S->deleg.scenario, "client-writer");
+	equal_ctime(S, dir, cw);
+	snprintf(path, sizeof(path), "%.1000s/server/trace.txt", dir);
+	if (!S->emulated && !cw)
+		sw_queried_count(writer_log, path, &S->attrs.by_query);
 	sw_deleg_finish(S, dir, writer_log);
 }

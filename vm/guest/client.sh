@@ -8,8 +8,9 @@
 . /opt/stalewin/guest/faults.sh # SW_FAULTS: partition; control-API outages
 . /opt/stalewin/guest/trace.sh # the NFS client's own times for the file
 . /opt/stalewin/guest/nsclients.sh # --ns-clients: a kernel client per network namespace
+. /opt/stalewin/guest/cwriter.sh # --scenario client-writer: the writer in this guest
 fail() { echo "$*" >/sw/client.failed; echo "client: FAILED: $*"; exit 1; }
-stopped() { echo "client: stop requested by the host"; echo "$(cut -d' ' -f1 /proc/uptime)" >/sw/client.finished; exit 0; }
+stopped() { echo "client: stop requested by the host"; sw_cw_stop; echo "$(cut -d' ' -f1 /proc/uptime)" >/sw/client.finished; exit 0; }
 waitfor() { # FILE TIMEOUT_S
 	local n=0
 	while [ ! -e "$1" ]; do
@@ -74,6 +75,7 @@ if [ -s /sw/ctl.url ] && command -v stalewin-ctl >/dev/null; then
 	ctl="stalewin-ctl --url $(cat /sw/ctl.url) --token-file /sw/ctl.token --timeout 60"
 	[ "$SW_CONTROL" = api ] && api=1
 fi
+[ "$SW_SCENARIO" != client-writer ] || sw_cw_start
 how="UDP exchange (stalewin-reader clock)"; [ -n "$ctl" ] && how="stalewin-ctl clock"
 who="the server guest"; [ $api = 1 ] && who="the control API (stalewin-ctl start)"
 echo "client: server ready; uptime $(cut -d' ' -f1 /proc/uptime)s; clock offset by $how; writer runs started by $who"
@@ -352,6 +354,7 @@ while [ $k -le $SW_NEXP ]; do
 	[ -e /sw/stop ] && stopped
 	k=$((k + 1))
 done
+sw_cw_stop
 echo "$(cut -d' ' -f1 /proc/uptime)" >/sw/client.finished
 echo "client: finished at uptime $(cut -d' ' -f1 /proc/uptime)s"
 exit 0

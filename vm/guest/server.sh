@@ -81,15 +81,15 @@ if [ $crash_resume = 1 ]; then
 		echo "server: after the crash: stalewin-writer crash-after failed: $(tail -n 1 "$cd_/server/crash.log")"
 	echo "server: after the crash: /export/$SW_EXP_1_FS mounted again (journal recovery: $(grep -c -i recover "$cd_/server/crash-recovery-dmesg.txt") kernel lines): $crash_after"
 fi
-# --scenario deleg-recall: nfsd grants no delegation while any lock
+# --scenario deleg-recall, client-writer: nfsd grants no delegation while any lock
 # manager is in its grace period (locks_in_grace); nfsd's own is ended
 # (knfsd.sh), lockd's lasts nlm_timeout * 5 = 50 s from its start unless
 # nlm_grace_period is set (then rounded up to nlm_timeout): 3 s, set
 # before nfsd starts lockd (vm/scenario.sh)
-if [ "$SW_SCENARIO" = deleg-recall ]; then
+if [ "$SW_SCENARIO" = deleg-recall ] || [ "$SW_SCENARIO" = client-writer ]; then
 	modprobe lockd 2>/dev/null
 	sysctl -w fs.nfs.nlm_timeout=3 >/dev/null && sysctl -w fs.nfs.nlm_grace_period=3 >/dev/null ||
-		fail "--scenario deleg-recall: cannot shorten lockd's grace period (fs.nfs.nlm_grace_period) in kernel $(uname -r)"
+		fail "--scenario $SW_SCENARIO: cannot shorten lockd's grace period (fs.nfs.nlm_grace_period) in kernel $(uname -r)"
 fi
 # fsid 1..4 by position, whatever is mounted: tmpfs ext4 xfs btrfs
 exports="/export/tmpfs /export/ext4 /export/xfs /export/btrfs"
@@ -162,6 +162,9 @@ if [ -n "${SW_QUIET_S:-}" ] && [ $crash_resume = 0 ]; then
 fi
 # --lead (vm run): the writer waits until its file is that old
 lead_arg=""; [ "${SW_FILE_LEAD_S:-0}" -gt 0 ] && lead_arg="--lead-ms ${SW_FILE_LEAD_S}000"
+# --scenario client-writer: the writer's OPEN comes first, so lockd's
+# grace (3 s above) must be over when the client is told to go
+[ "$SW_SCENARIO" != client-writer ] || sleep 4
 echo "$(cut -d' ' -f1 /proc/uptime)" >/sw/server.ready
 echo "server: ready at uptime $(cat /sw/server.ready)s"
 # --fault server-crash, this boot: knfsd serves the same exports (same
@@ -237,6 +240,9 @@ while [ $k -le $SW_NEXP ]; do
 	if [ -n "$serve_pid" ] && [ "$SW_CONTROL" = api ]; then
 		# the client runs the writer through the control API
 		sw_faults_start server "$d" "$(sw_now_ns)"
+		# --scenario client-writer: nfsd's state of each client 2 s in
+		[ "$SW_SCENARIO" != client-writer ] || { sleep 2; for c in /proc/fs/nfsd/clients/*; do
+			cat "$c/info" "$c/states"; done >"$d/server/nfsd-states.txt" 2>&1; }
 		waitfor "$d/sync/writer.finished" $((SW_DURATION + ${SW_FILE_LEAD_S:-0} + ${SW_GRACE:-30} + 120)) ||
 			fail "experiment $disp: the client did not report the writer's end"
 		sw_faults_stop
