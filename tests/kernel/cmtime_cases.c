@@ -619,11 +619,13 @@ int main(int argc, char **argv)
 		{ "state", required_argument, NULL, 's' },
 		{ "nfs", required_argument, NULL, 'n' },
 		{ "eager", no_argument, NULL, 'e' },
+		{ "files", required_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = NULL, *state = "/tmp/cmtime_cases.state";
 	const char *nfs = NULL;
 	int c, rc, eager = 0;
+	long files = 1000;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (cmtime_option(c, &dir))
@@ -634,6 +636,8 @@ int main(int argc, char **argv)
 			nfs = optarg;
 		else if (c == 'e')
 			eager = 1;
+		else if (c == 'f' && (files = atol(optarg)) > 0)
+			continue;
 		else
 			return 2;
 	}
@@ -642,10 +646,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: cmtime_cases same-tick|query-flush|freeze|"
 			"durability-prepare|crash-prepare|durability-verify|"
 			"journal-crash-prepare|race-prepare|race-verify|race-rate|"
-			"walk|msync-loop|mount-option|mount-option-flip|"
-			"journal|exit|"
-			"migrate|pageout|stockfs|nfs|ext3 --policy P --dir DIR "
-			"[--state FILE] [--nfs NFSDIR] [--eager]\n");
+			"walk|msync-loop|nfile-sync|lazy-commit|mount-option|"
+			"mount-option-flip|journal|exit|migrate|pageout|stockfs|nfs|"
+			"ext3 --policy P --dir DIR [--state FILE] [--nfs NFSDIR] "
+			"[--eager] [--files N]\n");
 		return 2;
 	}
 	g_page = sysconf(_SC_PAGESIZE);
@@ -671,6 +675,10 @@ int main(int argc, char **argv)
 		rc = case_walk(dir);
 	else if (!strcmp(g_case, "msync-loop"))
 		rc = case_msync_loop(dir);
+	else if (!strcmp(g_case, "nfile-sync"))
+		rc = case_nfile_sync(dir, files);
+	else if (!strcmp(g_case, "lazy-commit"))
+		rc = case_lazy_commit(dir);
 	else if (!strcmp(g_case, "mount-option"))
 		rc = case_mount_option(dir);
 	else if (!strcmp(g_case, "mount-option-flip"))
@@ -696,7 +704,8 @@ int main(int argc, char **argv)
 			"same-tick, query-flush, freeze, durability-prepare, "
 			"crash-prepare, durability-verify, journal-crash-prepare, "
 			"race-prepare, race-verify, race-rate, walk, msync-loop, "
-			"mount-option, mount-option-flip, journal, exit, "
+			"nfile-sync, lazy-commit, mount-option, mount-option-flip, "
+			"journal, exit, "
 			"migrate, "
 			"pageout, "
 			"stockfs, ext3, nfs with --nfs)\n", g_case);

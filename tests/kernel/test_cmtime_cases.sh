@@ -138,10 +138,12 @@ gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -I"$repo/server/cost" -o "$shar
 	"$repo/server/cost/tracefs.c" -lpthread
 only=${SW_CMTIME_CASES_ONLY:-}
 case $only in
-'' | race | journal-crash | race-rate | walk | msync-loop | lazytime-crash | mount-option) ;;
-*) fail "SW_CMTIME_CASES_ONLY: expected race, journal-crash, race-rate, walk, msync-loop, lazytime-crash or mount-option, saw '$only'"; sw_done ;;
+'' | race | journal-crash | race-rate | walk | msync-loop | lazytime-crash | mount-option | nfile-sync) ;;
+*) fail "SW_CMTIME_CASES_ONLY: expected race, journal-crash, race-rate, walk, msync-loop, lazytime-crash, mount-option or nfile-sync, saw '$only'"; sw_done ;;
 esac
-echo "${only:-all} ${SW_RACE_N:-8} ${SW_WALK_N:-1}" >"$share/mode"
+nfile_n=${SW_NFILE_N:-1000}
+[[ "$nfile_n" =~ ^[1-9][0-9]*$ ]] || { fail "SW_NFILE_N: expected a positive count of files, saw '$nfile_n'"; sw_done; }
+echo "${only:-all} ${SW_RACE_N:-8} ${SW_WALK_N:-1} $nfile_n" >"$share/mode"
 gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -o "$share/cmtime_check" "$k/cmtime_check.c" "$k/cmtime_lib.c"
 truncate -s 256M "$share/ext4.img"
 mkfs.ext4 -q -F "$share/ext4.img"
@@ -171,7 +173,7 @@ lockdep_check() {
 	fi
 }
 trap lockdep_check EXIT
-read -r M RACE_N WALK_N < /sw/mode
+read -r M RACE_N WALK_N NFILE_N < /sw/mode
 # P1: the writeback walk's folio count over a background clean-up of a
 # 128 MiB mapped file, the ordering on; $1 the policies
 walk_block() {
@@ -316,6 +318,36 @@ mount_block() {
 	mres bogus kernel_message 1 $(($(kmsgs 'mmap_cmtime=bogus: unknown value (expected fault, writeback, lazy or lazy-mem)') - n0))
 	dmesg | grep -E 'mmap_cmtime' | tail -3 | sed 's/^/INFO dmesg: /'
 }
+# P2: jbd2 commits of one sync(2), and of one flusher pass, after a store
+# to each of NFILE_N mapped files, per policy and ordering; commit=300 so
+# that no periodic commit falls in.  P4: on a lazytime mount, the commits
+# a writeback forces when the flush journalled nothing.  $1 the rounds,
+# $2 the policies.
+nfile_block() {
+	local p o i
+	mount -t ext4 -o commit=300 /dev/vda /mnt/e || { echo "FATAL mount ext4 commit=300"; exit 3; }
+	for i in $(seq 1 "$1"); do
+		for p in $2; do
+			for o in 0 1; do
+				pol $p; ord $o
+				run $C nfile-sync --policy $p --dir /mnt/e --files "$NFILE_N"
+			done
+		done
+	done
+	umount /mnt/e
+	mount -t ext4 -o lazytime,commit=300 /dev/vda /mnt/e || { echo "CASEFAIL mount -o lazytime,commit=300"; return; }
+	for i in $(seq 1 "$1"); do
+		for p in eager deferred; do
+			for o in 0 1; do
+				pol $p; ord $o
+				run $C lazy-commit --policy $p --dir /mnt/e
+			done
+		done
+	done
+	ord 0; pol eager
+	umount /mnt/e
+}
+if [ "$M" = nfile-sync ]; then nfile_block "$RACE_N" "eager deferred lang lang-mem"; exit 0; fi
 if [ "$M" = mount-option ]; then mount_block; exit 0; fi
 if [ "$M" = race ]; then race_block; exit 0; fi
 if [ "$M" = walk ]; then walk_block "eager deferred lang"; exit 0; fi
@@ -532,6 +564,7 @@ n_min=40
 [ "$only" != lazytime-crash ] || n_min=0
 [ "$only" != race-rate ] || n_min=0
 [ "$only" != mount-option ] || n_min=674
+[ "$only" != nfile-sync ] || n_min=3
 if [ -n "$bad" ] || [ "$rc" -ne 0 ] || [ "$n_ok" -lt $n_min ]; then
 	echo "$bad"
 	fail "expected at least $n_min checks passed, none failed and guest exit 0 with $vmlinux, saw $n_ok passed, guest exit $rc and the lines above"
