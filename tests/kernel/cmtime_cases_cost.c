@@ -373,6 +373,7 @@ int case_nfile_sync(const char *dir, long n)
 	char path[512], sub[480], expire[32], period[32];
 	volatile char **map;
 	long i, c_sync, c_flush, waited;
+	int64_t t0, t_sync;
 	char *page;
 	int fd, rc = -1;
 
@@ -418,7 +419,9 @@ int case_nfile_sync(const char *dir, long n)
 		map[i][0] = 1;
 	if (commits_reset())
 		goto out;
+	t0 = mono_ns();
 	sync();
+	t_sync = mono_ns() - t0;
 	c_sync = commits_count();
 	/* a second dirty cycle; the flusher alone writes it (expire 10 ms,
 	 * its period 100 ms), no sync, fsync or syncfs */
@@ -436,9 +439,10 @@ int case_nfile_sync(const char *dir, long n)
 		write_knob(KNOB_EXPIRE, expire);
 	if (period[0])
 		write_knob(KNOB_PERIOD, period);
+	/* sync_us: for ratios between policies of one boot, not a figure */
 	printf("INFO case=nfile-sync policy=%s ordering=%d files=%ld commits=%ld "
-	       "flusher_commits=%ld flusher_clean=%d\n", g_policy, ord, n, c_sync,
-	       c_flush, waited >= 0);
+	       "flusher_commits=%ld flusher_clean=%d sync_us=%lld\n", g_policy,
+	       ord, n, c_sync, c_flush, waited >= 0, (long long)(t_sync / 1000));
 	/*
 	 * What holds on any machine: the stores' times reach the journal
 	 * (at the fault under eager, in the sync's writeback otherwise), so

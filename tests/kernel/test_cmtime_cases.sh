@@ -551,6 +551,26 @@ if [ "$only" = msync-loop ]; then
 		else if (e > 0) printf "msync-loop: %s/eager loop time %.1fx (ticks per 1000 iterations %s, faults %s)\n", v["policy"], v["loop_ns"] / e, v["ticks_per_1000"], v["faults"]
 	}' "$out"
 fi
+if [ "$only" = nfile-sync ]; then
+	# a round is the 8 syncs from an eager ordering=0 one; each sync of
+	# many commits against the median of the round's few-commit syncs
+	# (times are for ratios within a boot only)
+	awk 'function flush(   i, j, t, m) {
+		for (i = 1; i <= nf; i++) for (j = i + 1; j <= nf; j++)
+			if (few[j] < few[i]) { t = few[i]; few[i] = few[j]; few[j] = t }
+		m = nf ? (nf % 2 ? few[(nf + 1) / 2] : (few[nf / 2] + few[nf / 2 + 1]) / 2) : 0
+		for (i = 1; i <= nm; i++)
+			printf "nfile-sync round %d: %s, sync time %.1fx the median of the %d few-commit syncs of the round\n", r, many[i], (m > 0 ? us[i] / m : -1), nf
+		nf = 0; nm = 0
+	}
+	/^INFO case=nfile-sync/ {
+		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		if (v["policy"] == "eager" && v["ordering"] == 0) { if (r) flush(); r++ }
+		if (v["commits"] <= 4) few[++nf] = v["sync_us"]
+		else { many[++nm] = v["policy"] " ordering=" v["ordering"] ": " v["commits"] " commits per sync of " v["files"] " files, " v["flusher_commits"] " per flusher pass"; us[nm] = v["sync_us"] }
+	}
+	END { if (r) flush() }' "$out"
+fi
 for p in deferred lang lang-mem; do
 	r=$(grep -c "RESULT policy=$p check=race-verify.mtime_not_older" "$out" || true)
 	[ "$r" = 0 ] || echo "race: $p: $(grep -c "RESULT policy=$p check=race-verify.mtime_not_older.* ok=0" "$out" || true) of $r rounds persisted data newer than its mtime"
