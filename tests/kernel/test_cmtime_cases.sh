@@ -516,6 +516,7 @@ jcrash_block 1
 mount_block
 walk_block "eager deferred"
 lazy_block 1
+nfile_block 1 "eager deferred"
 pol deferred
 for o in data=journal nodelalloc lazytime; do
 	mount -t ext4 -o $o /dev/vda /mnt/e || { echo "CASEFAIL mount -o $o"; continue; }
