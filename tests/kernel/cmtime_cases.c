@@ -38,14 +38,15 @@
  *   The cases exit, pageout, migrate, nfs, stockfs and ext3 (a store that
  *   reaches its update by another path) are in cmtime_cases_paths.c, the
  *   concurrent writer during the writeback (race-prepare, race-verify) in
- *   cmtime_cases_race.c, the writeback walk's folio count (walk) and the
- *   store + MS_ASYNC loop (msync-loop) in cmtime_cases_cost.c, the mount
- *   option mmap_cmtime= (mount-option, mount-option-flip, --policy
- *   fault|writeback|lazy|lazy-mem) in cmtime_cases_mount.c, and described
- *   there.
+ *   cmtime_cases_race.c, the writeback walk's folio count (walk), the
+ *   store + MS_ASYNC loop (msync-loop) and the journal commits of a sync
+ *   of N mapped files (nfile-sync) and of a writeback on lazytime
+ *   (lazy-commit) in cmtime_cases_cost.c, the mount option mmap_cmtime=
+ *   (mount-option, mount-option-flip, --policy fault|writeback|lazy|
+ *   lazy-mem) in cmtime_cases_mount.c, and described there.
  *
  *   cmtime_cases CASE --policy eager|deferred|lang --dir DIR
- *                [--state FILE] [--nfs NFSDIR] [--eager]
+ *                [--state FILE] [--nfs NFSDIR] [--eager] [--files N]
  *
  * Output: RESULT policy=P check=NAME expect=.. seen=.. ok=0|1,
  * SUMMARY policy=P pass=N fail=M.  Exit 0 all passed, 1 a check failed or

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmtime_cases_cost.c - the cost of the writeback's dirty-pte walk
- * (review 2, P1): with vm.mmap_cmtime_ordering=1, ext4_writepages() first
- * write-protects the dirty ptes of what it is about to write
- * (mapping_mkclean_flush_cmtime(), patch 0007).  Background writeback
+ * cmtime_cases_cost.c - what the series costs, counted: the writeback's
+ * dirty-pte walk (review 2, P1), the MS_ASYNC tick wait (P3), the
+ * ordering's commit wait per file (P2) and on lazytime (P4).  P1: with
+ * vm.mmap_cmtime_ordering=1, ext4_writepages() first write-protects the
+ * dirty ptes of what it is about to write (mapping_mkclean_flush_cmtime(),
+ * patch 0007).  Background writeback
  * calls ->writepages() once per chunk; a walk over every dirty folio of
  * the file on each call costs about D^2/2C folio_mkclean() calls for D
  * dirty folios written in chunks of C pages, where the data walk itself
@@ -39,6 +41,28 @@
  *         so that a loop bound by 6.1's tick wait shows about one tick per
  *         iteration whatever the machine's speed; the test script prints
  *         the ratio to eager's.  One RESULT: the loop completed.
+ *   nfile-sync  (review 2's P2; --files N, default 1000) N one-page files
+ *         in DIR/nfile, written and synced, each mapped shared and stored
+ *         to once (the mappings kept), then sync(2); then a second store
+ *         to each and a flusher pass alone (dirty_expire 10 ms, period
+ *         100 ms, until Dirty + Writeback stays under 16 kB; no sync,
+ *         fsync or syncfs).  Counts jbd2:jbd2_start_commit of the
+ *         journal of DIR's filesystem (a trace instance of its own, the
+ *         filter on the kernel's dev_t) during each; the guest mounts
+ *         with commit=300, so no periodic commit falls in.  Asserted:
+ *         every sync commits at least once (the stores' times reach the
+ *         journal); under eager or with the ordering off at most
+ *         NFILE_COMMITS_MAX per sync and per flusher pass; under the
+ *         other policies with vm.mmap_cmtime_ordering=1 at least N/2 for
+ *         each, the defect's signature (one commit per file), which the
+ *         async rework must make fail.  Printed: the sync's time, for
+ *         ratios within one boot.
+ *   lazy-commit  (review 2's P4; run on a lazytime mount) a store through
+ *         a mapping, then sync_file_range(WRITE | WAIT_AFTER) or fsync:
+ *         the commits during the writeback, from a "clean" start (the
+ *         inode's last transaction committed) and a "touched" one
+ *         (fchmod() in the running transaction just before the store).
+ *         Printed (INFO), one RESULT: the rounds completed.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -99,6 +99,21 @@
 #               value still behaves as its value says; without the option
 #               a flip to eager drops the pending update (documented;
 #               printed as INFO no-option flip, not asserted);
+#   nfile-sync  (eager, deferred; ordering 0 and 1; review 2, P2;
+#               cmtime_cases_cost.c): a store to each of SW_NFILE_N
+#               (default 1000) mapped one-page files on an ext4 mount with
+#               commit=300, then sync(2), then a second store to each and
+#               a flusher pass alone: jbd2_start_commit events of that
+#               journal.  Every sync commits at least once; eager or the
+#               ordering off at most 4 per sync and per flusher pass;
+#               deferred with the ordering on at least N/2 for each (the
+#               defect's signature: a commit per file; the async rework
+#               must turn this into the bound);
+#   lazy-commit (eager, deferred; ordering 0 and 1; review 2, P4): on a
+#               lazytime,commit=300 mount, a store, then sync_file_range
+#               or fsync, from an inode whose last transaction committed
+#               and from one just touched (fchmod): the commits the
+#               writeback forced, printed (INFO), not asserted;
 # and cmtime_check's basic semantics under deferred on the nodelalloc and
 # lazytime mounts; on data=journal, eager under deferred (patch 0012).
 # A kernel with any of the review's
@@ -106,6 +121,10 @@
 # SW_KERNEL_BASE (default 6.1) picks the series' base (vm/kernel/patches/B).
 # SW_CMTIME_CASES_ONLY=race, journal-crash, walk or mount-option runs only
 # that case;
+# nfile-sync runs nfile-sync for eager, deferred, lang and lang-mem,
+# ordering 0 and 1, and lazy-commit, SW_RACE_N rounds each, and prints
+# each round's many-commit syncs' time over the median of its
+# few-commit syncs (a ratio within one boot);
 # lazytime-crash (printed, N4) runs the crash case with the ordering on,
 # on a lazytime mount, SW_RACE_N rounds of eager and deferred;
 # msync-loop (a measurement, P3) prints per policy (eager, deferred, lang)
