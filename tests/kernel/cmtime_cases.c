@@ -35,6 +35,11 @@
  *                store is left for the journal's periodic commit (waited
  *                for on jbd2's commit tracepoints, at most 30 s), the
  *                case for a data=journal mount (review 2, N3).
+ *   fsync-crash-prepare  crash-prepare with fsync for the writeback: the
+ *                times must be durable when fsync returns (printed on a
+ *                lazytime mount: under deferred the update is applied in
+ *                fsync's writeback, after vfs_fsync_range() looked for
+ *                I_DIRTY_TIME, so nothing journals it).
  *   The cases exit, pageout, migrate, nfs, stockfs and ext3 (a store that
  *   reaches its update by another path) are in cmtime_cases_paths.c, the
  *   concurrent writer during the writeback (race-prepare, race-verify) in
@@ -507,8 +512,14 @@ static int case_durability_prepare(const char *dir, const char *state,
 		if (rc)
 			return -1;
 	}
+	/* fsync-crash: fsync, which must make the times durable too */
+	else if (crash == 3 && fsync(fd)) {
+		fprintf(stderr, "cmtime_cases: fsync: %s\n", strerror(errno));
+		return -1;
+	}
 	/* data only: no fsync, which would write the inode itself */
-	else if (sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE |
+	else if (crash != 3 &&
+		 sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE |
 				 SYNC_FILE_RANGE_WRITE |
 				 SYNC_FILE_RANGE_WAIT_AFTER)) {
 		fprintf(stderr, "cmtime_cases: sync_file_range: %s\n",
@@ -519,7 +530,8 @@ static int case_durability_prepare(const char *dir, const char *state,
 	if (state_shutdown(fd, state, text, flags))
 		return -1;
 	printf("INFO case=%s attempt=%d t_store_coarse_ns=%lld\n",
-	       crash == 2 ? "journal-crash" : crash ? "crash" : "durability", i + 1,
+	       crash == 3 ? "fsync-crash" : crash == 2 ? "journal-crash" :
+	       crash ? "crash" : "durability", i + 1,
 	       (long long)t_store_coarse_ns);
 	close(fd);
 	return 0;
@@ -646,7 +658,8 @@ int main(int argc, char **argv)
 	if (!g_case || !g_policy || !dir) {
 		fprintf(stderr, "usage: cmtime_cases same-tick|query-flush|freeze|"
 			"durability-prepare|crash-prepare|durability-verify|"
-			"journal-crash-prepare|race-prepare|race-verify|race-rate|"
+			"journal-crash-prepare|fsync-crash-prepare|race-prepare|"
+			"race-verify|race-rate|"
 			"walk|msync-loop|nfile-sync|lazy-commit|mount-option|"
 			"mount-option-flip|journal|exit|migrate|pageout|stockfs|nfs|"
 			"ext3 --policy P --dir DIR [--state FILE] [--nfs NFSDIR] "
@@ -666,6 +679,8 @@ int main(int argc, char **argv)
 		rc = case_durability_prepare(dir, state, 1);
 	else if (!strcmp(g_case, "journal-crash-prepare"))
 		rc = case_durability_prepare(dir, state, 2);
+	else if (!strcmp(g_case, "fsync-crash-prepare"))
+		rc = case_durability_prepare(dir, state, 3);
 	else if (!strcmp(g_case, "race-prepare"))
 		rc = case_race_prepare(dir, state);
 	else if (!strcmp(g_case, "race-verify"))
@@ -704,6 +719,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cmtime_cases: unknown case '%s' (expected "
 			"same-tick, query-flush, freeze, durability-prepare, "
 			"crash-prepare, durability-verify, journal-crash-prepare, "
+			"fsync-crash-prepare, "
 			"race-prepare, race-verify, race-rate, walk, msync-loop, "
 			"nfile-sync, lazy-commit, mount-option, mount-option-flip, "
 			"journal, exit, "
