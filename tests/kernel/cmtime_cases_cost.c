@@ -393,7 +393,7 @@ static void write_knob(const char *path, const char *v)
 
 int case_nfile_sync(const char *dir, long n)
 {
-	int ord = ordering_now(), policed;
+	int ord = ordering_now(), waits;
 	char path[512], sub[480], expire[32], period[32];
 	volatile char **map;
 	long i, c_sync, c_flush, waited;
@@ -401,7 +401,7 @@ int case_nfile_sync(const char *dir, long n)
 	char *page;
 	int fd, rc = -1;
 
-	policed = strcmp(g_policy, "eager") && ord == 1;
+	waits = strcmp(g_policy, "eager") && ord == 1;
 	map = calloc(n, sizeof(*map));
 	page = calloc(1, g_page);
 	snprintf(sub, sizeof(sub), "%s/nfile", dir);
@@ -474,7 +474,7 @@ int case_nfile_sync(const char *dir, long n)
 	 * or the ordering off) it shares one commit among all N files.
 	 */
 	result("sync_commits_ge_1", 1, c_sync, c_sync >= 1);
-	if (!policed) {
+	if (!waits) {
 		result("sync_commits_le_max", NFILE_COMMITS_MAX, c_sync,
 		       c_sync >= 0 && c_sync <= NFILE_COMMITS_MAX);
 		result("flusher_commits_le_max", NFILE_COMMITS_MAX, c_flush,

@@ -357,7 +357,11 @@ nfile_block() {
 		done
 	done
 	umount /mnt/e
-	mount -t ext4 -o lazytime,commit=300 /dev/vda /mnt/e || { echo "CASEFAIL mount -o lazytime,commit=300"; return; }
+	if ! mount -t ext4 -o lazytime,commit=300 /dev/vda /mnt/e; then
+		echo "CASEFAIL mount -o lazytime,commit=300"
+		ord 0; pol eager
+		return
+	fi
 	for i in $(seq 1 "$1"); do
 		for p in eager deferred; do
 			for o in 0 1; do
