@@ -35,17 +35,23 @@
  *                store is left for the journal's periodic commit (waited
  *                for on jbd2's commit tracepoints, at most 30 s), the
  *                case for a data=journal mount (review 2, N3).
+ *   fsync-crash-prepare  crash-prepare with fsync for the writeback: the
+ *                times must be durable when fsync returns (printed on a
+ *                lazytime mount: under deferred the update is applied in
+ *                fsync's writeback, after vfs_fsync_range() looked for
+ *                I_DIRTY_TIME, so nothing journals it).
  *   The cases exit, pageout, migrate, nfs, stockfs and ext3 (a store that
  *   reaches its update by another path) are in cmtime_cases_paths.c, the
  *   concurrent writer during the writeback (race-prepare, race-verify) in
- *   cmtime_cases_race.c, the writeback walk's folio count (walk) and the
- *   store + MS_ASYNC loop (msync-loop) in cmtime_cases_cost.c, the mount
- *   option mmap_cmtime= (mount-option, mount-option-flip, --policy
- *   fault|writeback|lazy|lazy-mem) in cmtime_cases_mount.c, and described
- *   there.
+ *   cmtime_cases_race.c, the writeback walk's folio count (walk), the
+ *   store + MS_ASYNC loop (msync-loop) and the journal commits of a sync
+ *   of N mapped files (nfile-sync) and of a writeback on lazytime
+ *   (lazy-commit) in cmtime_cases_cost.c, the mount option mmap_cmtime=
+ *   (mount-option, mount-option-flip, --policy fault|writeback|lazy|
+ *   lazy-mem) in cmtime_cases_mount.c, and described there.
  *
  *   cmtime_cases CASE --policy eager|deferred|lang --dir DIR
- *                [--state FILE] [--nfs NFSDIR] [--eager]
+ *                [--state FILE] [--nfs NFSDIR] [--eager] [--files N]
  *
  * Output: RESULT policy=P check=NAME expect=.. seen=.. ok=0|1,
  * SUMMARY policy=P pass=N fail=M.  Exit 0 all passed, 1 a check failed or
@@ -506,8 +512,14 @@ static int case_durability_prepare(const char *dir, const char *state,
 		if (rc)
 			return -1;
 	}
+	/* fsync-crash: fsync, which must make the times durable too */
+	else if (crash == 3 && fsync(fd)) {
+		fprintf(stderr, "cmtime_cases: fsync: %s\n", strerror(errno));
+		return -1;
+	}
 	/* data only: no fsync, which would write the inode itself */
-	else if (sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE |
+	else if (crash != 3 &&
+		 sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE |
 				 SYNC_FILE_RANGE_WRITE |
 				 SYNC_FILE_RANGE_WAIT_AFTER)) {
 		fprintf(stderr, "cmtime_cases: sync_file_range: %s\n",
@@ -518,7 +530,8 @@ static int case_durability_prepare(const char *dir, const char *state,
 	if (state_shutdown(fd, state, text, flags))
 		return -1;
 	printf("INFO case=%s attempt=%d t_store_coarse_ns=%lld\n",
-	       crash == 2 ? "journal-crash" : crash ? "crash" : "durability", i + 1,
+	       crash == 3 ? "fsync-crash" : crash == 2 ? "journal-crash" :
+	       crash ? "crash" : "durability", i + 1,
 	       (long long)t_store_coarse_ns);
 	close(fd);
 	return 0;
@@ -619,11 +632,13 @@ int main(int argc, char **argv)
 		{ "state", required_argument, NULL, 's' },
 		{ "nfs", required_argument, NULL, 'n' },
 		{ "eager", no_argument, NULL, 'e' },
+		{ "files", required_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = NULL, *state = "/tmp/cmtime_cases.state";
 	const char *nfs = NULL;
 	int c, rc, eager = 0;
+	long files = 1000;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (cmtime_option(c, &dir))
@@ -634,6 +649,8 @@ int main(int argc, char **argv)
 			nfs = optarg;
 		else if (c == 'e')
 			eager = 1;
+		else if (c == 'f' && (files = atol(optarg)) > 0)
+			continue;
 		else
 			return 2;
 	}
@@ -641,11 +658,12 @@ int main(int argc, char **argv)
 	if (!g_case || !g_policy || !dir) {
 		fprintf(stderr, "usage: cmtime_cases same-tick|query-flush|freeze|"
 			"durability-prepare|crash-prepare|durability-verify|"
-			"journal-crash-prepare|race-prepare|race-verify|race-rate|"
-			"walk|msync-loop|mount-option|mount-option-flip|"
-			"journal|exit|"
-			"migrate|pageout|stockfs|nfs|ext3 --policy P --dir DIR "
-			"[--state FILE] [--nfs NFSDIR] [--eager]\n");
+			"journal-crash-prepare|fsync-crash-prepare|race-prepare|"
+			"race-verify|race-rate|"
+			"walk|msync-loop|nfile-sync|lazy-commit|mount-option|"
+			"mount-option-flip|journal|exit|migrate|pageout|stockfs|nfs|"
+			"ext3 --policy P --dir DIR [--state FILE] [--nfs NFSDIR] "
+			"[--eager] [--files N]\n");
 		return 2;
 	}
 	g_page = sysconf(_SC_PAGESIZE);
@@ -661,6 +679,8 @@ int main(int argc, char **argv)
 		rc = case_durability_prepare(dir, state, 1);
 	else if (!strcmp(g_case, "journal-crash-prepare"))
 		rc = case_durability_prepare(dir, state, 2);
+	else if (!strcmp(g_case, "fsync-crash-prepare"))
+		rc = case_durability_prepare(dir, state, 3);
 	else if (!strcmp(g_case, "race-prepare"))
 		rc = case_race_prepare(dir, state);
 	else if (!strcmp(g_case, "race-verify"))
@@ -671,6 +691,10 @@ int main(int argc, char **argv)
 		rc = case_walk(dir);
 	else if (!strcmp(g_case, "msync-loop"))
 		rc = case_msync_loop(dir);
+	else if (!strcmp(g_case, "nfile-sync"))
+		rc = case_nfile_sync(dir, files);
+	else if (!strcmp(g_case, "lazy-commit"))
+		rc = case_lazy_commit(dir);
 	else if (!strcmp(g_case, "mount-option"))
 		rc = case_mount_option(dir);
 	else if (!strcmp(g_case, "mount-option-flip"))
@@ -695,8 +719,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cmtime_cases: unknown case '%s' (expected "
 			"same-tick, query-flush, freeze, durability-prepare, "
 			"crash-prepare, durability-verify, journal-crash-prepare, "
+			"fsync-crash-prepare, "
 			"race-prepare, race-verify, race-rate, walk, msync-loop, "
-			"mount-option, mount-option-flip, journal, exit, "
+			"nfile-sync, lazy-commit, mount-option, mount-option-flip, "
+			"journal, exit, "
 			"migrate, "
 			"pageout, "
 			"stockfs, ext3, nfs with --nfs)\n", g_case);

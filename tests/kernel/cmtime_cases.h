@@ -56,9 +56,12 @@ int case_race_verify(const char *dir, const char *state);
 int case_race_rate(const char *dir);
 
 /* cmtime_cases_cost.c: the writeback walk's folio count (P1), the
- * store + msync(MS_ASYNC) loop (P3) */
+ * store + msync(MS_ASYNC) loop (P3), the journal commits of a sync of
+ * N mapped files (P2) and of a writeback on a lazytime mount (P4) */
 int case_walk(const char *dir);
 int case_msync_loop(const char *dir);
+int case_nfile_sync(const char *dir, long n);
+int case_lazy_commit(const char *dir);
 
 /* cmtime_cases_mount.c: one dirty cycle per flush on a mount whose
  * mmap_cmtime= value (or the sysctl's equivalent) is --policy */

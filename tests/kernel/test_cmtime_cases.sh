@@ -75,6 +75,8 @@
 #               case on a lazytime mount, printed (INFO), not asserted:
 #               the flush stamps in memory only (I_DIRTY_TIME), so the
 #               ordering commits nothing and the data goes out first;
+#               and the same with fsync for the writeback (fsync-crash):
+#               under deferred fsync leaves the new times in memory only;
 #   journal-crash (eager, deferred; data=journal; ordering on; review 2,
 #               N3): a store through a kept mapping, no writeback call, 7 s
 #               for the journal's periodic commit, shutdown without log
@@ -99,6 +101,21 @@
 #               value still behaves as its value says; without the option
 #               a flip to eager drops the pending update (documented;
 #               printed as INFO no-option flip, not asserted);
+#   nfile-sync  (eager, deferred; ordering 0 and 1; review 2, P2;
+#               cmtime_cases_cost.c): a store to each of SW_NFILE_N
+#               (default 1000) mapped one-page files on an ext4 mount with
+#               commit=300, then sync(2), then a second store to each and
+#               a flusher pass alone: jbd2_start_commit events of that
+#               journal.  Every sync commits at least once; eager or the
+#               ordering off at most 4 per sync and per flusher pass;
+#               deferred with the ordering on at least N/2 for each (the
+#               defect's signature: a commit per file; the async rework
+#               must turn this into the bound);
+#   lazy-commit (eager, deferred; ordering 0 and 1; review 2, P4): on a
+#               lazytime,commit=300 mount, a store, then sync_file_range
+#               or fsync, from an inode whose last transaction committed
+#               and from one just touched (fchmod): the commits the
+#               writeback forced, printed (INFO), not asserted;
 # and cmtime_check's basic semantics under deferred on the nodelalloc and
 # lazytime mounts; on data=journal, eager under deferred (patch 0012).
 # A kernel with any of the review's
@@ -106,8 +123,13 @@
 # SW_KERNEL_BASE (default 6.1) picks the series' base (vm/kernel/patches/B).
 # SW_CMTIME_CASES_ONLY=race, journal-crash, walk or mount-option runs only
 # that case;
-# lazytime-crash (printed, N4) runs the crash case with the ordering on,
-# on a lazytime mount, SW_RACE_N rounds of eager and deferred;
+# nfile-sync runs nfile-sync for eager, deferred, lang and lang-mem,
+# ordering 0 and 1, and lazy-commit, SW_RACE_N rounds each, and prints
+# each round's many-commit syncs' time over the median of its
+# few-commit syncs (a ratio within one boot);
+# lazytime-crash (printed, N4) runs the crash case, with sync_file_range
+# and with fsync, the ordering on, on a lazytime mount, SW_RACE_N rounds
+# of eager and deferred;
 # msync-loop (a measurement, P3) prints per policy (eager, deferred, lang)
 # and round (SW_RACE_N) 1000 x (store; msync(MS_ASYNC)): its write faults
 # and its time in ticks of the coarse clock, and the ratio to eager's;
@@ -138,10 +160,12 @@ gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -I"$repo/server/cost" -o "$shar
 	"$repo/server/cost/tracefs.c" -lpthread
 only=${SW_CMTIME_CASES_ONLY:-}
 case $only in
-'' | race | journal-crash | race-rate | walk | msync-loop | lazytime-crash | mount-option) ;;
-*) fail "SW_CMTIME_CASES_ONLY: expected race, journal-crash, race-rate, walk, msync-loop, lazytime-crash or mount-option, saw '$only'"; sw_done ;;
+'' | race | journal-crash | race-rate | walk | msync-loop | lazytime-crash | mount-option | nfile-sync) ;;
+*) fail "SW_CMTIME_CASES_ONLY: expected race, journal-crash, race-rate, walk, msync-loop, lazytime-crash, mount-option or nfile-sync, saw '$only'"; sw_done ;;
 esac
-echo "${only:-all} ${SW_RACE_N:-8} ${SW_WALK_N:-1}" >"$share/mode"
+nfile_n=${SW_NFILE_N:-1000}
+[[ "$nfile_n" =~ ^[1-9][0-9]*$ ]] || { fail "SW_NFILE_N: expected a positive count of files, saw '$nfile_n'"; sw_done; }
+echo "${only:-all} ${SW_RACE_N:-8} ${SW_WALK_N:-1} $nfile_n" >"$share/mode"
 gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -o "$share/cmtime_check" "$k/cmtime_check.c" "$k/cmtime_lib.c"
 truncate -s 256M "$share/ext4.img"
 mkfs.ext4 -q -F "$share/ext4.img"
@@ -171,7 +195,7 @@ lockdep_check() {
 	fi
 }
 trap lockdep_check EXIT
-read -r M RACE_N WALK_N < /sw/mode
+read -r M RACE_N WALK_N NFILE_N < /sw/mode
 # P1: the writeback walk's folio count over a background clean-up of a
 # 128 MiB mapped file, the ordering on; $1 the policies
 walk_block() {
@@ -316,6 +340,40 @@ mount_block() {
 	mres bogus kernel_message 1 $(($(kmsgs 'mmap_cmtime=bogus: unknown value (expected fault, writeback, lazy or lazy-mem)') - n0))
 	dmesg | grep -E 'mmap_cmtime' | tail -3 | sed 's/^/INFO dmesg: /'
 }
+# P2: jbd2 commits of one sync(2), and of one flusher pass, after a store
+# to each of NFILE_N mapped files, per policy and ordering; commit=300 so
+# that no periodic commit falls in.  P4: on a lazytime mount, the commits
+# a writeback forces when the flush journalled nothing.  $1 the rounds,
+# $2 the policies.
+nfile_block() {
+	local p o i
+	mount -t ext4 -o commit=300 /dev/vda /mnt/e || { echo "FATAL mount ext4 commit=300"; exit 3; }
+	for i in $(seq 1 "$1"); do
+		for p in $2; do
+			for o in 0 1; do
+				pol $p; ord $o
+				run $C nfile-sync --policy $p --dir /mnt/e --files "$NFILE_N"
+			done
+		done
+	done
+	umount /mnt/e
+	if ! mount -t ext4 -o lazytime,commit=300 /dev/vda /mnt/e; then
+		echo "CASEFAIL mount -o lazytime,commit=300"
+		ord 0; pol eager
+		return
+	fi
+	for i in $(seq 1 "$1"); do
+		for p in eager deferred; do
+			for o in 0 1; do
+				pol $p; ord $o
+				run $C lazy-commit --policy $p --dir /mnt/e
+			done
+		done
+	done
+	ord 0; pol eager
+	umount /mnt/e
+}
+if [ "$M" = nfile-sync ]; then nfile_block "$RACE_N" "eager deferred lang lang-mem"; exit 0; fi
 if [ "$M" = mount-option ]; then mount_block; exit 0; fi
 if [ "$M" = race ]; then race_block; exit 0; fi
 if [ "$M" = walk ]; then walk_block "eager deferred lang"; exit 0; fi
@@ -350,19 +408,24 @@ if [ "$M" = journal-crash ]; then jcrash_block 1; exit 0; fi
 # ordering (0008) has nothing to commit: a crash after writeback leaves
 # new data with old times, under deferred as under stock eager.  Printed
 # (INFO, not asserted): the ordering's guarantee is scoped to journalled,
-# non-lazytime mounts.  $1 the rounds.
+# non-lazytime mounts.  fsync-crash: the same with fsync as the
+# writeback, which under deferred journals nothing on lazytime either
+# (the update is applied inside ->fsync, after vfs_fsync_range() looked
+# for I_DIRTY_TIME): printed too.  $1 the rounds.
 lazy_block() {
-	local p i
+	local p i w
 	for i in $(seq 1 "$1"); do
 		for p in eager deferred; do
-			pol $p; ord 1
-			mount -t ext4 -o lazytime /dev/vda /mnt/e || { echo "CASEFAIL mount -o lazytime"; continue; }
-			run $C crash-prepare --policy $p --dir /mnt/e
-			umount /mnt/e
-			mount -t ext4 -o lazytime /dev/vda /mnt/e || { echo "FATAL remount lazytime"; exit 3; }
-			$C durability-verify --policy $p --dir /mnt/e 2>&1 |
-				sed "s/^/INFO lazytime (N4), ordering=1, not asserted: /"
-			umount /mnt/e
+			for w in crash fsync-crash; do
+				pol $p; ord 1
+				mount -t ext4 -o lazytime /dev/vda /mnt/e || { echo "CASEFAIL mount -o lazytime"; continue; }
+				run $C $w-prepare --policy $p --dir /mnt/e
+				umount /mnt/e
+				mount -t ext4 -o lazytime /dev/vda /mnt/e || { echo "FATAL remount lazytime"; exit 3; }
+				$C durability-verify --policy $p --dir /mnt/e 2>&1 |
+					sed "s/^/INFO lazytime (N4) $w, ordering=1, not asserted: /"
+				umount /mnt/e
+			done
 		done
 	done
 	ord 0; pol eager
@@ -484,6 +547,7 @@ jcrash_block 1
 mount_block
 walk_block "eager deferred"
 lazy_block 1
+nfile_block 1 "eager deferred"
 pol deferred
 for o in data=journal nodelalloc lazytime; do
 	mount -t ext4 -o $o /dev/vda /mnt/e || { echo "CASEFAIL mount -o $o"; continue; }
@@ -519,6 +583,26 @@ if [ "$only" = msync-loop ]; then
 		else if (e > 0) printf "msync-loop: %s/eager loop time %.1fx (ticks per 1000 iterations %s, faults %s)\n", v["policy"], v["loop_ns"] / e, v["ticks_per_1000"], v["faults"]
 	}' "$out"
 fi
+if [ "$only" = nfile-sync ]; then
+	# a round is the 8 syncs from an eager ordering=0 one; each sync of
+	# many commits against the median of the round's few-commit syncs
+	# (times are for ratios within a boot only)
+	awk 'function flush(   i, j, t, m) {
+		for (i = 1; i <= nf; i++) for (j = i + 1; j <= nf; j++)
+			if (few[j] < few[i]) { t = few[i]; few[i] = few[j]; few[j] = t }
+		m = nf ? (nf % 2 ? few[(nf + 1) / 2] : (few[nf / 2] + few[nf / 2 + 1]) / 2) : 0
+		for (i = 1; i <= nm; i++)
+			printf "nfile-sync round %d: %s, sync time %.1fx the median of the %d few-commit syncs of the round\n", r, many[i], (m > 0 ? us[i] / m : -1), nf
+		nf = 0; nm = 0
+	}
+	/^INFO case=nfile-sync/ {
+		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		if (v["policy"] == "eager" && v["ordering"] == 0) { if (r) flush(); r++ }
+		if (v["commits"] <= 4) few[++nf] = v["sync_us"]
+		else { many[++nm] = v["policy"] " ordering=" v["ordering"] ": " v["commits"] " commits per sync of " v["files"] " files, " v["flusher_commits"] " per flusher pass"; us[nm] = v["sync_us"] }
+	}
+	END { if (r) flush() }' "$out"
+fi
 for p in deferred lang lang-mem; do
 	r=$(grep -c "RESULT policy=$p check=race-verify.mtime_not_older" "$out" || true)
 	[ "$r" = 0 ] || echo "race: $p: $(grep -c "RESULT policy=$p check=race-verify.mtime_not_older.* ok=0" "$out" || true) of $r rounds persisted data newer than its mtime"
@@ -532,6 +616,7 @@ n_min=40
 [ "$only" != lazytime-crash ] || n_min=0
 [ "$only" != race-rate ] || n_min=0
 [ "$only" != mount-option ] || n_min=674
+[ "$only" != nfile-sync ] || n_min=3
 if [ -n "$bad" ] || [ "$rc" -ne 0 ] || [ "$n_ok" -lt $n_min ]; then
 	echo "$bad"
 	fail "expected at least $n_min checks passed, none failed and guest exit 0 with $vmlinux, saw $n_ok passed, guest exit $rc and the lines above"
