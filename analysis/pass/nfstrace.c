@@ -207,8 +207,30 @@ static int kprobe_line(struct sw_nfstrace *t, const char *line, uint64_t ln,
 			     t->pushed[slot].kind == SW_NFSEV_OPEN) &&
 			    e.t_mono_ns >= t->pushed[slot].t)
 				t->r[t->pushed[slot].r].ev[t->pushed[slot].i].j = e.j;
+			else {
+				/* none pending: perhaps a READ's, set up
+				 * (nfs_pgio_rpcsetup) right before its
+				 * nfs_initiate_read (below) */
+				t->fattr[slot].pid = pid;
+				t->fattr[slot].t = e.t_mono_ns;
+				t->fattr[slot].j = e.j;
+			}
 			return 0;
 		}
+		/* A READ's fattr time_start, which a v3 READ's post-op
+		 * attributes make read_cache_jiffies
+		 * (nfs_check_inode_attributes), is the jiffy of the
+		 * nfs_fattr_init just before its nfs_initiate_read, not
+		 * nfs_initiate_read's own: traced, a tick between the two
+		 * (..532, then ..533); the replay on the later jiffy kept a
+		 * v3 kept-open reader's cache one read longer than the
+		 * client, which revalidated exactly acregmin after ..532, and
+		 * the two stayed apart for the run (3 of 24 revalidations). */
+		if (e.kind == SW_NFSEV_RD_SEND && t->fattr[slot].pid == pid &&
+		    e.t_mono_ns >= t->fattr[slot].t && e.t_mono_ns - t->fattr[slot].t <= KPROBE_GAP_NS)
+			e.j = t->fattr[slot].j;
+		if (t->fattr[slot].pid == pid)
+			t->fattr[slot].pid = 0; /* only the kprobe right after it */
 		if (t->pushed[slot].pid == pid && t->pushed[slot].kind == SW_NFSEV_REFRESH)
 			t->pushed[slot].pid = 0; /* that refresh updated nothing */
 		t->last[slot].pid = pid;

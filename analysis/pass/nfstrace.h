@@ -124,6 +124,12 @@ struct sw_nfstrace {
 		size_t i;               /* its index in r[r].ev */
 		int64_t t;
 	} pushed[64];
+	struct {                        /* loading: each task's last
+					   jif_fattr no GETATTR or OPEN took:
+					   a READ's, for its jif_read */
+		int pid;
+		int64_t t, j;
+	} fattr[64];
 };
 
 /* Load path.  0; -ENOENT when there is no such file (nothing traced, not

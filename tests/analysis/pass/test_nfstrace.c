@@ -448,6 +448,58 @@ SW_CASE(fattr_init_jiffy)
 	}
 }
 
+/* A v3 READ's fattr is set up (nfs_pgio_rpcsetup -> nfs_fattr_init,
+ * kprobe jif_fattr) right before nfs_initiate_read (jif_read); its
+ * time_start, which the READ's post-op attributes make
+ * read_cache_jiffies, is the init's jiffy.  A tick between the two:
+ * the send is jiffy 252 (1.010 s on the grid, offset 1000), not 253
+ * (VM, validate of 7 Dec, v3 acregmin=1,acregmax=10 kept-open: init in
+ * ..532, nfs_initiate_read in ..533, the client revalidated exactly
+ * 250 jiffies after ..532, the replay a read later and apart for the
+ * rest of the run).  No init traced, or another task's: jif_read's. */
+SW_CASE(read_fattr_jiffy)
+{
+	static const struct {
+		const char *name, *lines;
+		int jiffy; /* expected READ send's jiffy - 1000 */
+	} rows[] = {
+		{ "init and send in one jiffy",
+		  " r-7     [000] d.... 1.013500: jif_fattr: (nfs_fattr_init+0x0/0x40 [nfs]) j=1252\n"
+		  " r-7     [000] d.... 1.013600: jif_read: (nfs_initiate_read+0x0/0x90 [nfs]) j=1252\n", 252 },
+		{ "a tick between the init and the send",
+		  " r-7     [000] d.... 1.013900: jif_fattr: (nfs_fattr_init+0x0/0x40 [nfs]) j=1252\n"
+		  " r-7     [000] d.... 1.014100: jif_read: (nfs_initiate_read+0x0/0x90 [nfs]) j=1253\n", 252 },
+		{ "no init traced",
+		  " r-7     [000] d.... 1.014100: jif_read: (nfs_initiate_read+0x0/0x90 [nfs]) j=1253\n", 253 },
+		{ "another task's init",
+		  " kw-9    [000] d.... 1.013900: jif_fattr: (nfs_fattr_init+0x0/0x40 [nfs]) j=1252\n"
+		  " r-7     [000] d.... 1.014100: jif_read: (nfs_initiate_read+0x0/0x90 [nfs]) j=1253\n", 253 },
+	};
+	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		char text[2048];
+		snprintf(text, sizeof(text),
+			 "# trace_clock: mono\n# enabled: nfs:nfs_revalidate_inode_enter\n# dev: 0 0:26\n# pid: 0 7\n"
+			 " r-7     [000] d.... 1.002000: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1250\n"
+			 " r-7     [000] d.... 1.006000: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1251\n"
+			 " r-7     [000] d.... 1.011900: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1252\n"
+			 " r-7     [000] d.... 1.011950: jif_getattr: (__nfs_revalidate_inode+0x0/0x2d0 [nfs]) j=1252\n"
+			 " r-7     [000] ..... 1.011970: nfs_revalidate_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
+			 " r-7     [000] d.... 1.012500: jif_ga3: (__nfs_revalidate_inode+0xae/0x2d0 [nfs] <- nfs3_proc_getattr) j=1252\n"
+			 " r-7     [000] ...1. 1.012510: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=2\n"
+			 " r-7     [000] d.... 1.012520: jif_update: (nfs_update_inode+0x0/0x900 [nfs]) j=1252\n"
+			 "%s"
+			 " r-7     [000] ..... 1.014110: nfs_initiate_read: fileid=00:1a:2 fhandle=0x1 offset=0 count=16384\n"
+			 " r-7     [000] d.... 1.018000: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1254\n",
+			 rows[k].lines);
+		struct sw_read_time q = { .tb_mono_ns = US(1011800), .ta_mono_ns = US(1016000) };
+		attach_one(text, &q);
+		int64_t want = US(1010000 + 4000 * (rows[k].jiffy - 252));
+		CHECK(q.rd_send_mono_ns == want,
+		      "%s: expected the READ's send in jiffy %d (%lld ns), saw %lld",
+		      rows[k].name, rows[k].jiffy, (long long)want, (long long)q.rd_send_mono_ns);
+	}
+}
+
 /* A v4 kept-open reader's open on a mount that had not seen the file:
  * nfs_fhget sets the new inode up with attrtimeo_timestamp = its own
  * jiffies (kprobe jif_fhget, by the reader's pid), which the first
