@@ -397,6 +397,26 @@ SW_CASE(check_and_open_jiffy)
 	}
 }
 
+/* The GETATTR's (read 0) or the READ's (read 1) send, on the grid, in
+ * reader 0's read from 1.0118 s to 1.016 s of the trace text */
+static int64_t send_in(const char *text, int read)
+{
+	struct sw_read_time q = { .tb_mono_ns = US(1011800), .ta_mono_ns = US(1016000) };
+	attach_one(text, &q);
+	return read ? q.rd_send_mono_ns : q.ga_send_mono_ns;
+}
+
+/* Reader 0 (pid 7, dev 0:26) checks its attributes in jiffies 1250,
+ * 1251 and 1252 (grid offset 1000), and revalidates in the last: the
+ * GETATTR's send, up to its tracepoint */
+#define GA_HEAD \
+	"# trace_clock: mono\n# enabled: nfs:nfs_revalidate_inode_enter\n# dev: 0 0:26\n# pid: 0 7\n" \
+	" r-7     [000] d.... 1.002000: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1250\n" \
+	" r-7     [000] d.... 1.006000: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1251\n" \
+	" r-7     [000] d.... 1.011900: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1252\n" \
+	" r-7     [000] d.... 1.011950: jif_getattr: (__nfs_revalidate_inode+0x0/0x2d0 [nfs]) j=1252\n" \
+	" r-7     [000] ..... 1.011970: nfs_revalidate_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
+
 /* A GETATTR whose __nfs_revalidate_inode entry (jif_getattr) read
  * jiffy 252 and whose fattr was set up after the tick to 253: the send
  * is jiffy 253 (1.014 s on the grid, offset 1000), not 252 (1.010 s).
@@ -426,12 +446,7 @@ SW_CASE(fattr_init_jiffy)
 	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
 		char text[2048];
 		snprintf(text, sizeof(text),
-			 "# trace_clock: mono\n# enabled: nfs:nfs_revalidate_inode_enter\n# dev: 0 0:26\n# pid: 0 7\n"
-			 " r-7     [000] d.... 1.002000: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1250\n"
-			 " r-7     [000] d.... 1.006000: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1251\n"
-			 " r-7     [000] d.... 1.011900: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1252\n"
-			 " r-7     [000] d.... 1.011950: jif_getattr: (__nfs_revalidate_inode+0x0/0x2d0 [nfs]) j=1252\n"
-			 " r-7     [000] ..... 1.011970: nfs_revalidate_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
+			 GA_HEAD
 			 "%s"
 			 " r-7     [000] d.... 1.014000: jif_ga4: (__nfs_revalidate_inode+0xae/0x2d0 [nfs] <- nfs4_proc_getattr) j=1253\n"
 			 " r-7     [000] ...1. 1.014010: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
@@ -439,12 +454,9 @@ SW_CASE(fattr_init_jiffy)
 			 " r-7     [000] d.... 1.018000: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1254\n",
 			 rows[k].lines,
 			 k == 4 ? " r-7     [000] d.... 1.014030: jif_fattr: (nfs_fattr_init+0x0/0x40 [nfs]) j=1253\n" : "");
-		struct sw_read_time q = { .tb_mono_ns = US(1011800), .ta_mono_ns = US(1015000) };
-		attach_one(text, &q);
-		int64_t want = US(1010000 + 4000 * (rows[k].jiffy - 252));
-		CHECK(q.ga_send_mono_ns == want,
-		      "%s: expected the GETATTR's send in jiffy %d (%lld ns), saw %lld",
-		      rows[k].name, rows[k].jiffy, (long long)want, (long long)q.ga_send_mono_ns);
+		int64_t want = US(1010000 + 4000 * (rows[k].jiffy - 252)), saw = send_in(text, 0);
+		CHECK(saw == want, "%s: expected the GETATTR's send in jiffy %d (%lld ns), saw %lld",
+		      rows[k].name, rows[k].jiffy, (long long)want, (long long)saw);
 	}
 }
 
@@ -478,12 +490,7 @@ SW_CASE(read_fattr_jiffy)
 	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
 		char text[2048];
 		snprintf(text, sizeof(text),
-			 "# trace_clock: mono\n# enabled: nfs:nfs_revalidate_inode_enter\n# dev: 0 0:26\n# pid: 0 7\n"
-			 " r-7     [000] d.... 1.002000: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1250\n"
-			 " r-7     [000] d.... 1.006000: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1251\n"
-			 " r-7     [000] d.... 1.011900: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1252\n"
-			 " r-7     [000] d.... 1.011950: jif_getattr: (__nfs_revalidate_inode+0x0/0x2d0 [nfs]) j=1252\n"
-			 " r-7     [000] ..... 1.011970: nfs_revalidate_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
+			 GA_HEAD
 			 " r-7     [000] d.... 1.012500: jif_ga3: (__nfs_revalidate_inode+0xae/0x2d0 [nfs] <- nfs3_proc_getattr) j=1252\n"
 			 " r-7     [000] ...1. 1.012510: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=2\n"
 			 " r-7     [000] d.... 1.012520: jif_update: (nfs_update_inode+0x0/0x900 [nfs]) j=1252\n"
@@ -491,12 +498,9 @@ SW_CASE(read_fattr_jiffy)
 			 " r-7     [000] ..... 1.014110: nfs_initiate_read: fileid=00:1a:2 fhandle=0x1 offset=0 count=16384\n"
 			 " r-7     [000] d.... 1.018000: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1254\n",
 			 rows[k].lines);
-		struct sw_read_time q = { .tb_mono_ns = US(1011800), .ta_mono_ns = US(1016000) };
-		attach_one(text, &q);
-		int64_t want = US(1010000 + 4000 * (rows[k].jiffy - 252));
-		CHECK(q.rd_send_mono_ns == want,
-		      "%s: expected the READ's send in jiffy %d (%lld ns), saw %lld",
-		      rows[k].name, rows[k].jiffy, (long long)want, (long long)q.rd_send_mono_ns);
+		int64_t want = US(1010000 + 4000 * (rows[k].jiffy - 252)), saw = send_in(text, 1);
+		CHECK(saw == want, "%s: expected the READ's send in jiffy %d (%lld ns), saw %lld",
+		      rows[k].name, rows[k].jiffy, (long long)want, (long long)saw);
 	}
 }
 
