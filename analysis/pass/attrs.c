@@ -132,5 +132,8 @@ void sw_attrs_finish(struct sw_summary *S, const char *dir, const char *writer_l
 	snprintf(path, sizeof(path), "%.1000s/server/trace.txt", dir);
 	if (!S->emulated && !cw)
 		sw_queried_count(writer_log, path, &S->attrs.by_query);
-	sw_deleg_finish(S, dir, writer_log);
+	/* client-writer: the writer's log carries the client guest's clocks,
+	 * not the server's: nfsd's times stay the server's own, and no
+	 * reader is judged against them (no writer log: no server clock) */
+	sw_deleg_finish(S, dir, cw ? NULL : writer_log);
 }

@@ -203,11 +203,7 @@ void sw_deleg_finish(struct sw_summary *S, const char *dir, const char *writer_l
 	D->returns = t.deleg_returns;
 	if (trace_events(D, path))
 		return;
-	/* client-writer: the writer ran in the client guest, so its log
-	 * carries that guest's clocks, not the server's: nfsd's times stay
-	 * the server's own, and no reader is judged against them */
-	if (strcmp(D->scenario, "client-writer"))
-		writer_times(D, writer_log);
+	writer_times(D, writer_log);
 	if (!D->nrecall || !D->have_srv_clock)
 		return;
 	int64_t t_recall_real = sa(D->recall[0].t_srv_mono_ns, D->srv_real_minus_mono_ns);

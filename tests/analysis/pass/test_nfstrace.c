@@ -417,6 +417,29 @@ static int64_t send_in(const char *text, int read)
 	" r-7     [000] d.... 1.011950: jif_getattr: (__nfs_revalidate_inode+0x0/0x2d0 [nfs]) j=1252\n" \
 	" r-7     [000] ..... 1.011970: nfs_revalidate_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
 
+/* A row of the send-jiffy cases: lines put into the case's trace, its
+ * lines after the GETATTR's reply (NULL: none), and the send's expected
+ * jiffy - 1000 */
+struct send_row {
+	const char *name, *lines, *after;
+	int jiffy;
+};
+
+/* Each row's trace (fmt: its lines, then its after lines), and its
+ * GETATTR's (read 0) or READ's (read 1) send checked against its jiffy on
+ * the grid (offset 1000: jiffy 252 is 1.010 s) */
+static void check_sends(const struct send_row *rows, size_t n, const char *fmt, int read)
+{
+	for (size_t k = 0; k < n; k++) {
+		char text[2048];
+		snprintf(text, sizeof(text), fmt, rows[k].lines, rows[k].after ? rows[k].after : "");
+		int64_t want = US(1010000 + 4000 * (rows[k].jiffy - 252)), saw = send_in(text, read);
+		CHECK(saw == want, "%s: expected the %s's send in jiffy %d (%lld ns), saw %lld",
+		      rows[k].name, read ? "READ" : "GETATTR", rows[k].jiffy, (long long)want,
+		      (long long)saw);
+	}
+}
+
 /* A GETATTR whose __nfs_revalidate_inode entry (jif_getattr) read
  * jiffy 252 and whose fattr was set up after the tick to 253: the send
  * is jiffy 253 (1.014 s on the grid, offset 1000), not 252 (1.010 s).
@@ -427,37 +450,26 @@ static int64_t send_in(const char *text, int read)
  * task's init, or the READ's init after the refresh, change nothing. */
 SW_CASE(fattr_init_jiffy)
 {
-	static const struct {
-		const char *name, *lines; /* lines between the send and the reply */
-		int jiffy;                /* expected send's jiffy - 1000 */
-	} rows[] = {
-		{ "no fattr kprobe", "", 252 },
+	static const struct send_row rows[] = {
+		{ "no fattr kprobe", "", NULL, 252 },
 		{ "nfs4_proc_getattr's entry in 253",
-		  " r-7     [000] d.... 1.012030: jif_gai4: (nfs4_proc_getattr+0x0/0x120 [nfsv4]) j=1253\n", 253 },
+		  " r-7     [000] d.... 1.012030: jif_gai4: (nfs4_proc_getattr+0x0/0x120 [nfsv4]) j=1253\n", NULL, 253 },
 		{ "nfs_fattr_init in 253 after the entry in 252",
 		  " r-7     [000] d.... 1.011990: jif_fattr: (nfs_fattr_init+0x0/0x40 [nfs]) j=1252\n"
 		  " r-7     [000] d.... 1.012030: jif_gai4: (nfs4_proc_getattr+0x0/0x120 [nfsv4]) j=1252\n"
-		  " r-7     [000] d.... 1.012060: jif_fattr: (nfs_fattr_init+0x0/0x40 [nfs]) j=1253\n", 253 },
+		  " r-7     [000] d.... 1.012060: jif_fattr: (nfs_fattr_init+0x0/0x40 [nfs]) j=1253\n", NULL, 253 },
 		{ "another task's nfs_fattr_init",
-		  " kw-9    [001] d.... 1.012060: jif_fattr: (nfs_fattr_init+0x0/0x40 [nfs]) j=1253\n", 252 },
-		{ "a READ's nfs_fattr_init after the reply",
-		  "", 252 },
+		  " kw-9    [001] d.... 1.012060: jif_fattr: (nfs_fattr_init+0x0/0x40 [nfs]) j=1253\n", NULL, 252 },
+		{ "a READ's nfs_fattr_init after the reply", "",
+		  " r-7     [000] d.... 1.014030: jif_fattr: (nfs_fattr_init+0x0/0x40 [nfs]) j=1253\n", 252 },
 	};
-	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
-		char text[2048];
-		snprintf(text, sizeof(text),
-			 GA_HEAD
-			 "%s"
-			 " r-7     [000] d.... 1.014000: jif_ga4: (__nfs_revalidate_inode+0xae/0x2d0 [nfs] <- nfs4_proc_getattr) j=1253\n"
-			 " r-7     [000] ...1. 1.014010: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
-			 "%s"
-			 " r-7     [000] d.... 1.018000: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1254\n",
-			 rows[k].lines,
-			 k == 4 ? " r-7     [000] d.... 1.014030: jif_fattr: (nfs_fattr_init+0x0/0x40 [nfs]) j=1253\n" : "");
-		int64_t want = US(1010000 + 4000 * (rows[k].jiffy - 252)), saw = send_in(text, 0);
-		CHECK(saw == want, "%s: expected the GETATTR's send in jiffy %d (%lld ns), saw %lld",
-		      rows[k].name, rows[k].jiffy, (long long)want, (long long)saw);
-	}
+	check_sends(rows, sizeof(rows) / sizeof(rows[0]),
+		    GA_HEAD
+		    "%s"
+		    " r-7     [000] d.... 1.014000: jif_ga4: (__nfs_revalidate_inode+0xae/0x2d0 [nfs] <- nfs4_proc_getattr) j=1253\n"
+		    " r-7     [000] ...1. 1.014010: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=1\n"
+		    "%s"
+		    " r-7     [000] d.... 1.018000: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1254\n", 0);
 }
 
 /* A v3 READ's fattr is set up (nfs_pgio_rpcsetup -> nfs_fattr_init,
@@ -471,37 +483,28 @@ SW_CASE(fattr_init_jiffy)
  * rest of the run).  No init traced, or another task's: jif_read's. */
 SW_CASE(read_fattr_jiffy)
 {
-	static const struct {
-		const char *name, *lines;
-		int jiffy; /* expected READ send's jiffy - 1000 */
-	} rows[] = {
+	static const struct send_row rows[] = {
 		{ "init and send in one jiffy",
 		  " r-7     [000] d.... 1.013500: jif_fattr: (nfs_fattr_init+0x0/0x40 [nfs]) j=1252\n"
-		  " r-7     [000] d.... 1.013600: jif_read: (nfs_initiate_read+0x0/0x90 [nfs]) j=1252\n", 252 },
+		  " r-7     [000] d.... 1.013600: jif_read: (nfs_initiate_read+0x0/0x90 [nfs]) j=1252\n", NULL, 252 },
 		{ "a tick between the init and the send",
 		  " r-7     [000] d.... 1.013900: jif_fattr: (nfs_fattr_init+0x0/0x40 [nfs]) j=1252\n"
-		  " r-7     [000] d.... 1.014100: jif_read: (nfs_initiate_read+0x0/0x90 [nfs]) j=1253\n", 252 },
+		  " r-7     [000] d.... 1.014100: jif_read: (nfs_initiate_read+0x0/0x90 [nfs]) j=1253\n", NULL, 252 },
 		{ "no init traced",
-		  " r-7     [000] d.... 1.014100: jif_read: (nfs_initiate_read+0x0/0x90 [nfs]) j=1253\n", 253 },
+		  " r-7     [000] d.... 1.014100: jif_read: (nfs_initiate_read+0x0/0x90 [nfs]) j=1253\n", NULL, 253 },
 		{ "another task's init",
 		  " kw-9    [000] d.... 1.013900: jif_fattr: (nfs_fattr_init+0x0/0x40 [nfs]) j=1252\n"
-		  " r-7     [000] d.... 1.014100: jif_read: (nfs_initiate_read+0x0/0x90 [nfs]) j=1253\n", 253 },
+		  " r-7     [000] d.... 1.014100: jif_read: (nfs_initiate_read+0x0/0x90 [nfs]) j=1253\n", NULL, 253 },
 	};
-	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
-		char text[2048];
-		snprintf(text, sizeof(text),
-			 GA_HEAD
-			 " r-7     [000] d.... 1.012500: jif_ga3: (__nfs_revalidate_inode+0xae/0x2d0 [nfs] <- nfs3_proc_getattr) j=1252\n"
-			 " r-7     [000] ...1. 1.012510: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=2\n"
-			 " r-7     [000] d.... 1.012520: jif_update: (nfs_update_inode+0x0/0x900 [nfs]) j=1252\n"
-			 "%s"
-			 " r-7     [000] ..... 1.014110: nfs_initiate_read: fileid=00:1a:2 fhandle=0x1 offset=0 count=16384\n"
-			 " r-7     [000] d.... 1.018000: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1254\n",
-			 rows[k].lines);
-		int64_t want = US(1010000 + 4000 * (rows[k].jiffy - 252)), saw = send_in(text, 1);
-		CHECK(saw == want, "%s: expected the READ's send in jiffy %d (%lld ns), saw %lld",
-		      rows[k].name, rows[k].jiffy, (long long)want, (long long)saw);
-	}
+	check_sends(rows, sizeof(rows) / sizeof(rows[0]),
+		    GA_HEAD
+		    " r-7     [000] d.... 1.012500: jif_ga3: (__nfs_revalidate_inode+0xae/0x2d0 [nfs] <- nfs3_proc_getattr) j=1252\n"
+		    " r-7     [000] ...1. 1.012510: nfs_refresh_inode_enter: fileid=00:1a:2 fhandle=0x1 version=2\n"
+		    " r-7     [000] d.... 1.012520: jif_update: (nfs_update_inode+0x0/0x900 [nfs]) j=1252\n"
+		    "%s"
+		    " r-7     [000] ..... 1.014110: nfs_initiate_read: fileid=00:1a:2 fhandle=0x1 offset=0 count=16384\n"
+		    "%s"
+		    " r-7     [000] d.... 1.018000: jif_check: (nfs_revalidate_mapping+0x0/0x70 [nfs]) j=1254\n", 1);
 }
 
 /* A v4 kept-open reader's open on a mount that had not seen the file:
