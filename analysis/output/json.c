@@ -60,6 +60,7 @@ static json_t *observer(const struct sw_observer *O, int many)
 			json_object_set_new(r, m, I(O->revealed[i]));
 		}
 	json_object_set_new(o, "revealed_by", r);
+	json_object_set_new(o, "revealed_change_only_torn", I(O->torn));
 	json_object_set_new(o, "race_attr_hits", I(O->race_attr_hits));
 	json_object_set_new(o, "race_read_hits", I(O->race_read_hits));
 	json_object_set_new(o, "race_read_stale_p50_ns",
@@ -254,6 +255,7 @@ static json_t *attrs_json(const struct sw_summary *S)
 						       : json_null());
 	json_object_set_new(a, "revealed", A->obs >= 0 ? I(A->revealed) : json_null());
 	json_object_set_new(a, "change_only", A->obs >= 0 ? I(A->change_only) : json_null());
+	json_object_set_new(a, "change_only_torn", A->obs >= 0 ? I(A->change_only_torn) : json_null());
 	json_object_set_new(a, "ctime_only", A->obs >= 0 ? I(A->ctime_only) : json_null());
 	json_object_set_new(a, "both", A->obs >= 0 ? I(A->both) : json_null());
 	json_object_set_new(a, "neither", A->obs >= 0 ? I(A->other) : json_null());

@@ -367,9 +367,11 @@ static void attrs_text(FILE *f, const struct sw_summary *S)
 	char b[1024], r[160], w[64];
 	if (A->obs >= 0)
 		snprintf(b, sizeof(b), "of %llu stores %s revealed: the change attribute only "
-			 "%llu, ctime only %llu, both %llu, neither %llu",
+			 "%llu (%llu of them torn: a reply caught a racing update half made), "
+			 "ctime only %llu, both %llu, neither %llu",
 			 (unsigned long long)A->revealed, S->obs[A->obs].name,
-			 (unsigned long long)A->change_only, (unsigned long long)A->ctime_only,
+			 (unsigned long long)A->change_only, (unsigned long long)A->change_only_torn,
+			 (unsigned long long)A->ctime_only,
 			 (unsigned long long)A->both, (unsigned long long)A->other);
 	else
 		snprintf(b, sizeof(b), "no v4 target: the change attribute was not asked for");

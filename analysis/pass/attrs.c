@@ -34,6 +34,7 @@ static void split(struct sw_summary *S)
 		A->revealed += n;
 		*(ch && ct ? &A->both : ch ? &A->change_only : ct ? &A->ctime_only : &A->other) += n;
 	}
+	A->change_only_torn = O->torn;
 }
 
 /* Equal ctimes: emulated, the updates that left the stamps equal (the

@@ -24,6 +24,26 @@ uint32_t sw_attrs_diff(const struct sw_attrs *a, const struct sw_attrs *b)
 	return d;
 }
 
+/* the i_version part of knfsd's change attribute (sw_attrs_torn) */
+static uint64_t iversion_part(const struct sw_attrs *a)
+{
+	uint64_t sec = (uint64_t)(a->ctime_ns / 1000000000), nsec = (uint64_t)(a->ctime_ns % 1000000000);
+	return a->change - ((sec << 30) + nsec);
+}
+
+int sw_attrs_torn(const struct sw_attrs *a, const struct sw_attrs *b,
+		  const struct sw_attrs *c)
+{
+	const uint32_t tc = SW_ATTR_CTIME | SW_ATTR_CHANGE, mc = SW_ATTR_MTIME | SW_ATTR_CTIME;
+	if ((a->valid & b->valid & tc) != tc || (sw_attrs_diff(a, b) & tc) != SW_ATTR_CHANGE)
+		return 0;
+	if (c && (c->valid & tc) == tc && a->ctime_ns >= 0 && c->ctime_ns >= 0 &&
+	    (sw_attrs_diff(b, c) & SW_ATTR_CTIME) && iversion_part(b) == iversion_part(c))
+		return 1; /* b read ctime before the update, i_version after */
+	return (a->valid & b->valid & mc) == mc && a->mtime_ns != a->ctime_ns &&
+	       b->mtime_ns == b->ctime_ns; /* a read mtime before, ctime after */
+}
+
 int sw_obs_open(struct sw_obs_cursor *c, const char *path, int target,
 		char err[SWLOG_ERRLEN])
 {
@@ -198,10 +218,20 @@ int sw_obs_query(struct sw_obs_cursor *c, int64_t T, struct sw_obs_answer *ans)
 		if (i == k)
 			continue;
 		ans->status = SW_OBS_OK;
-		ans->rev = r;
 		ans->send = r->send[i];
 		ans->recv = r->recv[i];
 		ans->revealed = d;
+		/* change alone: the next run tells a torn reply */
+		if ((d & (SW_ATTR_CTIME | SW_ATTR_CHANGE)) == SW_ATTR_CHANGE) {
+			while (c->n <= j + 1 && !c->eof)
+				if ((rc = load_one(c)) < 0)
+					return rc;
+			ans->ref = run_at(c, 0); /* the ring may have moved */
+			r = run_at(c, j);
+			ans->torn = sw_attrs_torn(&ans->ref->a, &r->a,
+						  c->n > j + 1 ? &run_at(c, j + 1)->a : NULL);
+		}
+		ans->rev = r;
 		break;
 	}
 	ans->fails_between = fails;

@@ -52,6 +52,9 @@ struct sw_obs_answer {
 	const struct obs_run *rev;   /* revealing run (status OK) */
 	int64_t send, recv;          /* the revealing reply, probe clock */
 	uint32_t revealed;           /* SW_ATTR_* mask that differs */
+	int torn;                    /* change attribute alone, and the
+					reference or the revealing reply torn
+					by a racing update (sw_attrs_torn) */
 	uint32_t fails_between;      /* failed GETATTRs between ref and reply */
 	uint32_t gaps_between;       /* gaps between ref and reply */
 	int64_t gap_start, gap_end;
@@ -60,6 +63,25 @@ struct sw_obs_answer {
 
 /* Attribute mask (size, mtime, ctime, change) in which a and b differ. */
 uint32_t sw_attrs_diff(const struct sw_attrs *a, const struct sw_attrs *b);
+
+/* Was the change attribute's move without ctime, from reply run a to b,
+ * a torn GETATTR rather than the kernel's rule?  A fault sets ctime,
+ * then mtime to the same value, then i_version (file_update_time(), 7.2's
+ * inode_update_timestamps()); generic_fillattr() reads mtime, ctime, then
+ * i_version, so a GETATTR racing a fault can see part of it.  knfsd's
+ * change attribute is i_version + (ctime seconds << 30) + ctime
+ * nanoseconds (nfsd4_change_attribute(), 6.1 to 7.2, a regular file
+ * without STATX_ATTR_CHANGE_MONOTONIC).  Torn when either
+ *   b is torn (old ctime, new i_version): c, the run after b (NULL: none
+ *   read), moved ctime and carries b's i_version part; or
+ *   a is torn (new ctime, old mtime): a's mtime differs from its ctime,
+ *   and b, with the same ctime, carries mtime equal to it: the update a
+ *   half saw, now whole.
+ * Positive evidence only: a server with another formula never matches
+ * the first; the second takes a fault in the tick of a ctime-only change
+ * (chmod) for torn, which no workload of the harness makes. */
+int sw_attrs_torn(const struct sw_attrs *a, const struct sw_attrs *b,
+		  const struct sw_attrs *c);
 
 int sw_obs_open(struct sw_obs_cursor *c, const char *path, int target,
 		char err[SWLOG_ERRLEN]);

@@ -79,6 +79,9 @@ struct sw_observer {
 	uint64_t checked, consistent, low, high; /* the consistency check */
 	uint64_t exc[SW_EXC_N];  /* explanation of each low/high */
 	uint64_t revealed[16];   /* by mask of SW_ATTR_SIZE|MTIME|CTIME|CHANGE */
+	uint64_t torn;           /* of those by the change attribute without
+				    ctime, replies torn by a racing update
+				    (observer.h, sw_attrs_torn) */
 	uint64_t race_attr_hits; /* reference reply inside a race gap */
 	uint64_t race_read_hits; /* READ: old data under the trap's new attrs */
 	struct sw_hist race_stale_ns; /* how long those READ hits stayed stale */
@@ -140,6 +143,9 @@ struct sw_reveal {
 	uint64_t change_only, ctime_only, both, other; /* which of the change
 				    attribute and ctime moved in that reply
 				    (other: neither, mtime or size alone) */
+	uint64_t change_only_torn; /* of change_only, replies that read ctime
+				    before a racing update and i_version
+				    after it (observer.h, sw_attrs_torn) */
 	int64_t equal_ctime;     /* native: faulting stores whose fault left
 				    ctime as it was; emulated: updates that
 				    left mtime and ctime equal; -1 unknown */

@@ -88,6 +88,7 @@ static void observe(struct pass *P, int i, const struct sw_rec_store *s,
 	int64_t w = ss(sa(a.recv, S->offset_ns), t_s);
 	fig_add(&O->fig, w);
 	O->revealed[a.revealed & 15]++;
+	O->torn += a.torn;
 	ro->w_ns = w;
 	ro->revealed = a.revealed;
 	/* the last update before the store other than its own trap's */

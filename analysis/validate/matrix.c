@@ -124,9 +124,15 @@ static int cell_findings(struct sw_matrix *M, const struct sw_mx_cell *c)
 	if (c->vers == 4) {
 		int64_t alone = sum_matching(c->revealed_by, "change", "ctime");
 		int64_t tot = sum_matching(c->revealed_by, NULL, NULL);
-		if (alone)
+		int64_t torn = c->change_only_torn == SW_MX_NONE ? 0 : c->change_only_torn;
+		char tail[80] = "";
+		if (torn)
+			snprintf(tail, sizeof(tail), " (%lld more by replies torn by a racing fault)",
+				 (long long)torn);
+		if (alone > torn)
 			ADD("%s %s %s, v4: the change attribute alone (ctime unchanged) revealed %lld "
-			    "of %lld revealed stores", K, fs, wl, (long long)alone, (long long)tot);
+			    "of %lld revealed stores%s", K, fs, wl, (long long)(alone - torn),
+			    (long long)tot, tail);
 		int64_t nochange = sum_matching(c->revealed_by, NULL, "change");
 		if (nochange)
 			ADD("%s %s %s, v4: %lld stores revealed without the change attribute moving "

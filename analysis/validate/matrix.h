@@ -41,6 +41,8 @@ struct sw_mx_cell {
 	double updates_per_1k, first_store_truth_s, kclient_p50_s;
 	int64_t checked, consistent, early, late; /* consistency */
 	json_t *explained, *revealed_by;          /* owned copies */
+	int64_t change_only_torn; /* of revealed_by's change without ctime,
+				     by a torn reply; SW_MX_NONE unknown */
 	int has_deleg;
 	struct sw_mx_deleg deleg;
 	struct sw_srvtrace trace; /* server/trace.txt */

@@ -358,6 +358,7 @@ static int load_run(struct sw_matrix *M, const struct runinfo *ri, json_t *r)
 		json_t *ex = json_object_get(cs, "explained"), *rb = json_object_get(ob, "revealed_by");
 		c->explained = ex ? json_deep_copy(ex) : json_object();
 		c->revealed_by = rb ? json_deep_copy(rb) : json_object();
+		c->change_only_torn = jint(ob, "revealed_change_only_torn");
 		c->updates_per_1k = NAN;
 		if (tstores != SW_MX_NONE && tstores > 0) {
 			char b[64];
