@@ -66,8 +66,8 @@ uint32_t sw_attrs_diff(const struct sw_attrs *a, const struct sw_attrs *b);
 
 /* Was the change attribute's move without ctime, from reply run a to b,
  * a torn GETATTR rather than the kernel's rule?  A fault sets ctime,
- * then mtime to the same value, then i_version (file_update_time(), 7.2's
- * inode_update_timestamps()); generic_fillattr() reads mtime, ctime, then
+ * then i_version, then mtime to ctime's value (file_update_time(), 7.2's
+ * inode_update_cmtime()); generic_fillattr() reads mtime, ctime, then
  * i_version, so a GETATTR racing a fault can see part of it.  knfsd's
  * change attribute is i_version + (ctime seconds << 30) + ctime
  * nanoseconds (nfsd4_change_attribute(), 6.1 to 7.2, a regular file

@@ -33,8 +33,8 @@
 #   7.2 xfs, ext4 and tmpfs: at most 0.1 % by the change attribute alone
 #     in a whole reply (the kernel's rule gives none), none by ctime
 #     alone.  A GETATTR racing a fault reads part of it (generic_fillattr()
-#     reads mtime, ctime, i_version; the fault sets ctime, mtime,
-#     i_version): the report counts such torn replies apart
+#     reads mtime, ctime, i_version; the fault sets ctime, i_version,
+#     mtime): the report counts such torn replies apart
 #     (change_only_torn), and they are left out of both bars: 2 to 10 of
 #     ~2,480 on 7.2 ext4 in five runs, every one torn; none on 6.1.
 # These are counts of one run each; on 6.1 they move with how many
