@@ -116,8 +116,10 @@
 #   lazy-commit (eager, deferred; ordering 0 and 1; review 2, P4): on a
 #               lazytime,commit=300 mount, a store, then sync_file_range
 #               or fsync, from an inode whose last transaction committed
-#               and from one just touched (fchmod): the commits the
-#               writeback forced, printed (INFO), not asserted;
+#               and from one just touched (fchmod): no commit during
+#               sync_file_range, at most fsync's own during fsync (the
+#               ordering waited for the fchmod's transaction before patch
+#               0016: one more each, touched, deferred, ordering on);
 # and cmtime_check's basic semantics under deferred on the nodelalloc and
 # lazytime mounts; on data=journal, eager under deferred (patch 0012).
 # A kernel with any of the review's
