@@ -69,9 +69,16 @@ static void attrs_rows(FILE *f, const struct sw_runrow *rows, int n)
 		"/s", "grain");
 	for (int i = 0; i < n; i++) {
 		const struct sw_runrow *r = &rows[i];
-		char lab[80], a[24], b[24], c[24], e[24], q[24];
+		char lab[80], a[48], b[24], c[24], e[24], q[24];
 		snprintf(lab, sizeof(lab), "%s%s", r->label, r->partial ? "!" : "");
-		count_cell(a, sizeof(a), r->change_only);
+		/* the change attribute alone by the kernel's rule, then "+Nt"
+		 * by replies torn by a racing fault */
+		if (r->change_only_torn > 0)
+			snprintf(a, sizeof(a), "%lld+%lldt",
+				 (long long)(r->change_only - r->change_only_torn),
+				 (long long)r->change_only_torn);
+		else
+			count_cell(a, sizeof(a), r->change_only);
 		count_cell(b, sizeof(b), r->ctime_only);
 		count_cell(c, sizeof(c), r->both);
 		count_cell(e, sizeof(e), r->equal_ctime);
@@ -150,7 +157,8 @@ void sw_fmt_summary_text(FILE *f, const struct sw_runrow *rows, int n, unsigned 
 	      "  write-fault trap (userfaultfd + futimens), emulated rows only:\n"
 	      "  a cost of the emulation, not of any kernel.\n"
 	      "revealed: stores whose first differing v4 reply moved the change\n"
-	      "  attribute alone, ctime alone, or both.  equal ctime: faulting\n"
+	      "  attribute alone (N+Tt: T of them by a GETATTR torn by a racing\n"
+	      "  fault), ctime alone, or both.  equal ctime: faulting\n"
 	      "  stores (native) or updates (emulated) that left ctime as it\n"
 	      "  was.  queries/s: the file's planned GETATTRs (probe + kernel\n"
 	      "  readers); on a multigrain fs each query makes the next stamp\n"
@@ -211,6 +219,8 @@ json_t *sw_summary_rows_json(const struct sw_runrow *rows, int n)
 				    : json_real((double)r->trap_p50_ns / 1e3));
 		json_object_set_new(o, "revealed_change_only", r->change_only < 0 ? json_null()
 				    : json_integer((json_int_t)r->change_only));
+		json_object_set_new(o, "revealed_change_only_torn", r->change_only_torn < 0
+				    ? json_null() : json_integer((json_int_t)r->change_only_torn));
 		json_object_set_new(o, "revealed_ctime_only", r->ctime_only < 0 ? json_null()
 				    : json_integer((json_int_t)r->ctime_only));
 		json_object_set_new(o, "revealed_both", r->both < 0 ? json_null()

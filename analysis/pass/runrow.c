@@ -67,6 +67,7 @@ void sw_runrow_fill(const struct sw_summary *S, struct sw_runrow *r)
 	r->resolution_ns = S->nobs ? S->obs[0].resolution_ns : -1;
 	const struct sw_reveal *A = &S->attrs;
 	r->change_only = A->obs >= 0 ? (int64_t)A->change_only : -1;
+	r->change_only_torn = A->obs >= 0 ? (int64_t)A->change_only_torn : -1;
 	r->ctime_only = A->obs >= 0 ? (int64_t)A->ctime_only : -1;
 	r->both = A->obs >= 0 ? (int64_t)A->both : -1;
 	r->equal_ctime = A->equal_ctime;

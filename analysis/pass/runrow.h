@@ -55,6 +55,8 @@ struct sw_runrow {
 				    revealed by the change attribute alone,
 				    ctime alone, both (one reply); -1: no v4
 				    target */
+	int64_t change_only_torn; /* of change_only, by a reply torn by a
+				    racing fault (observer.h); -1: no v4 */
 	int64_t equal_ctime;     /* faults (native) or updates (emulated)
 				    that left ctime as it was; -1 unknown */
 	double query_hz;         /* planned queries of the file per second
