@@ -33,8 +33,13 @@
 #               applies it;
 #   migrate     (deferred): move_pages() to the other node (the guest boots
 #               with numa=fake=2) records the store, fsync applies it;
-#   stockfs     (every policy): xfs and tmpfs, not opted in, update at the
-#               first store as stock Linux does;
+#   stockfs     (every policy): tmpfs, and xfs on 6.1, not opted in,
+#               update at the first store as stock Linux does;
+#   xfs         (7.2, every policy; patch 0017): xfs opts in:
+#               cmtime_check's table (under lang and lang-mem the fault
+#               stamps in xfs's own transaction, which the table's first
+#               row expects), then the ext3 case's store, munmap, fsync,
+#               sync and its durability after a remount;
 #   ext3        (every policy): an ext3 image (mkfs.ext3) mounted without
 #               -t and with -t ext3, served by the ext4 driver under the
 #               ext3 type: store, munmap, fsync, sync must move mtime and
@@ -449,6 +454,10 @@ o=$(cat /proc/sys/vm/mmap_cmtime_ordering 2>/dev/null)
 echo 2 > /proc/sys/vm/mmap_cmtime_ordering 2>/dev/null &&
 	echo "CASEFAIL vm.mmap_cmtime_ordering: accepted 2 (expected EINVAL)"
 losetup /dev/loop0 /sw/xfs.img || echo "CASEFAIL no loop device for the xfs image"
+# xfs opts in on the 7.2 series (patch 0017), not on 6.1's
+kv=$(uname -r); kmaj=${kv%%.*}; kmin=${kv#*.}; kmin=${kmin%%[!0-9]*}
+mg=0
+if [ "$kmaj" -gt 6 ] || { [ "$kmaj" -eq 6 ] && [ "$kmin" -ge 13 ]; }; then mg=1; fi
 for p in eager deferred lang; do
 	pol $p
 	mount -t ext4 /dev/vda /mnt/e || { echo "FATAL mount ext4"; exit 3; }
@@ -487,8 +496,25 @@ for p in eager deferred lang; do
 	fi
 	umount /mnt/e
 	mount -t tmpfs tmpfs /mnt/t && run $C stockfs --policy $p --dir /mnt/t; umount /mnt/t
-	mount -t xfs /dev/loop0 /mnt/x && run $C stockfs --policy $p --dir /mnt/x; umount /mnt/x
+	if [ $mg = 0 ]; then
+		mount -t xfs /dev/loop0 /mnt/x && run $C stockfs --policy $p --dir /mnt/x; umount /mnt/x
+	elif mount -t xfs /dev/loop0 /mnt/x; then
+		# converted: cmtime_check's table (lang stamps in xfs's own
+		# transaction at the fault, as it expects), and the ext3 case's
+		# store, munmap, fsync, sync, then durable after a remount
+		run /sw/cmtime_check --policy $p --dir /mnt/x
+		run $C ext3 --policy $p --dir /mnt/x
+		umount /mnt/x
+		mount -t xfs /dev/loop0 /mnt/x && run $C durability-verify --policy $p --dir /mnt/x
+		umount /mnt/x
+	else
+		echo "CASEFAIL mount xfs"
+	fi
 done
+if [ $mg = 1 ] && pol lang-mem && mount -t xfs /dev/loop0 /mnt/x; then
+	run /sw/cmtime_check --policy lang-mem --dir /mnt/x
+	umount /mnt/x
+fi
 # lang-mem (patch 0009): the fault's in-memory times, persisted by the
 # flush without a second stamp (cmtime_check shows the one change per
 # dirty cycle): no handle in the fault, the fault's times durable after
@@ -509,11 +535,9 @@ else
 	echo "CASEFAIL mount ext4 for lang-mem"
 fi
 # An ext3 image: the ext4 driver serves it under the ext3 type, which has
-# no multigrain timestamps on 6.13+ (7.2), so its mappings cannot opt in
-# there and must be plain eager; on 6.1 they opt in like ext4's.
-kv=$(uname -r); kmaj=${kv%%.*}; kmin=${kv#*.}; kmin=${kmin%%[!0-9]*}
-mg=0
-if [ "$kmaj" -gt 6 ] || { [ "$kmaj" -eq 6 ] && [ "$kmin" -ge 13 ]; }; then mg=1; fi
+# no multigrain timestamps on 6.13+ (7.2: mg, above), so its mappings
+# cannot opt in there and must be plain eager; on 6.1 they opt in like
+# ext4's.
 mkdir -p /mnt/3
 m3() { if [ $how = auto ]; then mount /dev/loop1 /mnt/3; else mount -t ext3 /dev/loop1 /mnt/3; fi; }
 w0=$(dmesg | grep -c 'WARNING:')
