@@ -79,16 +79,21 @@ plan_experiments() {
 	if [[ "$kernel_spec" == patched || "$kernel_spec" == patched:* ]]; then
 		[ ${#policies[@]} -gt 0 ] || policies=(eager deferred lang)
 		# every policy on every --fs (default ext4); deferred and lang only
-		# on ext4, the one filesystem the series opts in: on xfs or btrfs the
-		# patched kernel is eager whatever the sysctl (a control cell)
+		# on what the series opts in: ext4, and xfs on 7.2 (patch 0017); on
+		# the others the patched kernel is eager whatever the sysctl (a
+		# control cell)
 		[ ${#fss[@]} -gt 0 ] || fss=(ext4)
+		local optin=ext4 f2
+		[ "$kernel_spec" != patched:7.2 ] || optin="ext4 or xfs"
 		exps=()
 		for p in "${policies[@]}"; do
 			for f in "${fss[@]}"; do
-				case "$p:$f" in
+				f2=$f
+				[ "$f:$optin" != "xfs:ext4 or xfs" ] || f2=ext4
+				case "$p:$f2" in
 				eager:ext4|deferred:ext4|lang:ext4|lang-mem:ext4|eager:xfs|eager:btrfs) exps+=("$p:$f:kernel") ;;
 				native:ext4|native:xfs|native:btrfs) exps+=("native:$f") ;;
-				deferred:*|lang:*|lang-mem:*) vm_usage_die "--kernel patched --policy $p --fs $f: expected ext4 (the series opts ext4 in; on $f only eager and native run), saw $f" ;;
+				deferred:*|lang:*|lang-mem:*) vm_usage_die "--kernel $kernel_spec --policy $p --fs $f: expected $optin (the series opts $optin in; on $f only eager and native run), saw $f" ;;
 				eager:*|native:*) vm_usage_die "--kernel patched --fs $f: expected ext4, xfs or btrfs, saw $f" ;;
 				*) vm_usage_die "--kernel patched --policy $p: expected eager, deferred, lang, lang-mem (the kernel's $patched_sysctl) or native" ;;
 				esac
