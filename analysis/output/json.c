@@ -386,6 +386,9 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 	json_object_set_new(clk, "clock_json", json_boolean(S->clock_file));
 	json_object_set_new(clk, "offset_ns", I(S->offset_ns));
 	json_object_set_new(clk, "err_ns", I(S->err_ns));
+	json_object_set_new(clk, "moved_ns", S->clock_file ? I(S->clock_moved_ns) : json_null());
+	json_object_set_new(clk, "moved_interval_ns",
+			    S->clock_interval_ns ? I(S->clock_interval_ns) : json_null());
 	{ /* the writer's realtime steps: its records on its monotonic clock */
 		json_t *steps = json_array();
 		for (int i = 0; i < S->nclock_steps && i < SW_MAX_CLOCK_STEPS; i++)

@@ -127,6 +127,10 @@ struct sw_fault { /* one entry of the run folder's faults.json */
 /* A step of the writer's realtime clock seen in writer.swlog (clockstep.c,
  * writer_events.h SW_CLOCK_STEP_MIN_NS). */
 #define SW_MAX_CLOCK_STEPS 8
+/* clock.json: the fastest two free-running clocks drift apart, ppm (the
+ * most the kernel's NTP code slews a clock, MAXFREQ); the offset moving
+ * faster between its two estimates is a step, and the run partial */
+#define SW_CLOCK_DRIFT_MAX_PPM 500
 struct sw_clock_step {
 	int64_t t_ns;            /* when: writer realtime on the log's first
 				    base (its monotonic time + first offset) */
@@ -249,6 +253,8 @@ struct sw_summary {
 	char obs_step_log[32];   /* the log they were read from */
 	int64_t clock_after_raw_ns; /* clock.json's after.offset_ns as measured
 				       (0: none, or no step to correct) */
+	int64_t clock_moved_ns;    /* after - before offset (steps corrected) */
+	int64_t clock_interval_ns; /* between the two estimates (0: unknown) */
 	/* writer */
 	int64_t t_start_ns, t_end_ns; /* first record, END (or last record) */
 	int complete;            /* writer log has END */

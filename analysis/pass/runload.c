@@ -190,11 +190,28 @@ static void load_clock(struct sw_summary *S, const char *dir)
 		sw_problem(S, path, -1, 1, "expected err_ns >= 0, saw %lld / %lld",
 			   (long long)eb, (long long)ea);
 	int64_t d = oa > ob ? ss(oa, ob) : ss(ob, oa);
-	if (d > sa(eb < 0 ? ss(0, eb) : eb, ea < 0 ? ss(0, ea) : ea))
+	/* the interval between the two estimates, on the clock that took
+	 * them: two free-running clocks (two guests, no NTP) drift apart at
+	 * a steady rate, a few ppm here; a movement that rate explains is
+	 * drift, and the error below takes half of it in.  A faster one (or
+	 * no interval to tell) is a step nobody recorded. */
+	int64_t tb = json_integer_value(json_object_get(b, "t_real_ns"));
+	int64_t ta = json_integer_value(json_object_get(a, "t_real_ns"));
+	S->clock_moved_ns = ss(oa, ob);
+	S->clock_interval_ns = hb && ha && tb > 0 && ta > tb ? ss(ta, tb) : 0;
+	int drift = S->clock_interval_ns &&
+		    (double)d <= (double)S->clock_interval_ns * SW_CLOCK_DRIFT_MAX_PPM / 1e6;
+	if (!drift && d > sa(eb < 0 ? ss(0, eb) : eb, ea < 0 ? ss(0, ea) : ea)) {
+		char why[96] = "no t_real_ns in both estimates to tell drift from a step";
+		if (S->clock_interval_ns)
+			snprintf(why, sizeof(why), "%.0f ppm over %.1f s, faster than a free clock drifts (%d ppm)",
+				 (double)d * 1e6 / (double)S->clock_interval_ns,
+				 S->clock_interval_ns / 1e9, SW_CLOCK_DRIFT_MAX_PPM);
 		sw_problem(S, path, -1, 1,
-			   "clock offset moved by %lld ns between before (%lld +- %lld) and after (%lld +- %lld): more than the errors allow; windows across hosts are not trustworthy",
+			   "clock offset moved by %lld ns between before (%lld +- %lld) and after (%lld +- %lld): more than the errors allow, %s; windows across hosts are not trustworthy",
 			   (long long)d, (long long)ob, (long long)eb, (long long)oa,
-			   (long long)ea);
+			   (long long)ea, why);
+	}
 	S->offset_ns = sa(ob, ss(oa, ob) / 2);
 	S->err_ns = sa(eb > ea ? eb : ea, d / 2);
 	json_decref(c);

@@ -279,6 +279,55 @@ static void clock_offset(void)
 	CHECK(O->resolution_ns == c.poll_ns + c.rtt_ns + c.err_ns, "offset: resolution must add err");
 }
 
+/* the offset moves 655 us between estimates +- 332 / 305 us: over 61 s
+ * (10.7 ppm) that is two guests' clocks drifting apart, the run complete
+ * with the error widened by half of it; over 0.5 s, or with no time of
+ * the estimates to tell, it is a step: partial */
+static int moved(const char *name, long long tb, long long ta)
+{
+	char dir[256], path[300];
+	struct sw_synth_cfg c;
+	sw_synth_defaults(&c);
+	c.duration_ns = 5 * SEC;
+	c.offset_ns = 47 * MSEC;
+	c.err_ns = 330000;
+	c.clock_json = 1;
+	run(name, &c);
+	snprintf(dir, sizeof(dir), "%s/%s", base, name);
+	snprintf(path, sizeof(path), "%s/clock.json", dir);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	fprintf(f, "{\"before\":{\"offset_ns\":47622641,\"err_ns\":332104%s%lld},"
+		"\"after\":{\"offset_ns\":46967916,\"err_ns\":305369%s%lld}}\n",
+		tb ? ",\"t_real_ns\":" : ",\"x\":", tb, ta ? ",\"t_real_ns\":" : ",\"x\":", ta);
+	fclose(f);
+	return analyze(dir);
+}
+
+static void clock_drift(void)
+{
+	const long long t0 = 1796686157921646571LL;
+	CHECK(moved("drift", t0, t0 + 60924562107LL) == 0,
+	      "drift: 655 us in 61 s is drift, expected complete; problem: %s",
+	      S.nprob ? S.prob[0].msg : "none");
+	CHECK(S.offset_ns == 47295279 && S.err_ns == 332104 + 327362,
+	      "drift: expected offset 47295279 +- 659466 ns, saw %lld +- %lld",
+	      (long long)S.offset_ns, (long long)S.err_ns);
+	CHECK(S.clock_moved_ns == -654725 && S.clock_interval_ns == 60924562107LL,
+	      "drift: expected moved -654725 ns in 60924562107 ns, saw %lld in %lld",
+	      (long long)S.clock_moved_ns, (long long)S.clock_interval_ns);
+	CHECK(moved("step", t0, t0 + 500 * MSEC) == 3 && S.nprob &&
+	      strstr(S.prob[0].msg, "faster than a free clock drifts"),
+	      "step: 655 us in 0.5 s is a step, expected partial naming it; problem: %s",
+	      S.nprob ? S.prob[0].msg : "none");
+	CHECK(moved("untimed", 0, 0) == 3 && S.nprob && strstr(S.prob[0].msg, "no t_real_ns"),
+	      "untimed: no interval to tell drift from a step, expected partial; problem: %s",
+	      S.nprob ? S.prob[0].msg : "none");
+}
+
 /* a probe log of another run is left out, the report is partial */
 static void mixed(void)
 {
@@ -479,6 +528,7 @@ int main(void)
 	collisions();
 	spurious();
 	clock_offset();
+	clock_drift();
 	mixed();
 	msync_async();
 	kread();
