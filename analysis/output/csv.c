@@ -40,7 +40,8 @@ static void cell(FILE *f, int64_t v)
 		fputc(',', f);
 }
 
-static void row(FILE *f, const struct sw_store_row *r)
+/* blind: the native writer saw no update (blind.c): no truth, no replay */
+static void row(FILE *f, const struct sw_store_row *r, int blind)
 {
 	static const char *st[] = { "ok", "no-reference", "unseen" };
 	char m[64];
@@ -50,10 +51,14 @@ static void row(FILE *f, const struct sw_store_row *r)
 		(long long)r->trap_ns, r->flags, r->own_update);
 	if (r->own_update)
 		fprintf(f, "%lld", (long long)r->race_gap_ns);
-	cell(f, r->w_truth_ns);
-	fprintf(f, ",%d", r->w_truth_ns < 0);
-	cell(f, r->w_truth_ns < 0 ? r->w_truth_lb_ns : -1);
-	fprintf(f, ",%s", r->w_truth_ns < 0 ? "" : sw_cause_name(r->truth_cause));
+	if (blind)
+		fputs(",,,,", f);
+	else {
+		cell(f, r->w_truth_ns);
+		fprintf(f, ",%d", r->w_truth_ns < 0);
+		cell(f, r->w_truth_ns < 0 ? r->w_truth_lb_ns : -1);
+		fprintf(f, ",%s", r->w_truth_ns < 0 ? "" : sw_cause_name(r->truth_cause));
+	}
 	for (int i = 0; i < r->nobs; i++) {
 		sw_mask_name(m, sizeof(m), r->obs[i].revealed);
 		fprintf(f, ",%s", st[r->obs[i].status % 3]);
@@ -62,10 +67,10 @@ static void row(FILE *f, const struct sw_store_row *r)
 			r->obs[i].exc ? sw_exc_name(r->obs[i].exc) : "");
 	}
 	for (int i = 0; i < r->nprof; i++)
-		cell(f, r->replay_ns[i]);
+		cell(f, blind ? -1 : r->replay_ns[i]);
 	for (int j = 0; j < r->nkread; j++) {
 		cell(f, r->kr[j].seen == 1 ? r->kr[j].w_ns : -1);
-		cell(f, r->kr[j].seen ? r->kr[j].replay_ns : -1);
+		cell(f, r->kr[j].seen && !blind ? r->kr[j].replay_ns : -1);
 	}
 	fputc('\n', f);
 }
@@ -78,7 +83,7 @@ int sw_fmt_csv(FILE *f, const struct sw_summary *S)
 	header(f, S);
 	for (uint64_t i = 0; i < n; i++) {
 		sw_rows_get(S->rows, i, &r);
-		row(f, &r);
+		row(f, &r, S->updates_unseen);
 	}
 	return ferror(f) ? -1 : 0;
 }

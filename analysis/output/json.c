@@ -406,6 +406,8 @@ json_t *sw_summary_json(const struct sw_summary *S, int exit_code)
 				    S->clock_after_raw_ns ? I(S->clock_after_raw_ns) : json_null());
 	}
 	json_object_set_new(st, "clock", clk);
+	json_object_set_new(st, "truth_not_measured",
+			    S->updates_unseen ? json_string(S->updates_unseen_why) : json_null());
 	for (int i = 0; i < S->nprof; i++)
 		json_array_append_new(profs, profile(&S->prof[i]));
 	json_object_set_new(opt, "profiles", profs);

@@ -156,6 +156,9 @@ int sw_fmt_observer_plot(const char *dir, const struct sw_obs_row *r, int n, cha
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		return -1;
 	}
+	int truth = 0; /* gnuplot fails on a series with no point */
+	for (int i = 0; i < n; i++)
+		truth |= r[i].truth_p50_s >= 0;
 	fprintf(f, "cd '%s'\nset datafile missing '-'\n%s", dir, gp_terminals);
 	fputs("  set output 'observer.'.t\n  set termoption noenhanced\n"
 	      "  set title 'stalewin: the observer effect by query rate (GETATTRs/s per probe target)'\n"
@@ -165,9 +168,9 @@ int sw_fmt_observer_plot(const char *dir, const struct sw_obs_row *r, int n, cha
 	      "  set key outside bottom center horizontal\n"
 	      "  plot 'observer.dat' using 0:4:xtic(1) with linespoints pt 7 title 'equal ctimes', "
 	      "'' using 0:5 with linespoints pt 5 title 'changed after a query', "
-	      "'' using 0:6 with linespoints pt 9 title 'changed with none since', "
-	      "'' using 0:3 axes x1y2 with linespoints pt 1 dt 2 title 'truth p50'\n"
-	      " }\n}\n", f);
+	      "'' using 0:6 with linespoints pt 9 title 'changed with none since'", f);
+	fputs(truth ? ", '' using 0:3 axes x1y2 with linespoints pt 1 dt 2 title 'truth p50'\n }\n}\n"
+		    : "\n }\n}\n", f);
 	fclose(f);
 	return gp_run(dir, "observer.gp", err, errlen);
 }

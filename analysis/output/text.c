@@ -157,6 +157,11 @@ static void header(FILE *f, const struct sw_summary *S)
 	if (S->model_profile[0])
 		kv(f, "profile", S->model_profile);
 	kv(f, "replay", S->valid_replay);
+	if (S->updates_unseen) {
+		snprintf(b, sizeof(b), "not measured: %s; truth, the client replays and the consistency check are left out",
+			 S->updates_unseen_why);
+		kv(f, "truth", b);
+	}
 	if (S->clock_file) {
 		sw_fmt_dur(d1, sizeof(d1), S->err_ns);
 		snprintf(b, sizeof(b), "offset %lld ns +- %s (clock.json)",

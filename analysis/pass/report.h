@@ -253,6 +253,13 @@ struct sw_summary {
 	char obs_step_log[32];   /* the log they were read from */
 	int64_t clock_after_raw_ns; /* clock.json's after.offset_ns as measured
 				       (0: none, or no step to correct) */
+	int64_t writer_look_ms;    /* native writer: its look at the file
+				      between stores (meta native_poll_ms;
+				      -1 unknown) */
+	int updates_unseen;        /* the native writer never looked during
+				      the run: truth, the replays and the
+				      consistency check left out (blind.c) */
+	char updates_unseen_why[200];
 	int64_t clock_moved_ns;    /* after - before offset (steps corrected) */
 	int64_t clock_interval_ns; /* between the two estimates (0: unknown) */
 	/* writer */
@@ -451,6 +458,10 @@ void sw_crash_figures(struct sw_summary *S, const char *dir, const struct sw_inp
 void sw_faults_on_store(struct sw_summary *S, int64_t t_s_ns);
 /* After the pass: faults that cut the run short, a writer stopped early. */
 void sw_faults_finish(struct sw_summary *S);
+/* a native writer that never looked at its file during the run
+ * (--native-poll-only, a look interval at least the run's): the figures
+ * resting on its looks are left out and the report says why (blind.c) */
+void sw_blind_finish(struct sw_summary *S);
 /* The report's status: "complete", "complete, with faults: ..." or
  * "PARTIAL: ..." naming each fault (when, how long, stores) and each log
  * that ended early. */

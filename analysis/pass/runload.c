@@ -91,6 +91,8 @@ static void writer_meta(struct sw_summary *S, const char *meta)
 	S->emulated = json_is_true(json_object_get(m, "emulated"));
 	v = json_object_get(m, "native_fstat_around_store");
 	S->attrs.writer_stats = S->emulated || !json_is_boolean(v) ? -1 : json_is_true(v);
+	v = json_object_get(m, "native_poll_ms");
+	S->writer_look_ms = json_is_integer(v) ? json_integer_value(v) : -1;
 	fs = json_object_get(m, "filesystem");
 	str_of(fs, "type", S->fs, sizeof(S->fs));
 	str_of(fs, "mount_options", S->fs_opts, sizeof(S->fs_opts));

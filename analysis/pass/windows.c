@@ -556,6 +556,7 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 	memset(S, 0, sizeof(*S));
 	S->file_changed_ns = S->file_read_ns = S->settle_ns = -1;
 	S->attrs.writer_stats = -1;
+	S->writer_look_ms = -1;
 	sw_hist_init(&S->trap_ns);
 	sw_hist_init(&S->upd_cost_ns);
 	sw_hist_init(&S->race_gap_ns);
@@ -588,6 +589,7 @@ int sw_analyze(const char *run_dir, const struct sw_analyze_opts *o,
 	S->edge_void = sw_edge_finish(&P->edge) != 0;
 	S->edge_passes = P->edge.ncleans;
 	memcpy(S->edge_pairs, P->edge.pairs, sizeof(S->edge_pairs));
+	sw_blind_finish(S);
 	check_observers(S);
 	sw_attrs_finish(S, run_dir, in->writer);
 	sw_faults_finish(S);

@@ -190,7 +190,9 @@ int sw_study_observer_rows(json_t *cells, struct sw_obs_row *r, int max)
 #define GI(o, a, b) json_integer_value(json_object_get(json_object_get(o, a), b))
 		snprintf(o->id, sizeof(o->id), "%s", json_string_value(json_object_get(c, "id")));
 		snprintf(o->rate, sizeof(o->rate), "%s", json_string_value(q));
-		o->truth_p50_s = json_is_number(m) ? json_number_value(m) : -1;
+		/* -1: ">end"; -2: not measured (blind.c) */
+		o->truth_p50_s = json_is_number(m) ? json_number_value(m)
+				 : json_is_string(json_object_get(c, "truth_not_measured")) ? -2 : -1;
 		o->faults = json_integer_value(json_object_get(at, "faulting_stores"));
 		o->equal_share = share(json_integer_value(json_object_get(at, "equal_ctime")), o->faults);
 		o->queried = GI(bq, "queried", "faults");
@@ -295,8 +297,9 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 	int n = 0;
 	int64_t p50[SW_REPSTATS_MAX], p90[SW_REPSTATS_MAX], vd[SW_REPSTATS_MAX], vc[SW_REPSTATS_MAX];
 	double upd[SW_REPSTATS_MAX];
-	int nvd = 0, nvc = 0;
+	int nvd = 0, nvc = 0, nt = 0; /* nt: runs whose writer saw its updates */
 	int64_t res = 0;
+	char blind[200] = "";
 	struct cell_attrs ca = { 0 };
 	/* server-crash: the stores on disk after the reboot, and the ones the
 	 * client never saw changed, summed over the cell's runs (crash.c) */
@@ -322,9 +325,14 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 			snprintf(db, sizeof(db), "%s/study.sqlite", s->dir);
 			if (sw_archive_add_summary(db, s->S))
 				fprintf(stderr, "stalewin-report study: %s: not archived in %s\n", run, db);
-			p50[n] = r.truth_p50_ns;
-			p90[n] = sw_fig_quantile(&s->S->truth, 0.9);
-			upd[n] = r.updates_per_1k;
+			/* a native writer that never looked (blind.c): no truth,
+			 * and the updates it counted are its one look's */
+			if (!s->S->updates_unseen) {
+				p50[nt] = r.truth_p50_ns;
+				p90[nt] = sw_fig_quantile(&s->S->truth, 0.9);
+				upd[nt++] = r.updates_per_1k;
+			} else
+				snprintf(blind, sizeof(blind), "%s", s->S->updates_unseen_why);
 			if (r.view_default.src != SW_VIEW_NONE && r.view_default.p50_ns != -2)
 				vd[nvd++] = r.view_default.p50_ns;
 			if (r.view_cto.src != SW_VIEW_NONE && r.view_cto.p50_ns != -2)
@@ -335,9 +343,13 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 			/* each run's figures: what verdict resamples */
 #define NS_S(x) ((x) < 0 ? json_null() : json_real((double)(x) / 1e9))
 			/* null: ">end"; a view key is left out where the run had none */
-			json_t *ro = json_pack("{s:s,s:o,s:o,s:f}", "dir", run + strlen(s->dir) + 1,
-					       "truth_p50_s", NS_S(p50[n]), "truth_p90_s", NS_S(p90[n]),
-					       "updates_per_1k", upd[n]);
+			json_t *ro = json_pack("{s:s}", "dir", run + strlen(s->dir) + 1);
+			if (!s->S->updates_unseen) {
+				json_object_set_new(ro, "truth_p50_s", NS_S(p50[nt - 1]));
+				json_object_set_new(ro, "truth_p90_s", NS_S(p90[nt - 1]));
+				json_object_set_new(ro, "updates_per_1k", json_real(upd[nt - 1]));
+			} else
+				json_object_set_new(ro, "truth_not_measured", json_string(blind));
 			if (r.view_default.src != SW_VIEW_NONE && r.view_default.p50_ns != -2)
 				json_object_set_new(ro, "view_default_p50_s", NS_S(r.view_default.p50_ns));
 			if (r.view_cto.src != SW_VIEW_NONE && r.view_cto.p50_ns != -2)
@@ -398,22 +410,29 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 		g->wb_ms ? "  (writeback scaled)" : "");
 	if (!n)
 		return 0;
-	json_object_set_new(o, "truth_p50_s", stats_json(p50, n, res));
-	json_object_set_new(o, "truth_p90_s", stats_json(p90, n, res));
+	json_object_set_new(o, "truth_p50_s", nt ? stats_json(p50, nt, res) : json_null());
+	json_object_set_new(o, "truth_p90_s", nt ? stats_json(p90, nt, res) : json_null());
+	json_object_set_new(o, "truth_not_measured", blind[0] ? json_string(blind) : json_null());
 	json_object_set_new(o, "view_default_p50_s", nvd ? stats_json(vd, nvd, res) : json_null());
 	json_object_set_new(o, "view_cto_p50_s", nvc ? stats_json(vc, nvc, res) : json_null());
-	struct sw_repstats_f u;
-	sw_repstats_f(upd, n, 0.95, &u);
-	json_object_set_new(o, "updates_per_1k", json_pack("{s:f,s:f,s:f,s:f,s:f}", "median", u.median,
-							   "ci_lo", u.ci_lo, "ci_hi", u.ci_hi, "min", u.min,
-							   "max", u.max));
-	text_stat(s->txt, "truth p50", p50, n, res);
-	text_stat(s->txt, "truth p90", p90, n, res);
+	struct sw_repstats_f u = { 0 };
+	if (nt) {
+		sw_repstats_f(upd, nt, 0.95, &u);
+		json_object_set_new(o, "updates_per_1k",
+				    json_pack("{s:f,s:f,s:f,s:f,s:f}", "median", u.median, "ci_lo", u.ci_lo,
+					      "ci_hi", u.ci_hi, "min", u.min, "max", u.max));
+	} else
+		json_object_set_new(o, "updates_per_1k", json_null());
+	if (nt < n)
+		fprintf(s->txt, "  %-12s not measured in %d of %d runs: %s\n", "truth", n - nt, n, blind);
+	text_stat(s->txt, "truth p50", p50, nt, res);
+	text_stat(s->txt, "truth p90", p90, nt, res);
 	if (nvd)
 		text_stat(s->txt, "default p50", vd, nvd, res);
 	if (nvc)
 		text_stat(s->txt, "cto p50", vc, nvc, res);
-	fprintf(s->txt, "  %-12s %6.0f  95%% CI %.0f..%.0f\n", "upd/1k", u.median, u.ci_lo, u.ci_hi);
+	if (nt)
+		fprintf(s->txt, "  %-12s %6.0f  95%% CI %.0f..%.0f\n", "upd/1k", u.median, u.ci_lo, u.ci_hi);
 	attrs_cell(s->txt, o, &ca);
 	if (ncr) {
 		json_object_set_new(o, "crash", json_pack("{s:i,s:I,s:I,s:I,s:I,s:I}", "runs", ncr, "before",

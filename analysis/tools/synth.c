@@ -220,13 +220,17 @@ static uint64_t xorshift(uint64_t *s)
 
 static char *writer_meta(const struct sw_synth_cfg *c)
 {
-	char *m = malloc(2048);
+	char *m = malloc(2048), native[128] = "\"emulated\":true";
 	if (!m)
 		return NULL;
+	if (c->native_look_ms > 0)
+		snprintf(native, sizeof(native),
+			 "\"emulated\":false,\"native_fstat_around_store\":false,\"native_poll_ms\":%lld",
+			 (long long)c->native_look_ms);
 	snprintf(m, 2048,
 		 "{\"tool\":\"stalewin-synth\",\"synthetic\":true,\"run_id\":\"%016llx\","
 		 "\"argv\":[\"stalewin-synth\",\"--policy\",\"%s\"],"
-		 "\"kernel_release\":\"synthetic\",\"policy\":\"%s\",\"emulated\":true,"
+		 "\"kernel_release\":\"synthetic\",\"policy\":\"%s\",%s,"
 		 "\"page_size\":4096,\"pages\":%llu,\"size_bytes\":%llu,"
 		 "\"duration_s\":%.3f,"
 		 "\"workload\":{\"name\":\"%s\",\"pages\":%llu,\"interval_ms\":%lld},"
@@ -234,7 +238,7 @@ static char *writer_meta(const struct sw_synth_cfg *c)
 		 "\"vm_sysctls\":{\"dirty_writeback_centisecs\":%lld,\"dirty_expire_centisecs\":%lld},"
 		 "\"filesystem\":{\"type\":\"synthetic\",\"mount_options\":\"rw\"}}",
 		 (unsigned long long)c->run_id, c->policy ? c->policy : "eager",
-		 c->policy ? c->policy : "eager", (unsigned long long)c->pages,
+		 c->policy ? c->policy : "eager", native, (unsigned long long)c->pages,
 		 (unsigned long long)c->pages * 4096, c->duration_ns / 1e9,
 		 c->random ? "random" : "rewrite", (unsigned long long)c->pages,
 		 (long long)(c->store_interval_ns / 1000000),

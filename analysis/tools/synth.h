@@ -77,6 +77,10 @@ struct sw_synth_cfg {
 	 * any other writer record; 0: none.  It lasts setup_len_ns (0: 1 ms)
 	 * and stamps the file 1 ms after it begins */
 	int64_t setup_ns, setup_len_ns;
+	/* > 0: the meta of a native writer that never stats around a store
+	 * and looks at its file every native_look_ms (--native-poll-only
+	 * --native-poll-ms); 0: an emulated policy's */
+	int64_t native_look_ms;
 };
 
 /* Defaults: eager, 10 s, one page rewritten every 100 ms, writeback 5 s /

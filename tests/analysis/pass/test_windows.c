@@ -328,6 +328,36 @@ static void clock_drift(void)
 	      S.nprob ? S.prob[0].msg : "none");
 }
 
+/* a native writer that looks at its file once an hour (--native-poll-only
+ * --native-poll-ms 3600000: on a multigrain kernel each look is a query)
+ * sees no update during the run: truth, the replays and the consistency
+ * check are left out and the report says why; a look every 10 ms keeps
+ * them (the synthetic writer's meta says so). */
+static int native_look(const char *name, long long look_ms)
+{
+	struct sw_synth_cfg c;
+	sw_synth_defaults(&c);
+	c.duration_ns = 10 * SEC;
+	c.native_look_ms = look_ms;
+	return run(name, &c);
+}
+
+static void blind(void)
+{
+	CHECK(native_look("blind", 3600000) == 0, "blind: expected complete");
+	CHECK(S.updates_unseen && strstr(S.updates_unseen_why, "every 3600 s"),
+	      "blind: expected the truth not measured, naming the look, saw %d '%s'",
+	      S.updates_unseen, S.updates_unseen_why);
+	CHECK(S.truth.n == 0 && S.nprof > 0 && S.replay[0].n == 0 && S.nobs > 0 && S.obs[0].checked == 0,
+	      "blind: expected no truth, replay or consistency figure, saw truth n %llu, replay n %llu, checked %llu",
+	      (unsigned long long)S.truth.n, (unsigned long long)(S.nprof ? S.replay[0].n : 0),
+	      (unsigned long long)(S.nobs ? S.obs[0].checked : 0));
+	CHECK(S.nobs > 0 && S.obs[0].fig.n > 0, "blind: the probe's own windows must stay");
+	CHECK(native_look("looks", 10) == 0 && !S.updates_unseen && S.truth.n > 0,
+	      "looks: a look every 10 ms measures truth, saw unseen %d, truth n %llu", S.updates_unseen,
+	      (unsigned long long)S.truth.n);
+}
+
 /* a probe log of another run is left out, the report is partial */
 static void mixed(void)
 {
@@ -529,6 +559,7 @@ int main(void)
 	spurious();
 	clock_offset();
 	clock_drift();
+	blind();
 	mixed();
 	msync_async();
 	kread();
