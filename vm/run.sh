@@ -161,7 +161,7 @@ sw_opt --ns-clients ns_clients N '' 'N (1..8) kernel NFS clients, one per networ
 sw_opt --reader-every-ms reader_every N 100 "the kernel-mount readers' period"
 sw_opt --reader-page reader_page N 0 'the page they read'
 sw_opt --size size BYTES 1M "the writer's file"
-sw_opt --writer-args writer_args '"..."' '' "the writer's own options, over the profile's"
+sw_opt --writer-args writer_args_l '"..."...' '' "the writer's own options, over the profile's (given again: appended)"
 sw_opt --model-profile model_profile auto\|none\|NAME\|FILE auto "the emulated policies' model profile"
 sw_opt --out out DIR '' 'the run folder(s)'
 sw_opt --build-dir build_dir DIR "${SW_BUILD_DIR:-$SW_TOP/build}" "the host's build"
@@ -178,6 +178,7 @@ SW_OPTS_NONEMPTY=1 SW_OPTS_EMPTY_OK=--writer-args
 sw_opt_missing() { vm_die "$1 needs a value"; }
 sw_opt_other() { vm_usage_die "unknown option '$1' (see --help)"; }
 sw_opts_parse "$@"
+writer_args="${writer_args_l[*]}"
 
 # ------------------------------------------------------------ binaries
 # first: the names of policies and workloads are the writer's own

@@ -14,7 +14,8 @@ static const char *const ok_ordering[] = { "off", "on", NULL };
 static const char *const ok_fs[] = { "ext4", "ext4-lazytime", "xfs", "btrfs", "tmpfs", NULL };
 static const char *const ok_vers[] = { "3", "4.2", NULL };
 static const char *const ok_reader[] = { "kept-open", "cto", NULL };
-static const char *const ok_workload[] = { "rewrite", "random", NULL };
+static const char *const ok_workload[] = { "rewrite", "random", "stream", NULL };
+static const char *const ok_onoff[] = { "on", "off", NULL };
 
 struct ctx {
 	struct sw_plan *p;
@@ -182,6 +183,18 @@ static int number(struct ctx *c, int *dst, const char *key, const char *val, int
 	return 1;
 }
 
+/* one value, on or off */
+static int on_off(struct ctx *c, int *dst, const char *key, const char *val)
+{
+	struct sw_plan_axis a;
+	if (!axis(c, &a, key, val, ok_onoff))
+		return 0;
+	if (a.n != 1)
+		return fail(c, "%s: expected one value, on or off, saw '%s'", key, val);
+	*dst = !strcmp(a.v[0], "on");
+	return 1;
+}
+
 static int handler(void *user, const char *section, const char *key, const char *val)
 {
 	struct ctx *c = user;
@@ -219,6 +232,14 @@ static int handler(void *user, const char *section, const char *key, const char 
 		return number(c, &g->duration_s, key, val, 5, 86400);
 	if (!strcmp(key, "reader_every_ms"))
 		return number(c, &g->reader_every_ms, key, val, 10, 60000);
+	if (!strcmp(key, "rate"))
+		return number(c, &g->rate, key, val, 0, 10000);
+	if (!strcmp(key, "size_mib"))
+		return number(c, &g->size_mib, key, val, 0, 4096);
+	if (!strcmp(key, "writer_stat"))
+		return on_off(c, &g->writer_stat, key, val);
+	if (!strcmp(key, "populate"))
+		return on_off(c, &g->populate, key, val);
 	if (!strcmp(key, "lead_s")) {
 		if (!strcmp(val, "settled")) {
 			g->lead_s = -1;
@@ -241,7 +262,8 @@ static int handler(void *user, const char *section, const char *key, const char 
 		return 1;
 	}
 	return fail(c, "unknown key '%s' (expected kernel policy ordering fs vers mount reader "
-		    "workload query_rate fault writeback repeats lead_s duration_s reader_every_ms)%s", key, "");
+		    "workload query_rate fault writeback repeats lead_s duration_s reader_every_ms rate size_mib "
+		    "writer_stat populate)%s", key, "");
 }
 
 /* Lines read so far (the handler's line: inih reads a line, then calls
@@ -294,6 +316,7 @@ int sw_plan_load(const char *path, struct sw_plan *p, char *err, int errlen)
 	d->lead_s = -1;
 	d->duration_s = 120;
 	d->reader_every_ms = 100;
+	d->writer_stat = 1;
 	snprintf(d->vers.v[0], SW_PLAN_VAL, "3");
 	snprintf(d->vers.v[1], SW_PLAN_VAL, "4.2");
 	d->vers.n = 2;
@@ -418,6 +441,21 @@ static int run_args(const struct sw_plan_group *g, const char *k, const struct s
 	bad |= add(a, n, &u, " --lead %s%s", num, "");
 	snprintf(num, sizeof(num), "%d", g->reader_every_ms);
 	bad |= add(a, n, &u, " --reader-every-ms %s%s", num, "");
+	if (g->size_mib) {
+		snprintf(num, sizeof(num), "%dM", g->size_mib);
+		bad |= add(a, n, &u, " --size %s%s", num, "");
+	}
+	/* the writer's options one word each: the study splits a run's line
+	 * on spaces */
+	if (g->rate) {
+		snprintf(num, sizeof(num), "%d", g->rate);
+		bad |= add(a, n, &u, " --writer-args --rate=%s%s", num, "");
+	}
+	if (g->populate)
+		bad |= add(a, n, &u, " --writer-args --populate%s%s", "", "");
+	if (!g->writer_stat)
+		bad |= add(a, n, &u, " --writer-args --native-poll-only --writer-args --native-poll-ms=%s%s",
+			   "3600000", "");
 	if (g->wb_ms) {
 		snprintf(num, sizeof(num), "%d", g->wb_ms / 10);
 		snprintf(num2, sizeof(num2), "%d", g->expire_ms / 10);

@@ -33,6 +33,15 @@
  *   lead_s     settled | S (default settled: 2 expire + 10 writeback +
  *              the 5 s commit after the file's creation)
  *   duration_s, reader_every_ms
+ *   rate       the writer's stores a second (--rate; 0, the default: the
+ *              workload's own pace)
+ *   size_mib   the writer's file, MiB (0, the default: vm run's 1 MiB)
+ *   writer_stat on | off: off, the native writer never stats its file
+ *              (on a multigrain kernel each stat is a query of ctime;
+ *              default on)
+ *   populate   on | off: on, the writer fills its file before the run
+ *              (--populate: every page in the cache, so a store faults
+ *              only on a page writeback cleaned; default off)
  */
 #ifndef STALEWIN_PLAN_H
 #define STALEWIN_PLAN_H
@@ -57,6 +66,7 @@ struct sw_plan_group {
 	int wb_ms, expire_ms;       /* 0: the kernel's defaults */
 	int repeats, lead_s;        /* lead_s -1: settled */
 	int duration_s, reader_every_ms;
+	int rate, size_mib, writer_stat, populate; /* 0: the workload's, vm run's */
 };
 
 struct sw_plan {

@@ -91,6 +91,22 @@ query_rate() {
 	[ "$("$REP" plan q.ini --batches | wc -l)" = 2 ] || fail "query_rate --batches: expected a boot for each rate"
 	bad "p.ini:7: query_rate: expected GETATTRs a second from 1 to 1000 or wire, saw '0'" $'[global]\nrepeats = 3\n[c]\nkernel = patched:6.1\npolicy = eager\nfs = ext4\nquery_rate = 10 0'
 }
+# the writer's own keys: rate, size_mib, populate, writer_stat become vm
+# run's --size and one word per --writer-args (the study splits a run's
+# line on spaces); bad values named
+writer_keys() {
+	printf '%s\n' '[w]' 'kernel = stock:7.2' 'policy = eager' 'fs = ext4' 'workload = stream' 'rate = 500' \
+		'size_mib = 8' 'populate = on' 'writer_stat = off' >w.ini
+	"$REP" plan w.ini >w.txt 2>err.txt || fail "writer keys plan: exit $?: $(cat err.txt)"
+	grep -q -- '--workload stream .* --size 8M --writer-args --rate=500 --writer-args --populate --writer-args --native-poll-only --writer-args --native-poll-ms=3600000 ' w.txt ||
+		fail "writer keys: expected --size 8M and the writer's options one word each, saw $(cat w.txt)"
+	printf '%s\n' '[w]' 'kernel = stock:7.2' 'policy = eager' 'fs = ext4' >w.ini
+	"$REP" plan w.ini >w.txt && ! grep -q -- '--size\|--writer-args' w.txt || fail "writer keys: none given, expected no --size or --writer-args, saw $(cat w.txt)"
+	local G1=$'[global]\nrepeats = 3\n[c]\nkernel = stock:7.2\npolicy = eager\nfs = ext4'
+	bad "p.ini:7: writer_stat: expected one of on off, saw 'of'" "$G1"$'\nwriter_stat = of'
+	bad "p.ini:7: populate: expected one value, on or off, saw 'on off'" "$G1"$'\npopulate = on off'
+	bad "p.ini:7: rate: expected a whole number 0..10000, saw '20000'" "$G1"$'\nrate = 20000'
+}
 quick_plan() {
 	"$REP" plan "$SRC/scripts/plans/quick.ini" | grep -q -- '--sysctl vm.dirty_writeback_centisecs=100 --sysctl vm.dirty_expire_centisecs=500' ||
 		fail "quick.ini: its runs do not carry their scaled writeback"
@@ -325,6 +341,7 @@ sw_case batches batches
 sw_case ordering ordering
 sw_case query-rate query_rate
 sw_case faults faults
+sw_case writer-keys writer_keys
 sw_case quick-plan quick_plan
 sw_case study study
 sw_case own-boots own_boots
