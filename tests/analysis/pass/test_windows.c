@@ -261,15 +261,22 @@ static void spurious(void)
 	CHECK(S.updates == 1 && S.spurious == 0, "eager lone store: 1 update, 0 spurious");
 }
 
+/* a run across two hosts: the probe's clock offset_ns behind, clock.json
+ * stating it +- err_ns */
+static void two_hosts(struct sw_synth_cfg *c, int64_t duration_ns, int64_t offset_ns, int64_t err_ns)
+{
+	sw_synth_defaults(c);
+	c->duration_ns = duration_ns;
+	c->offset_ns = offset_ns;
+	c->err_ns = err_ns;
+	c->clock_json = 1;
+}
+
 /* clock offset 5 ms (+- 100 us) between hosts: same answers as one host */
 static void clock_offset(void)
 {
 	struct sw_synth_cfg c;
-	sw_synth_defaults(&c);
-	c.duration_ns = 35 * SEC;
-	c.offset_ns = 5 * MSEC;
-	c.err_ns = 100000;
-	c.clock_json = 1;
+	two_hosts(&c, 35 * SEC, 5 * MSEC, 100000);
 	CHECK(run("offset", &c) == 0, "offset: expected complete");
 	const struct sw_observer *O = &S.obs[0];
 	CHECK(S.offset_ns == 5 * MSEC && S.err_ns == 100000, "offset: clock.json not applied");
@@ -287,11 +294,7 @@ static int moved(const char *name, long long tb, long long ta)
 {
 	char dir[256], path[300];
 	struct sw_synth_cfg c;
-	sw_synth_defaults(&c);
-	c.duration_ns = 5 * SEC;
-	c.offset_ns = 47 * MSEC;
-	c.err_ns = 330000;
-	c.clock_json = 1;
+	two_hosts(&c, 5 * SEC, 47 * MSEC, 330000);
 	run(name, &c);
 	snprintf(dir, sizeof(dir), "%s/%s", base, name);
 	snprintf(path, sizeof(path), "%s/clock.json", dir);
