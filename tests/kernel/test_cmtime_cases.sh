@@ -33,9 +33,9 @@
 #               applies it;
 #   migrate     (deferred): move_pages() to the other node (the guest boots
 #               with numa=fake=2) records the store, fsync applies it;
-#   stockfs     (every policy): tmpfs, and xfs on 6.1, not opted in,
-#               update at the first store as stock Linux does;
-#   xfs         (7.2, every policy; patch 0017): xfs opts in:
+#   stockfs     (every policy): tmpfs, not opted in, updates at the
+#               first store as stock Linux does;
+#   xfs         (every policy; patch 0017): xfs opts in:
 #               cmtime_check's table (under lang and lang-mem the fault
 #               stamps in xfs's own transaction, which the table's first
 #               row expects), then the ext3 case's store, munmap, fsync,
@@ -454,7 +454,7 @@ o=$(cat /proc/sys/vm/mmap_cmtime_ordering 2>/dev/null)
 echo 2 > /proc/sys/vm/mmap_cmtime_ordering 2>/dev/null &&
 	echo "CASEFAIL vm.mmap_cmtime_ordering: accepted 2 (expected EINVAL)"
 losetup /dev/loop0 /sw/xfs.img || echo "CASEFAIL no loop device for the xfs image"
-# xfs opts in on the 7.2 series (patch 0017), not on 6.1's
+# xfs opts in (patch 0017, both bases)
 kv=$(uname -r); kmaj=${kv%%.*}; kmin=${kv#*.}; kmin=${kmin%%[!0-9]*}
 mg=0
 if [ "$kmaj" -gt 6 ] || { [ "$kmaj" -eq 6 ] && [ "$kmin" -ge 13 ]; }; then mg=1; fi
@@ -496,9 +496,7 @@ for p in eager deferred lang; do
 	fi
 	umount /mnt/e
 	mount -t tmpfs tmpfs /mnt/t && run $C stockfs --policy $p --dir /mnt/t; umount /mnt/t
-	if [ $mg = 0 ]; then
-		mount -t xfs /dev/loop0 /mnt/x && run $C stockfs --policy $p --dir /mnt/x; umount /mnt/x
-	elif mount -t xfs /dev/loop0 /mnt/x; then
+	if mount -t xfs /dev/loop0 /mnt/x; then
 		# converted: cmtime_check's table (lang stamps in xfs's own
 		# transaction at the fault, as it expects), and the ext3 case's
 		# store, munmap, fsync, sync, then durable after a remount
@@ -511,7 +509,7 @@ for p in eager deferred lang; do
 		echo "CASEFAIL mount xfs"
 	fi
 done
-if [ $mg = 1 ] && pol lang-mem && mount -t xfs /dev/loop0 /mnt/x; then
+if pol lang-mem && mount -t xfs /dev/loop0 /mnt/x; then
 	run /sw/cmtime_check --policy lang-mem --dir /mnt/x
 	umount /mnt/x
 fi
