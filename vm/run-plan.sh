@@ -79,18 +79,17 @@ plan_experiments() {
 	if [[ "$kernel_spec" == patched || "$kernel_spec" == patched:* ]]; then
 		[ ${#policies[@]} -gt 0 ] || policies=(eager deferred lang)
 		# every policy on every --fs (default ext4); deferred and lang only
-		# on what the series opts in: ext4, and xfs on 7.2 (patch 0017); on
-		# the others the patched kernel is eager whatever the sysctl (a
+		# on what the series opts in: ext4 and xfs (patch 0017); on the
+		# others the patched kernel is eager whatever the sysctl (a
 		# control cell)
 		[ ${#fss[@]} -gt 0 ] || fss=(ext4)
-		local optin=ext4 as
-		[ "$kernel_spec" != patched:7.2 ] || optin="ext4 or xfs"
+		local optin="ext4 or xfs" as
 		exps=()
 		for p in "${policies[@]}"; do
 			for f in "${fss[@]}"; do
-				# xfs on 7.2 runs every policy ext4 does
+				# xfs runs every policy ext4 does
 				as=$f
-				[ "$f" != xfs ] || [ "$optin" = ext4 ] || as=ext4
+				[ "$f" != xfs ] || as=ext4
 				case "$p:$as" in
 				eager:ext4|deferred:ext4|lang:ext4|lang-mem:ext4|eager:xfs|eager:btrfs) exps+=("$p:$f:kernel") ;;
 				native:ext4|native:xfs|native:btrfs) exps+=("native:$f") ;;

@@ -372,9 +372,10 @@ int sw_plan_load(const char *path, struct sw_plan *p, char *err, int errlen)
 	return 0;
 }
 
-/* Why a cell cannot run today, or NULL. */
+/* Why a cell cannot run today, or NULL (ordering: 1 for its +ordering
+ * cell). */
 static const char *not_runnable(const char *kernel, const char *policy, const char *fs,
-				const char *fault)
+				const char *fault, int ordering)
 {
 	int patched = !strncmp(kernel, "patched:", 8);
 	if (!strcmp(fs, "tmpfs") && (!strncmp(fault, "io-error@", 9) || !strncmp(fault, "enospc@", 7) ||
@@ -390,9 +391,12 @@ static const char *not_runnable(const char *kernel, const char *policy, const ch
 	if (!patched && strcmp(policy, "eager"))
 		return "a stock kernel has only eager (deferred and lang need the patched kernel; "
 		       "emulated rows are no evidence)";
-	if (patched && strcmp(policy, "eager") && strcmp(fs, "ext4"))
-		return "the patched series defers the update on ext4 only (xfs and btrfs are not "
+	if (patched && strcmp(policy, "eager") && strcmp(fs, "ext4") && strcmp(fs, "xfs"))
+		return "the patched series defers the update on ext4 and xfs only (btrfs is not "
 		       "converted yet)";
+	if (patched && ordering && !strcmp(fs, "xfs"))
+		return "the ordering (vm.mmap_cmtime_ordering, 0008) is ext4's: on xfs it changes "
+		       "nothing, the cell would repeat its ordering-off cell";
 	if (patched && !strcmp(fs, "tmpfs"))
 		return "tmpfs write-protects no page again: no policy of the series applies to it";
 	return NULL;
@@ -562,7 +566,7 @@ int sw_plan_cells(const struct sw_plan *p, int (*fn)(const struct sw_plan_cell *
 							c.lead_s = group_lead(g);
 							/* boot and clock ~40 s, the lead, the run, the report ~20 s */
 							c.est_s = 40 + c.lead_s + g->duration_s + 20;
-							const char *why = not_runnable(c.kernel, c.policy, c.fs, c.fault);
+							const char *why = not_runnable(c.kernel, c.policy, c.fs, c.fault, o);
 							c.runnable = !why;
 							if (why)
 								snprintf(c.why, sizeof(c.why), "%s", why);
@@ -591,7 +595,7 @@ static void runnable_policies(const struct sw_plan_group *g, const char *k, cons
 {
 	pol->n = 0;
 	for (int po = 0; po < g->policy.n; po++)
-		if (!not_runnable(k, g->policy.v[po], f, fault) && policy_ordering(g, g->policy.v[po], o))
+		if (!not_runnable(k, g->policy.v[po], f, fault, o) && policy_ordering(g, g->policy.v[po], o))
 			snprintf(pol->v[pol->n++], SW_PLAN_VAL, "%s", g->policy.v[po]);
 }
 
