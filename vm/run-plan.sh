@@ -79,7 +79,7 @@ plan_experiments() {
 	if [[ "$kernel_spec" == patched || "$kernel_spec" == patched:* ]]; then
 		[ ${#policies[@]} -gt 0 ] || policies=(eager deferred lang)
 		# every policy on every --fs (default ext4); deferred and lang only
-		# on what the series opts in: ext4 and xfs (patch 0017); on the
+		# on what the series opts in: ext4 and xfs (patch 0018); on the
 		# others the patched kernel is eager whatever the sysctl (a
 		# control cell)
 		[ ${#fss[@]} -gt 0 ] || fss=(ext4)

@@ -30,8 +30,8 @@
 # 7.2; plain patched is the 6.1 series); with it eager, deferred
 # and lang are the kernel's own policies: the server guest sets
 # vm.mmap_cmtime_policy=P ($SW_VM_PATCHED_SYSCTL) and the writer runs
-# native on ext4, or on patched:7.2 also on xfs (patch 0017 opts xfs in
-# there; default matrix: eager deferred lang on ext4).
+# native on ext4 or xfs (patch 0018 opts xfs in on both bases; default
+# matrix: eager deferred lang on ext4).
 # --model-profile: the writeback model's options for the emulated policies
 # (server/model/profiles/NAME.profile).  auto (default): the profile
 # validated for the server guest's kernel (guest-6.1 for stock / 6.1), or

@@ -35,7 +35,7 @@
 #               with numa=fake=2) records the store, fsync applies it;
 #   stockfs     (every policy): tmpfs, not opted in, updates at the
 #               first store as stock Linux does;
-#   xfs         (every policy; patch 0017): xfs opts in:
+#   xfs         (every policy; patch 0018): xfs opts in:
 #               cmtime_check's table (under lang and lang-mem the fault
 #               stamps in xfs's own transaction, which the table's first
 #               row expects), then the ext3 case's store, munmap, fsync,
@@ -196,7 +196,8 @@ run() { "$@" || echo "CASEFAIL rc=$? $*"; }
 lockdep_check() {
 	local re='possible (circular|recursive) locking|inconsistent lock state|BUG: sleeping function|suspicious RCU usage|bad unlock balance|held lock freed|lock held when returning'
 	[ -r /proc/lockdep_stats ] || return 0
-	dmesg | grep -E -A6 "$re" | head -40 | sed 's/^/CASEFAIL lockdep: /'
+	# the whole report: the locks held and the stacks say where
+	dmesg | grep -E -A70 "$re" | head -90 | sed 's/^/CASEFAIL lockdep: /'
 	if grep -Eq 'debug_locks: *1$' /proc/lockdep_stats; then
 		echo "INFO lockdep on: $(dmesg | grep -cE "$re") reports, debug_locks 1, $(sed -n 's/^ *lock-classes: *//p' /proc/lockdep_stats | head -1) lock classes"
 	else
@@ -454,7 +455,7 @@ o=$(cat /proc/sys/vm/mmap_cmtime_ordering 2>/dev/null)
 echo 2 > /proc/sys/vm/mmap_cmtime_ordering 2>/dev/null &&
 	echo "CASEFAIL vm.mmap_cmtime_ordering: accepted 2 (expected EINVAL)"
 losetup /dev/loop0 /sw/xfs.img || echo "CASEFAIL no loop device for the xfs image"
-# xfs opts in (patch 0017, both bases)
+# xfs opts in (patch 0018, both bases)
 kv=$(uname -r); kmaj=${kv%%.*}; kmin=${kv#*.}; kmin=${kmin%%[!0-9]*}
 mg=0
 if [ "$kmaj" -gt 6 ] || { [ "$kmaj" -eq 6 ] && [ "$kmin" -ge 13 ]; }; then mg=1; fi

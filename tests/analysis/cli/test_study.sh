@@ -50,7 +50,7 @@ thread_plan() {
 	grep '^skip ' thread.txt | grep -v 'btrfs is not converted' | grep -qv 'ordering .* is ext4.s: on xfs' &&
 		fail "thread.ini: a skip without its reason: $(grep '^skip ' thread.txt | head -3)"
 	grep -q '^run patched/patched_6.1-deferred-xfs-rewrite .* --kernel patched --policy deferred --fs xfs ' thread.txt ||
-		fail "thread.ini: no patched 6.1 deferred cell on xfs (0017)"
+		fail "thread.ini: no patched 6.1 deferred cell on xfs (0018)"
 	grep -q '^skip patched/patched_7.2-lang+ordering-xfs-rewrite ' thread.txt ||
 		fail "thread.ini: the xfs +ordering cells must be listed not runnable: $(grep 'xfs' thread.txt | cut -c1-80)"
 	grep -q '^run stock/stock_6.1-eager-ext4-rewrite 10 .* --kernel stock --policy native --fs ext4 .* --lead 115 ' thread.txt ||
