@@ -166,13 +166,6 @@ static void header(FILE *f, const struct sw_summary *S)
 		sw_fmt_dur(d1, sizeof(d1), S->err_ns);
 		snprintf(b, sizeof(b), "offset %lld ns +- %s (clock.json)",
 			 (long long)S->offset_ns, d1);
-		if (S->clock_interval_ns && S->clock_moved_ns) {
-			size_t u = strlen(b);
-			snprintf(b + u, sizeof(b) - u,
-				 "; moved %+lld ns in %.1f s (%.1f ppm drift), half of it in the error",
-				 (long long)S->clock_moved_ns, S->clock_interval_ns / 1e9,
-				 (double)S->clock_moved_ns * 1e6 / (double)S->clock_interval_ns);
-		}
 	} else
 		snprintf(b, sizeof(b), "same host: offset 0 exactly (no clock.json)");
 	for (int i = 0; i < S->nclock_steps && i < SW_MAX_CLOCK_STEPS; i++) {
@@ -188,6 +181,14 @@ static void header(FILE *f, const struct sw_summary *S)
 			 S->obs_step[i].step_ns / 1e9,
 			 (double)(S->obs_step[i].t_ns + S->offset_ns - S->t_start_ns) / 1e9,
 			 S->obs_step_log, S->clock_after_raw_ns ? ", estimate after it corrected" : "");
+	}
+	if (S->clock_file && S->clock_interval_ns && S->clock_moved_ns) {
+		/* after the steps: what the estimates show beyond them */
+		size_t u = strlen(b);
+		snprintf(b + u, sizeof(b) - u,
+			 "; moved %+lld ns in %.1f s (%.1f ppm drift), half of it in the error",
+			 (long long)S->clock_moved_ns, S->clock_interval_ns / 1e9,
+			 (double)S->clock_moved_ns * 1e6 / (double)S->clock_interval_ns);
 	}
 	kv(f, "clock", b);
 	for (int j = 0; j < S->nkread; j++) {
