@@ -192,12 +192,21 @@ static void compare(FILE *f, json_t *out, json_t *c, json_t *e)
 		json_object_set_new(views, key + 5, diff_json(&d));
 	}
 	json_object_set_new(o, "views", views);
-	double uc = upd_median(c), ue = upd_median(e);
-	fprintf(f, "    %-15s %.1f against %.1f per 1000 stores", "updates", uc, ue);
-	if (uc > 0 && ue > uc)
-		fprintf(f, " (%.1fx fewer)", ue / uc);
-	fputc('\n', f);
-	json_object_set_new(o, "updates_per_1k", json_pack("{s:f,s:f}", "policy", uc, "eager", ue));
+	/* a cell whose writer never looked (analysis/pass/blind.c) has no
+	 * truth and no count of updates: said, not compared */
+	json_t *bc = json_object_get(c, "truth_not_measured"), *be = json_object_get(e, "truth_not_measured");
+	if (json_is_string(bc) || json_is_string(be)) {
+		sw_fmt_wrap(f, "    truth, updates  not measured: ", "      ", NULL,
+			    json_string_value(json_is_string(bc) ? bc : be));
+		json_object_set_new(o, "updates_per_1k", json_null());
+	} else {
+		double uc = upd_median(c), ue = upd_median(e);
+		fprintf(f, "    %-15s %.1f against %.1f per 1000 stores", "updates", uc, ue);
+		if (uc > 0 && ue > uc)
+			fprintf(f, " (%.1fx fewer)", ue / uc);
+		fputc('\n', f);
+		json_object_set_new(o, "updates_per_1k", json_pack("{s:f,s:f}", "policy", uc, "eager", ue));
+	}
 	json_object_set_new(o, "correctness", correctness(f, c, e));
 	json_array_append_new(out, o);
 }
@@ -492,6 +501,9 @@ void sw_study_cells_text(FILE *f, json_t *study)
 		if (json_is_true(json_object_get(wb, "scaled")))
 			fprintf(f, "  (writeback scaled x%.0f)", json_number_value(json_object_get(wb, "scale")));
 		fputc('\n', f);
+		if (json_is_string(json_object_get(c, "truth_not_measured")))
+			sw_fmt_wrap(f, "  truth        not measured: ", "    ", NULL,
+				    json_string_value(json_object_get(c, "truth_not_measured")));
 		cell_stat(f, "truth p50", json_object_get(c, "truth_p50_s"));
 		cell_stat(f, "truth p90", json_object_get(c, "truth_p90_s"));
 		cell_stat(f, "default p50", json_object_get(c, "view_default_p50_s"));

@@ -36,7 +36,9 @@
 # cell over the query_rate axis (study-table): study.json sums the
 # runs' equal ctimes and faults by query per cell, and the study's text
 # gives the observer table (rate, truth p50, equal ctimes, changed after
-# a query and with none) and DIR/observer.svg with its data file.
+# a query and with none) and DIR/observer.svg with its data file; truth
+# is '-' and said not measured, in the text and the mail: the writer
+# never looked at its file (analysis/pass/blind.c).
 # ~60 s (two 7.2 boots under TCG).
 # Skips (77) when qemu cannot run or Debian's archive is unreachable for
 # the 7.2 kernel.
@@ -131,8 +133,13 @@ study_table() {
 			.faults_by_query.unqueried.changed == $w.uc' "$T/st/study.json" >/dev/null ||
 			fail "study.json: expected cell $c-${r%%:*}'s attributes to be its run's $l, saw $(jq -c --arg id "$c-${r%%:*}" '.cells[] | select(.id == $id) | .attributes' "$T/st/study.json")"
 	done
-	grep -q '^observer effect' "$T/st.txt" && grep -Eq "^  $c-qwire +wire +[0-9.]+m?s +[0-9.]+% of [0-9]+ +[0-9.]+% of [0-9]+ +[0-9.]+% of [0-9]+$" "$T/st.txt" ||
-		fail "the study's text: expected the observer table with the wire cell's row, saw: $(sed -n '/^observer/,$p' "$T/st.txt")"
+	# the writer never looked at its file (a look would be a query):
+	# no truth, said so, a '-' in the table (analysis/pass/blind.c)
+	grep -q '^observer effect' "$T/st.txt" && grep -Eq "^  $c-qwire +wire +- +[0-9.]+% of [0-9]+ +[0-9.]+% of [0-9]+ +[0-9.]+% of [0-9]+$" "$T/st.txt" ||
+		fail "the study's text: expected the observer table with the wire cell's row, truth '-', saw: $(sed -n '/^observer/,$p' "$T/st.txt")"
+	grep -q '^  truth        not measured in 1 of 1 runs: the native writer looked at its file only every 3600 s' "$T/st.txt" &&
+		! grep -q '^  truth p50' "$T/st.txt" ||
+		fail "the study's text: expected truth not measured (the writer never looked), saw: $(grep '^  truth' "$T/st.txt")"
 	sed -n '/^observer/,/^  q.*qwire/p' "$T/st.txt"
 	# the study's mail carries each cell's observer effect within 72
 	# columns (mail --check)
@@ -141,6 +148,8 @@ study_table() {
 	grep -Eq '^  query rate +wire speed; equal ctimes [0-9.]+% of [0-9]+ faults$' "$T/st.mail" &&
 		grep -Eq '^  ctime moved +after a query [0-9.]+% of [0-9]+, with none [0-9.]+% of [0-9]+$' "$T/st.mail" ||
 		fail "the study's mail: expected the wire cell's observer lines, saw: $(grep -A1 'query rate' "$T/st.mail")"
+	grep -q '^  truth        not measured: the native writer looked at its file only' "$T/st.mail" ||
+		fail "the study's mail: expected truth not measured, saw: $(grep '^  truth' "$T/st.mail")"
 	"$b/analysis/stalewin-report" mail --check "$T/st.mail" >/dev/null 2>"$T/check.err" ||
 		fail "the study's mail: expected within 72 columns, saw: $(head -3 "$T/check.err")"
 	# and plotted: observer.dat a row a cell (its shares in %), the SVG
