@@ -325,14 +325,23 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 			snprintf(db, sizeof(db), "%s/study.sqlite", s->dir);
 			if (sw_archive_add_summary(db, s->S))
 				fprintf(stderr, "stalewin-report study: %s: not archived in %s\n", run, db);
-			/* a native writer that never looked (blind.c): no truth,
-			 * and the updates it counted are its one look's */
+			json_t *ro = json_pack("{s:s}", "dir", run + strlen(s->dir) + 1);
+			/* each run's figures: what verdict resamples; a native
+			 * writer that never looked (blind.c) has no truth, and the
+			 * updates it counted are its one look's */
+#define NS_S(x) ((x) < 0 ? json_null() : json_real((double)(x) / 1e9))
+			/* null: ">end"; a view key is left out where the run had none */
 			if (!s->S->updates_unseen) {
 				p50[nt] = r.truth_p50_ns;
 				p90[nt] = sw_fig_quantile(&s->S->truth, 0.9);
-				upd[nt++] = r.updates_per_1k;
-			} else
+				upd[nt] = r.updates_per_1k;
+				json_object_set_new(ro, "truth_p50_s", NS_S(p50[nt]));
+				json_object_set_new(ro, "truth_p90_s", NS_S(p90[nt]));
+				json_object_set_new(ro, "updates_per_1k", json_real(upd[nt++]));
+			} else {
 				snprintf(blind, sizeof(blind), "%s", s->S->updates_unseen_why);
+				json_object_set_new(ro, "truth_not_measured", json_string(blind));
+			}
 			if (r.view_default.src != SW_VIEW_NONE && r.view_default.p50_ns != -2)
 				vd[nvd++] = r.view_default.p50_ns;
 			if (r.view_cto.src != SW_VIEW_NONE && r.view_cto.p50_ns != -2)
@@ -340,16 +349,6 @@ static int study_cell(const struct sw_plan_cell *c, void *ctx)
 			if (r.resolution_ns > res)
 				res = r.resolution_ns;
 			json_array_append_new(dirs, json_string(run + strlen(s->dir) + 1));
-			/* each run's figures: what verdict resamples */
-#define NS_S(x) ((x) < 0 ? json_null() : json_real((double)(x) / 1e9))
-			/* null: ">end"; a view key is left out where the run had none */
-			json_t *ro = json_pack("{s:s}", "dir", run + strlen(s->dir) + 1);
-			if (!s->S->updates_unseen) {
-				json_object_set_new(ro, "truth_p50_s", NS_S(p50[nt - 1]));
-				json_object_set_new(ro, "truth_p90_s", NS_S(p90[nt - 1]));
-				json_object_set_new(ro, "updates_per_1k", json_real(upd[nt - 1]));
-			} else
-				json_object_set_new(ro, "truth_not_measured", json_string(blind));
 			if (r.view_default.src != SW_VIEW_NONE && r.view_default.p50_ns != -2)
 				json_object_set_new(ro, "view_default_p50_s", NS_S(r.view_default.p50_ns));
 			if (r.view_cto.src != SW_VIEW_NONE && r.view_cto.p50_ns != -2)
